@@ -1,0 +1,38 @@
+/**
+ * The emulator's storage interface: named collections of JSON documents keyed by resource name.
+ *
+ * Every call is synchronous and every `transaction` is atomic and isolated: domain code does a
+ * whole read-check-write (an etag comparison, a requestId lookup) inside one transaction, and
+ * since Node runs it without yielding, no other request can interleave. Implementations must make
+ * an acknowledged `put` durable before it returns (the SQLite store commits with WAL + synchronous=FULL).
+ */
+export interface ListOptions {
+  /** Only keys starting with this prefix. */
+  prefix?: string;
+  /** Only keys strictly greater than this one (for page tokens). */
+  after?: string;
+  /** At most this many entries. */
+  limit?: number;
+}
+
+export interface StoredEntry<T> {
+  key: string;
+  value: T;
+}
+
+export interface Store {
+  get<T>(collection: string, key: string): T | undefined;
+  put<T>(collection: string, key: string, value: T): void;
+  /** Returns whether something was deleted. */
+  delete(collection: string, key: string): boolean;
+  /** Entries in ascending key order. */
+  list<T>(collection: string, options?: ListOptions): StoredEntry<T>[];
+  count(collection: string, prefix?: string): number;
+  /** Deletes every key of a collection with this prefix; returns how many. */
+  deletePrefix(collection: string, prefix: string): number;
+  /** Runs `fn` atomically; a throw rolls everything back. Nested calls join the outer one. */
+  transaction<R>(fn: () => R): R;
+  /** Drops every document of every collection. */
+  clear(): void;
+  close(): void;
+}
