@@ -1,0 +1,61 @@
+/**
+ * Validation against the package's JSON Schemas: one Ajv instance, every schema compiled once
+ * at first use, failures in Pulumi's `{ property, reason }` form.
+ */
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { ALL_SCHEMAS, type SchemaName } from './registry';
+import { addKeywords } from './keywords';
+import { toCheckFailures, type CheckFailure } from './failures';
+import { aliasCollisions, importJobToReference, pathInCallerSpelling } from './aliases';
+
+export type { CheckFailure } from './failures';
+export type { SchemaName, JsonSchema } from './registry';
+export { ALL_SCHEMAS, INPUT_SCHEMAS, OUTPUT_SCHEMAS } from './registry';
+export * from './aliases';
+export { canonicalMember, firstDuplicateMember, memberType } from './members';
+export { checkIamCondition } from './cel';
+
+export const SCHEMA_BASE = 'https://google-native-local.dev/schemas/';
+
+/** Bounds the failures of one call: a hostile input must not produce a megabyte of reasons. */
+const MAX_FAILURES = 100;
+
+let validators: Map<string, ValidateFunction> | undefined;
+
+function compiled(): Map<string, ValidateFunction> {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv, ['uuid', 'date-time']);
+  addKeywords(ajv);
+  for (const schema of ALL_SCHEMAS) ajv.addSchema(schema);
+  const map = new Map<string, ValidateFunction>();
+  for (const schema of ALL_SCHEMAS) map.set(schema.title, ajv.getSchema(schema.$id) as ValidateFunction);
+  validators = map;
+  return map;
+}
+
+/** Validates `value` against the named schema; an empty list means valid. */
+export function validate(name: SchemaName, value: unknown): CheckFailure[] {
+  const fn = compiled().get(name);
+  if (!fn) throw new Error(`unknown schema ${name}`);
+  if (fn(value)) return [];
+  return toCheckFailures(fn.errors).slice(0, MAX_FAILURES);
+}
+
+/**
+ * Validates import job args given in either spelling (`gcsPayload` or `storagePayload`, vendor
+ * or neutral format names); failures name the properties as the caller spelt them.
+ */
+export function validateImportJobArgs(args: Record<string, unknown>): CheckFailure[] {
+  const collisions = aliasCollisions(args).map(({ reference, wire }) => ({
+    property: wire,
+    reason: `cannot be given together with ${reference}: they are two names of one field`,
+  }));
+  if (collisions.length > 0) return collisions;
+  return validate('ImportJobArgs', importJobToReference(args)).map((f) => ({
+    property: pathInCallerSpelling(f.property, args),
+    reason: f.reason,
+  }));
+}

@@ -1,0 +1,67 @@
+/**
+ * The schemas' own keywords. Each states one rule JSON Schema cannot say by itself; the docs
+ * generator reads them too, so a rule is written once.
+ */
+import type Ajv from 'ajv';
+import type { DataValidationCxt, ErrorObject } from 'ajv/dist/types';
+import { checkIamCondition } from './cel';
+import { firstDuplicateMember } from './members';
+
+type KeywordValidate = ((schema: unknown, data: unknown, parentSchema?: unknown, cxt?: DataValidationCxt) => boolean) & {
+  errors?: Partial<ErrorObject>[];
+};
+
+function fail(fn: KeywordValidate, keyword: string, instancePath: string, message: string): false {
+  fn.errors = [{ keyword, instancePath, message, params: {} }];
+  return false;
+}
+
+const BASE64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
+
+export function addKeywords(ajv: Ajv): void {
+  // Annotations: plain-words failure reasons and per-value enum documentation.
+  ajv.addKeyword({ keyword: 'x-reason', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
+
+  const base64: KeywordValidate = (schema, data, _parent, cxt) => {
+    if (!schema || typeof data !== 'string') return true;
+    if (data.length % 4 === 0 || !data.endsWith('=')) {
+      if (BASE64.test(data)) return true;
+    }
+    return fail(base64, 'base64', cxt?.instancePath ?? '', "must be base64-encoded (the API's bytes fields are base64 in JSON)");
+  };
+  ajv.addKeyword({ keyword: 'base64', type: 'string', schemaType: 'boolean', errors: true, validate: base64 });
+
+  const celExpression: KeywordValidate = (schema, data, _parent, cxt) => {
+    if (!schema || typeof data !== 'string') return true;
+    const problem = checkIamCondition(data);
+    return problem ? fail(celExpression, 'celExpression', cxt?.instancePath ?? '', problem) : true;
+  };
+  ajv.addKeyword({ keyword: 'celExpression', type: 'string', schemaType: 'boolean', errors: true, validate: celExpression });
+
+  const uniqueMembers: KeywordValidate = (schema, data, _parent, cxt) => {
+    if (!schema || !Array.isArray(data)) return true;
+    const duplicate = firstDuplicateMember(data as string[]);
+    if (!duplicate) return true;
+    return fail(
+      uniqueMembers,
+      'uniqueMembers',
+      `${cxt?.instancePath ?? ''}/${duplicate.index}`,
+      `repeats entry ${duplicate.firstIndex} (members are compared with the email or domain part case-insensitive)`,
+    );
+  };
+  ajv.addKeyword({ keyword: 'uniqueMembers', type: 'array', schemaType: 'boolean', errors: true, validate: uniqueMembers });
+
+  const exactlyOneOf: KeywordValidate = (schema, data, _parent, cxt) => {
+    if (!Array.isArray(schema) || typeof data !== 'object' || data === null) return true;
+    const names = schema as string[];
+    const present = names.filter((n) => (data as Record<string, unknown>)[n] !== undefined);
+    if (present.length === 1) return true;
+    const base = cxt?.instancePath ?? '';
+    if (present.length === 0) {
+      return fail(exactlyOneOf, 'exactlyOneOf', `${base}/${names[0]}`, `is required: give exactly one of ${names.join(' and ')}`);
+    }
+    return fail(exactlyOneOf, 'exactlyOneOf', `${base}/${present[1]}`, `cannot be given together with ${present[0]}: give exactly one of ${names.join(' and ')}`);
+  };
+  ajv.addKeyword({ keyword: 'exactlyOneOf', type: 'object', schemaType: 'array', errors: true, validate: exactlyOneOf });
+}

@@ -1,0 +1,72 @@
+/**
+ * Every JSON Schema of the package, in one list. Importing the files (rather than reading the
+ * folder) makes tsc copy them into dist/ and lets the docs generator walk the same list.
+ */
+import Member from './Member.schema.json';
+import Role from './Role.schema.json';
+import Condition from './Condition.schema.json';
+import Labels from './Labels.schema.json';
+import EndpointPolicyIamBindingArgs from './EndpointPolicyIamBindingArgs.schema.json';
+import ImportJobFormat from './ImportJobFormat.schema.json';
+import CreatableFormat from './CreatableFormat.schema.json';
+import PayloadFile from './PayloadFile.schema.json';
+import InlinePayloadInfo from './InlinePayloadInfo.schema.json';
+import StoragePayloadInfo from './StoragePayloadInfo.schema.json';
+import ImportJobArgs from './ImportJobArgs.schema.json';
+import ImportError from './ImportError.schema.json';
+import ImportRowError from './ImportRowError.schema.json';
+import FileValidationReport from './FileValidationReport.schema.json';
+import ValidationReport from './ValidationReport.schema.json';
+import ExecutionReport from './ExecutionReport.schema.json';
+import IamBinding from './IamBinding.schema.json';
+import IamPolicy from './IamPolicy.schema.json';
+import SetIamPolicyRequest from './SetIamPolicyRequest.schema.json';
+import EndpointPolicy from './EndpointPolicy.schema.json';
+
+export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
+
+/** Input types (what users and clients send), in documentation order. */
+export const INPUT_SCHEMAS: JsonSchema[] = [
+  EndpointPolicyIamBindingArgs,
+  Condition,
+  Member,
+  Role,
+  ImportJobArgs,
+  StoragePayloadInfo,
+  InlinePayloadInfo,
+  PayloadFile,
+  ImportJobFormat,
+  CreatableFormat,
+  Labels,
+  IamPolicy,
+  IamBinding,
+  SetIamPolicyRequest,
+  EndpointPolicy,
+];
+
+/** Output types (what the emulator returns), so tests can check responses against them. */
+export const OUTPUT_SCHEMAS: JsonSchema[] = [ExecutionReport, ValidationReport, FileValidationReport, ImportError, ImportRowError];
+
+export const ALL_SCHEMAS: JsonSchema[] = [...INPUT_SCHEMAS, ...OUTPUT_SCHEMAS];
+
+export type SchemaName =
+  | 'EndpointPolicyIamBindingArgs'
+  | 'Condition'
+  | 'Member'
+  | 'Role'
+  | 'ImportJobArgs'
+  | 'StoragePayloadInfo'
+  | 'InlinePayloadInfo'
+  | 'PayloadFile'
+  | 'ImportJobFormat'
+  | 'CreatableFormat'
+  | 'Labels'
+  | 'IamPolicy'
+  | 'IamBinding'
+  | 'SetIamPolicyRequest'
+  | 'EndpointPolicy'
+  | 'ExecutionReport'
+  | 'ValidationReport'
+  | 'FileValidationReport'
+  | 'ImportError'
+  | 'ImportRowError';
