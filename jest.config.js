@@ -5,7 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     // @marcbachmann/cel-js ships ESM only; jest's module system needs CommonJS, so it is transformed too.
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
   transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
   testTimeout: 30000,

@@ -1,0 +1,136 @@
+/**
+ * Public argument and output types. They mirror `@pulumi/google-native` 0.32.0's names and
+ * `pulumi.Input` / `pulumi.Output` shapes, so code written for its two classes compiles against
+ * ours unchanged; the reference's neutral spellings are accepted beside the vendor ones.
+ */
+import type * as pulumi from '@pulumi/pulumi';
+
+/** Both spellings of every format: the real API's (sent on the wire) and the reference's. */
+export type ImportJobFormat =
+  | 'IMPORT_JOB_FORMAT_UNSPECIFIED'
+  | 'IMPORT_JOB_FORMAT_CMDB'
+  | 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX'
+  | 'IMPORT_JOB_FORMAT_RVTOOLS_CSV'
+  | 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'
+  | 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV'
+  | 'IMPORT_JOB_FORMAT_MANUAL_CSV'
+  | 'IMPORT_JOB_FORMAT_VMTOOL_XLSX'
+  | 'IMPORT_JOB_FORMAT_VMTOOL_CSV'
+  | 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV'
+  | 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV';
+
+export interface ConditionArgs {
+  /** Textual representation of an expression in Common Expression Language syntax. */
+  expression?: pulumi.Input<string>;
+  /** Title for the expression, i.e. a short string describing its purpose. */
+  title?: pulumi.Input<string>;
+  /** Description of the expression. */
+  description?: pulumi.Input<string>;
+  /** Location of the expression for error reporting. */
+  location?: pulumi.Input<string>;
+}
+
+export interface ConditionResponse {
+  expression: string;
+  title: string;
+  description: string;
+  location: string;
+}
+
+export interface EndpointPolicyIamBindingArgs {
+  /** An IAM Condition for a given binding. */
+  condition?: pulumi.Input<ConditionArgs>;
+  /** Identities granted `role`: `user:{email}`, `serviceAccount:{email}`, `group:{email}`, `domain:{domain}`, ... */
+  members: pulumi.Input<pulumi.Input<string>[]>;
+  /** The endpoint policy: `projects/{project}/locations/{location}/endpointPolicies/{id}`. */
+  name: pulumi.Input<string>;
+  /** The role that should be applied. Only one binding can be used per role (and condition). */
+  role: pulumi.Input<string>;
+}
+
+export interface GCSPayloadInfoArgs {
+  format?: pulumi.Input<ImportJobFormat>;
+  /** `gs://{bucket}/{object}` or `gs://{bucket}/{prefix}/`. */
+  path?: pulumi.Input<string>;
+}
+
+/** The reference's name for `GCSPayloadInfoArgs`. */
+export type StoragePayloadInfoArgs = GCSPayloadInfoArgs;
+
+export interface PayloadFileArgs {
+  /** The file data, base64-encoded (the API's `bytes`). */
+  data?: pulumi.Input<string>;
+  /** The file name. */
+  name?: pulumi.Input<string>;
+}
+
+export interface InlinePayloadInfoArgs {
+  format?: pulumi.Input<ImportJobFormat>;
+  payload?: pulumi.Input<pulumi.Input<PayloadFileArgs>[]>;
+}
+
+export interface ImportJobArgs {
+  /** Reference to a source: `projects/{project}/locations/{location}/sources/{source}`. */
+  assetSource?: pulumi.Input<string>;
+  /** User-friendly display name. Maximum length is 63 characters. */
+  displayName?: pulumi.Input<string>;
+  /** The payload is in Google Cloud Storage (the real API's name). */
+  gcsPayload?: pulumi.Input<GCSPayloadInfoArgs>;
+  /** The payload is in object storage (the reference's name for `gcsPayload`). */
+  storagePayload?: pulumi.Input<StoragePayloadInfoArgs>;
+  /** Required. ID of the import job. */
+  importJobId: pulumi.Input<string>;
+  /** The payload is included in the request, mainly used for small import jobs. */
+  inlinePayload?: pulumi.Input<InlinePayloadInfoArgs>;
+  /** Labels as key value pairs. */
+  labels?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
+  location?: pulumi.Input<string>;
+  project?: pulumi.Input<string>;
+  /** Makes create idempotent: a UUID other than all zeros; generated and kept in state when absent. */
+  requestId?: pulumi.Input<string>;
+}
+
+export interface ImportErrorResponse {
+  errorDetails: string;
+  severity: string;
+}
+
+export interface ImportRowErrorResponse {
+  errors: ImportErrorResponse[];
+  rowNumber: number;
+  vmName: string;
+  vmUuid: string;
+}
+
+export interface FileValidationReportResponse {
+  fileErrors: ImportErrorResponse[];
+  fileName: string;
+  partialReport: boolean;
+  rowErrors: ImportRowErrorResponse[];
+}
+
+export interface ValidationReportResponse {
+  fileValidations: FileValidationReportResponse[];
+  jobErrors: ImportErrorResponse[];
+}
+
+export interface ExecutionReportResponse {
+  executionErrors: ValidationReportResponse;
+  framesReported: number;
+  totalRowsCount: number;
+}
+
+export interface GCSPayloadInfoResponse {
+  format: string;
+  path: string;
+}
+
+export interface PayloadFileResponse {
+  data: string;
+  name: string;
+}
+
+export interface InlinePayloadInfoResponse {
+  format: string;
+  payload: PayloadFileResponse[];
+}
