@@ -22,6 +22,8 @@ import IamBinding from './IamBinding.schema.json';
 import IamPolicy from './IamPolicy.schema.json';
 import SetIamPolicyRequest from './SetIamPolicyRequest.schema.json';
 import EndpointPolicy from './EndpointPolicy.schema.json';
+import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
+import SourceArgs from './SourceArgs.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -42,6 +44,8 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   IamBinding,
   SetIamPolicyRequest,
   EndpointPolicy,
+  EndpointPolicyArgs,
+  SourceArgs,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -65,6 +69,8 @@ export type SchemaName =
   | 'IamBinding'
   | 'SetIamPolicyRequest'
   | 'EndpointPolicy'
+  | 'EndpointPolicyArgs'
+  | 'SourceArgs'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

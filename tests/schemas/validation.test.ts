@@ -273,3 +273,25 @@ describe('output schemas', () => {
     ]);
   });
 });
+
+describe('companion resources', () => {
+  const matcher = { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } };
+
+  it('EndpointPolicyArgs needs an id, a type and an endpoint matcher', () => {
+    expect(validate('EndpointPolicyArgs', { endpointPolicyId: 'ep-1', type: 'SIDECAR_PROXY', endpointMatcher: matcher, trafficPortSelector: { ports: ['8080', '9000-9100'] } })).toEqual([]);
+    expect(validate('EndpointPolicyArgs', { endpointPolicyId: 'EP', type: 'PROXY', endpointMatcher: { metadataLabelMatcher: { metadataLabels: [{ labelName: 'a' }] } } })).toEqual([
+      { property: 'endpointPolicyId', reason: expect.stringContaining('resource ID') },
+      { property: 'type', reason: 'must be SIDECAR_PROXY or GRPC_SERVER' },
+      { property: 'endpointMatcher.metadataLabelMatcher.metadataLabels[0].labelValue', reason: 'is required' },
+    ]);
+    expect(props(validate('EndpointPolicyArgs', {}))).toEqual(['endpointPolicyId', 'type', 'endpointMatcher']);
+  });
+
+  it('SourceArgs needs an id and knows the source types', () => {
+    expect(validate('SourceArgs', { sourceId: 'src', type: 'SOURCE_TYPE_UPLOAD', priority: 3, managed: false, displayName: 'Uploads' })).toEqual([]);
+    expect(validate('SourceArgs', { sourceId: 'src', type: 'UPLOAD', priority: 1.5 })).toEqual([
+      { property: 'type', reason: expect.stringContaining('must be one of SOURCE_TYPE_UNKNOWN') },
+      { property: 'priority', reason: 'must be of type integer, not a number' },
+    ]);
+  });
+});
