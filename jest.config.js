@@ -4,9 +4,9 @@ module.exports = {
   roots: ['<rootDir>/tests'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    // @marcbachmann/cel-js ships ESM only; jest's module system needs CommonJS, so it is transformed too.
+    // @marcbachmann/cel-js and cookie 2 (loaded by fastify's inject) ship ESM only; jest's module system needs CommonJS.
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@marcbachmann/cel-js|cookie)/)'],
   testTimeout: 30000,
 };

@@ -134,3 +134,48 @@ export interface InlinePayloadInfoResponse {
   format: string;
   payload: PayloadFileResponse[];
 }
+
+export interface MetadataLabelsArgs {
+  labelName: pulumi.Input<string>;
+  labelValue: pulumi.Input<string>;
+}
+
+export interface EndpointMatcherArgs {
+  metadataLabelMatcher?: pulumi.Input<{
+    metadataLabelMatchCriteria?: pulumi.Input<'METADATA_LABEL_MATCH_CRITERIA_UNSPECIFIED' | 'MATCH_ANY' | 'MATCH_ALL'>;
+    metadataLabels?: pulumi.Input<pulumi.Input<MetadataLabelsArgs>[]>;
+  }>;
+}
+
+export interface TrafficPortSelectorArgs {
+  ports?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+export interface EndpointPolicyArgs {
+  authorizationPolicy?: pulumi.Input<string>;
+  clientTlsPolicy?: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  endpointMatcher: pulumi.Input<EndpointMatcherArgs>;
+  /** Required. Short name of the EndpointPolicy resource to be created. */
+  endpointPolicyId: pulumi.Input<string>;
+  labels?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
+  location?: pulumi.Input<string>;
+  project?: pulumi.Input<string>;
+  serverTlsPolicy?: pulumi.Input<string>;
+  trafficPortSelector?: pulumi.Input<TrafficPortSelectorArgs>;
+  type: pulumi.Input<'SIDECAR_PROXY' | 'GRPC_SERVER'>;
+}
+
+export type SourceType = 'SOURCE_TYPE_UNKNOWN' | 'SOURCE_TYPE_UPLOAD' | 'SOURCE_TYPE_GUEST_OS_SCAN' | 'SOURCE_TYPE_INVENTORY_SCAN' | 'SOURCE_TYPE_CUSTOM';
+
+export interface SourceArgs {
+  description?: pulumi.Input<string>;
+  displayName?: pulumi.Input<string>;
+  location?: pulumi.Input<string>;
+  managed?: pulumi.Input<boolean>;
+  priority?: pulumi.Input<number>;
+  project?: pulumi.Input<string>;
+  /** Required. User specified ID for the source. */
+  sourceId: pulumi.Input<string>;
+  type?: pulumi.Input<SourceType>;
+}

@@ -1,0 +1,184 @@
+/**
+ * The ImportJob provider's work: create with a requestId, validate, run, and wait for the end,
+ * so a job's outputs carry both reports and its final state. Data errors are not call errors:
+ * they show in the reports and in `state`.
+ */
+import type * as pulumi from '@pulumi/pulumi';
+import { v4 as uuidv4 } from 'uuid';
+import { importJobToWire, validateImportJobArgs } from '../schemas';
+import { isNotFound, type Operation } from './client';
+import { clientFor, configValue, containsUnknown, defaultLocation, defaultProject, sameJson, withoutUndefined } from './runtime';
+
+const API_VERSION = 'v1alpha1';
+const DEFAULT_TIMEOUT_SECONDS = 20 * 60;
+
+/** Inputs after `check`: wire spelling (`gcsPayload`, `IMPORT_JOB_FORMAT_RVTOOLS_*`), defaults filled. */
+export interface ImportJobInputs {
+  importJobId: string;
+  project: string;
+  location: string;
+  assetSource?: string;
+  displayName?: string;
+  labels?: Record<string, string>;
+  requestId?: string;
+  gcsPayload?: { format: string; path: string };
+  inlinePayload?: { format: string; payload: Array<{ name: string; data: string }> };
+}
+
+interface ImportJobWire {
+  name: string;
+  displayName?: string;
+  labels?: Record<string, string>;
+  assetSource?: string;
+  state?: string;
+  createTime?: string;
+  updateTime?: string;
+  completeTime?: string;
+  validationReport?: unknown;
+  executionReport?: unknown;
+}
+
+const REPLACE_ON_CHANGE = ['importJobId', 'project', 'location', 'assetSource', 'gcsPayload', 'inlinePayload'] as const;
+const UPDATE_IN_PLACE = ['displayName', 'labels'] as const;
+
+const client = () => clientFor('migrationcenter');
+
+function timeoutMs(): number {
+  const configured = Number(configValue('importTimeoutSeconds'));
+  return (Number.isFinite(configured) && configured > 0 ? configured : DEFAULT_TIMEOUT_SECONDS) * 1000;
+}
+
+function jobName(inputs: Pick<ImportJobInputs, 'project' | 'location' | 'importJobId'>): string {
+  return `projects/${inputs.project}/locations/${inputs.location}/importJobs/${inputs.importJobId}`;
+}
+
+function wait<R>(op: Operation<R>): Promise<Operation<R>> {
+  return client().waitForOperation(op, { apiVersion: API_VERSION, timeoutMs: timeoutMs(), initialPollMs: 100, maxPollMs: 2000 });
+}
+
+export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
+  const raw: Record<string, unknown> = { ...news };
+  delete raw.__provider;
+  for (const key of Object.keys(raw)) if (raw[key] === undefined) delete raw[key];
+  const inputs: Record<string, unknown> = { project: defaultProject(), location: defaultLocation(), ...raw };
+  const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined && !containsUnknown(v)));
+  const failures = validateImportJobArgs(known).filter(
+    (f) => !(f.reason.startsWith('is required') && Object.values(raw).some(containsUnknown)),
+  );
+  if (inputs.project === undefined) {
+    failures.push({
+      property: 'project',
+      reason: 'is required: set it, or the stack config google-native-local:project, or GOOGLE_CLOUD_PROJECT',
+    });
+  }
+  return { inputs: withoutUndefined(importJobToWire(inputs)), failures };
+}
+
+export function diff(_id: string, olds: ImportJobInputs, news: ImportJobInputs): pulumi.dynamic.DiffResult {
+  const replaces = REPLACE_ON_CHANGE.filter((k) => !sameJson(olds[k], news[k]));
+  const updates = UPDATE_IN_PLACE.filter((k) => !sameJson(olds[k], news[k]));
+  // The same job name cannot hold two jobs: the old one must go first.
+  const sameName = olds.importJobId === news.importJobId && olds.project === news.project && olds.location === news.location;
+  return {
+    changes: replaces.length > 0 || updates.length > 0,
+    replaces: [...replaces],
+    stables: ['importJobId', 'project', 'location'].filter((k) => !replaces.includes(k as (typeof REPLACE_ON_CHANGE)[number])),
+    deleteBeforeReplace: replaces.length > 0 && sameName,
+  };
+}
+
+async function getJob(name: string): Promise<ImportJobWire> {
+  return client().get<ImportJobWire>(`/${API_VERSION}/${name}`, { view: 'IMPORT_JOB_VIEW_FULL' });
+}
+
+function outputs(inputs: ImportJobInputs, job: ImportJobWire): Record<string, unknown> {
+  return withoutUndefined({
+    ...inputs,
+    name: job.name,
+    displayName: job.displayName ?? inputs.displayName,
+    labels: job.labels ?? inputs.labels,
+    assetSource: job.assetSource ?? inputs.assetSource,
+    state: job.state,
+    createTime: job.createTime,
+    updateTime: job.updateTime,
+    completeTime: job.completeTime,
+    validationReport: job.validationReport,
+    executionReport: job.executionReport,
+  });
+}
+
+export async function create(inputs: ImportJobInputs): Promise<pulumi.dynamic.CreateResult> {
+  const requestId = inputs.requestId ?? uuidv4();
+  const parent = `projects/${inputs.project}/locations/${inputs.location}`;
+  const body = withoutUndefined({
+    displayName: inputs.displayName,
+    labels: inputs.labels,
+    assetSource: inputs.assetSource,
+    gcsPayload: inputs.gcsPayload,
+    inlinePayload: inputs.inlinePayload,
+  });
+  // The same requestId on a retry makes the server return the first attempt's job.
+  const created = await client().post<Operation>(`/${API_VERSION}/${parent}/importJobs`, body, {
+    importJobId: inputs.importJobId,
+    requestId,
+  });
+  await wait(created);
+  const name = jobName(inputs);
+  await wait(await client().post<Operation>(`/${API_VERSION}/${name}:validate`, {}));
+  let job = await getJob(name);
+  if (job.state === 'IMPORT_JOB_STATE_READY') {
+    try {
+      await wait(await client().post<Operation>(`/${API_VERSION}/${name}:run`, {}));
+    } catch (err) {
+      // A failed run is reported by the job's state and execution report, not as a call error.
+      if (!(err as { status?: string }).status) throw err;
+    }
+    job = await getJob(name);
+  }
+  return { id: name, outs: outputs({ ...inputs, requestId }, job) };
+}
+
+export async function update(id: string, olds: ImportJobInputs, news: ImportJobInputs): Promise<pulumi.dynamic.UpdateResult> {
+  const mask = UPDATE_IN_PLACE.filter((k) => !sameJson(olds[k], news[k]));
+  if (mask.length > 0) {
+    const body = { displayName: news.displayName ?? '', labels: news.labels ?? {} };
+    await wait(await client().patch<Operation>(`/${API_VERSION}/${id}`, body, { updateMask: mask.join(',') }));
+  }
+  return { outs: outputs({ ...news, requestId: news.requestId ?? olds.requestId }, await getJob(id)) };
+}
+
+export async function remove(id: string): Promise<void> {
+  try {
+    await wait(await client().delete<Operation>(`/${API_VERSION}/${id}`, { force: true }));
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+const JOB_NAME = /^(?:v1alpha1\/)?projects\/([^/]+)\/locations\/([^/]+)\/importJobs\/([^/]+)$/;
+
+export async function read(id: string, props: Partial<ImportJobInputs>): Promise<pulumi.dynamic.ReadResult> {
+  const match = JOB_NAME.exec(id);
+  if (!match) throw new Error(`'${id}' is not an ImportJob id: expected projects/{project}/locations/{location}/importJobs/{id}`);
+  const name = id.replace(/^v1alpha1\//, '');
+  let job: ImportJobWire & Partial<ImportJobInputs>;
+  try {
+    job = await getJob(name);
+  } catch (err) {
+    if (isNotFound(err)) return { id: '' };
+    throw err;
+  }
+  const [, project, location, importJobId] = match;
+  const inputs: ImportJobInputs = withoutUndefined({
+    importJobId,
+    project,
+    location,
+    assetSource: job.assetSource,
+    displayName: job.displayName,
+    labels: job.labels,
+    requestId: props.requestId,
+    gcsPayload: job.gcsPayload ?? props.gcsPayload,
+    inlinePayload: job.inlinePayload ?? props.inlinePayload,
+  });
+  return { id: name, props: outputs(inputs, job), inputs };
+}

@@ -1,0 +1,6 @@
+/** The Pulumi side of the package: four dynamic resources and their providers. */
+export { EndpointPolicyIamBinding, endpointPolicyIamBindingProvider } from './endpoint-policy-iam-binding';
+export { ImportJob, importJobProvider } from './import-job';
+export { EndpointPolicy, endpointPolicyProvider } from './endpoint-policy';
+export { Source, sourceProvider } from './source';
+export * from './types';

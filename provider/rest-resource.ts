@@ -1,0 +1,109 @@
+/**
+ * The lifecycle of a plain Google REST resource (create with `?{id}=`, get, patch with
+ * `updateMask`, delete; long-running operations), shared by the companion resources
+ * EndpointPolicy and Source.
+ */
+import type * as pulumi from '@pulumi/pulumi';
+import { validate, type SchemaName } from '../schemas';
+import type { GoogleApiName } from './backends';
+import { isNotFound, type Operation } from './client';
+import { clientFor, containsUnknown, defaultLocation, defaultProject, sameJson, withoutUndefined } from './runtime';
+
+export interface RestResourceSpec {
+  schema: SchemaName;
+  api: GoogleApiName;
+  apiVersion: 'v1' | 'v1alpha1';
+  /** Collection under `projects/{p}/locations/{l}`, e.g. `endpointPolicies`. */
+  collection: string;
+  /** The input naming the resource's ID, e.g. `endpointPolicyId`. */
+  idField: string;
+  /** Body fields, updated in place through `updateMask`. */
+  bodyFields: readonly string[];
+  /** Output-only fields copied from the server's resource. */
+  outputFields: readonly string[];
+}
+
+type Props = Record<string, unknown>;
+
+const PLACE_FIELDS = ['project', 'location'] as const;
+
+export function restResource(spec: RestResourceSpec) {
+  const client = () => clientFor(spec.api);
+  const wait = (op: Operation) => client().waitForOperation(op, { apiVersion: spec.apiVersion, initialPollMs: 100, maxPollMs: 2000 });
+  const nameOf = (p: Props) => `projects/${String(p.project)}/locations/${String(p.location)}/${spec.collection}/${String(p[spec.idField])}`;
+  const body = (p: Props) => withoutUndefined(Object.fromEntries(spec.bodyFields.map((f) => [f, p[f]])));
+  const idPattern = new RegExp(`^projects/([^/]+)/locations/([^/]+)/${spec.collection}/([^/]+)$`);
+
+  function outputs(inputs: Props, resource: Props): Props {
+    const out: Props = { ...inputs };
+    for (const f of spec.bodyFields) if (resource[f] !== undefined) out[f] = resource[f];
+    for (const f of spec.outputFields) out[f] = resource[f];
+    return withoutUndefined(out);
+  }
+
+  return {
+    check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
+      const raw: Props = { ...news };
+      delete raw.__provider;
+      const inputs: Props = withoutUndefined({ project: defaultProject(), location: defaultLocation(), ...raw });
+      const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => !containsUnknown(v)));
+      const failures = validate(spec.schema, known).filter((f) => !(f.reason === 'is required' && containsUnknown(raw[f.property])));
+      if (inputs.project === undefined) {
+        failures.push({ property: 'project', reason: 'is required: set it, or the stack config google-native-local:project, or GOOGLE_CLOUD_PROJECT' });
+      }
+      return { inputs, failures };
+    },
+
+    diff(_id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+      const replaces = [spec.idField, ...PLACE_FIELDS].filter((f) => !sameJson(olds[f], news[f]));
+      const updates = spec.bodyFields.filter((f) => !sameJson(olds[f], news[f]));
+      return {
+        changes: replaces.length > 0 || updates.length > 0,
+        replaces,
+        stables: replaces.length > 0 ? [] : [spec.idField, ...PLACE_FIELDS, 'name'],
+        // One name cannot hold two resources: when only body fields force nothing, no replace happens.
+        deleteBeforeReplace: false,
+      };
+    },
+
+    async create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+      const parent = `projects/${String(inputs.project)}/locations/${String(inputs.location)}`;
+      const op = await client().post<Operation>(`/${spec.apiVersion}/${parent}/${spec.collection}`, body(inputs), {
+        [spec.idField]: String(inputs[spec.idField]),
+      });
+      await wait(op);
+      const name = nameOf(inputs);
+      return { id: name, outs: outputs(inputs, await client().get<Props>(`/${spec.apiVersion}/${name}`)) };
+    },
+
+    async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+      const mask = spec.bodyFields.filter((f) => !sameJson(olds[f], news[f]));
+      if (mask.length > 0) {
+        await wait(await client().patch<Operation>(`/${spec.apiVersion}/${id}`, body(news), { updateMask: mask.join(',') }));
+      }
+      return { outs: outputs(news, await client().get<Props>(`/${spec.apiVersion}/${id}`)) };
+    },
+
+    async remove(id: string): Promise<void> {
+      try {
+        await wait(await client().delete<Operation>(`/${spec.apiVersion}/${id}`));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    },
+
+    async read(id: string): Promise<pulumi.dynamic.ReadResult> {
+      const match = idPattern.exec(id);
+      if (!match) throw new Error(`'${id}' is not a ${spec.collection} name: expected projects/{project}/locations/{location}/${spec.collection}/{id}`);
+      let resource: Props;
+      try {
+        resource = await client().get<Props>(`/${spec.apiVersion}/${id}`);
+      } catch (err) {
+        if (isNotFound(err)) return { id: '' };
+        throw err;
+      }
+      const inputs: Props = withoutUndefined({ project: match[1], location: match[2], [spec.idField]: match[3], ...body(resource) });
+      return { id, props: outputs(inputs, resource), inputs };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/** `Source` (migrationcenter/v1alpha1): what an ImportJob's `assetSource` refers to. */
+import * as pulumi from '@pulumi/pulumi';
+import { lazyProvider } from './lazy-provider';
+import type { SourceArgs } from './types';
+
+export const sourceProvider: pulumi.dynamic.ResourceProvider = lazyProvider('source-impl');
+
+export class Source extends pulumi.dynamic.Resource {
+  declare public readonly createTime: pulumi.Output<string>;
+  declare public readonly description: pulumi.Output<string>;
+  declare public readonly displayName: pulumi.Output<string>;
+  declare public readonly location: pulumi.Output<string>;
+  declare public readonly managed: pulumi.Output<boolean>;
+  /** `projects/{project}/locations/{location}/sources/{sourceId}`. */
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly priority: pulumi.Output<number>;
+  declare public readonly project: pulumi.Output<string>;
+  declare public readonly sourceId: pulumi.Output<string>;
+  declare public readonly type: pulumi.Output<string>;
+  declare public readonly updateTime: pulumi.Output<string>;
+
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Source {
+    return new Source(name, undefined as unknown as SourceArgs, { ...opts, id });
+  }
+
+  constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
+    super(sourceProvider, name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Source');
+  }
+}

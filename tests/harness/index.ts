@@ -1,0 +1,4 @@
+/** The provider test harness: the real dynamic-provider host over gRPC. See README.md. */
+export * from './provider-host';
+export * from './program';
+export * from './lifecycle';

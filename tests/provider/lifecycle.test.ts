@@ -1,0 +1,287 @@
+/**
+ * Both resources (and their companions) driven through the real plugin protocol: the
+ * dynamic-provider host from @pulumi/pulumi, over gRPC, against an emulator server.
+ */
+import { createTestProgram, type TestProgram } from '../harness/program';
+import { dynamicUrn, serializeProvider, startProviderHost, type ProviderHost, type PropertyMap } from '../harness/provider-host';
+import { startEmulator, type RunningEmulator } from '../../backend-emulator';
+
+jest.setTimeout(180_000);
+
+type ProviderModule = typeof import('../../provider');
+
+const PROJECT = 'lifecycle-project';
+const POLICY = `projects/${PROJECT}/locations/global/endpointPolicies/web`;
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const GOOD_CSV = 'MachineId,MachineName,AllocatedProcessorCoreCount,MemoryGiB\nvm-1,web-1,4,16\nvm-2,db-1,8,64\n';
+const BAD_CSV = 'MachineId,MachineName,AllocatedProcessorCoreCount,MemoryGiB\nvm-1,web-1,four,16\n';
+
+let program: TestProgram;
+let emulator: RunningEmulator;
+let mod: ProviderModule;
+let serialized: Record<string, string>;
+
+async function hostFor(kind: keyof typeof serialized): Promise<ProviderHost> {
+  const host = await startProviderHost({ cwd: program.dir, provider: serialized[kind], project: 'lifecycle' });
+  await host.configure({ 'google-native-local:endpoint': emulator.url, 'google-native-local:project': PROJECT });
+  return host;
+}
+
+async function api<T = PropertyMap>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function bindingsOf(name: string): Promise<Array<{ role: string; members: string[]; condition?: PropertyMap }>> {
+  const policy = await api<{ bindings?: Array<{ role: string; members: string[] }> }>('GET', `/v1/${name}:getIamPolicy?options.requestedPolicyVersion=3`);
+  return policy.bindings ?? [];
+}
+
+beforeAll(async () => {
+  program = await createTestProgram();
+  mod = program.requirePackage<ProviderModule>('dist/provider');
+  serialized = {
+    binding: await serializeProvider(mod.endpointPolicyIamBindingProvider),
+    job: await serializeProvider(mod.importJobProvider),
+    policy: await serializeProvider(mod.endpointPolicyProvider),
+    source: await serializeProvider(mod.sourceProvider),
+  };
+  emulator = await startEmulator({ port: 0, inMemory: true });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  program?.cleanup();
+});
+
+it('serialises each provider into a small closure that requires the package', () => {
+  for (const text of Object.values(serialized)) {
+    expect(text.length).toBeLessThan(4096);
+    expect(text).toContain('google-native-local/dist/provider/');
+  }
+});
+
+describe('EndpointPolicy + EndpointPolicyIamBinding', () => {
+  let host: ProviderHost;
+  beforeAll(async () => {
+    host = await hostFor('policy');
+    const urn = dynamicUrn('networkservices/v1:EndpointPolicy', 'web');
+    const { inputs, failures } = await host.check(urn, {}, {
+      endpointPolicyId: 'web',
+      type: 'SIDECAR_PROXY',
+      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } },
+    });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ project: PROJECT, location: 'global' });
+    const created = await host.create(urn, inputs);
+    expect(created.id).toBe(POLICY);
+    expect(created.properties).toMatchObject({ name: POLICY, createTime: expect.any(String) });
+    host.provider = serialized.binding;
+  });
+  afterAll(() => host?.close());
+
+  const urn = dynamicUrn('networkservices/v1:EndpointPolicyIamBinding', 'viewers');
+  const args = { name: POLICY, role: 'roles/networkservices.viewer', members: ['user:Alice@Example.com', 'group:ops@example.com'] };
+
+  it('reports check failures by property', async () => {
+    const { failures } = await host.check(urn, {}, { ...args, members: ['alice@example.com'], condition: { title: 't', expression: 'request.time <' } });
+    expect(failures.map((f) => f.property)).toEqual(['members[0]', 'condition.expression']);
+  });
+
+  it('goes through create, no-op diff, update, refresh with drift, import, replace and delete', async () => {
+    const { inputs } = await host.check(urn, {}, args);
+    expect(inputs.members).toEqual(['group:ops@example.com', 'user:alice@example.com']);
+    const created = await host.create(urn, inputs);
+    expect(created.id).toBe(`${POLICY}/roles/networkservices.viewer`);
+    expect(created.properties).toMatchObject({ project: PROJECT, etag: expect.stringMatching(/^[A-Za-z0-9+/=_-]+$/) });
+    expect(await bindingsOf(POLICY)).toEqual([{ role: 'roles/networkservices.viewer', members: ['group:ops@example.com', 'user:alice@example.com'] }]);
+
+    expect((await host.diff(created.id, urn, created.properties, inputs)).changes).toBe('none');
+
+    // Update in place: members only.
+    const more = (await host.check(urn, inputs, { ...args, members: [...args.members, 'domain:example.org'] })).inputs;
+    const diff = await host.diff(created.id, urn, created.properties, more);
+    expect([diff.changes, diff.replaces]).toEqual(['some', []]);
+    const updated = await host.update(created.id, urn, created.properties, more);
+    expect(updated.properties.etag).not.toBe(created.properties.etag);
+    expect((await bindingsOf(POLICY))[0].members).toContain('domain:example.org');
+
+    // Out-of-band change: someone adds a member; refresh shows the drift.
+    const policy = await api<PropertyMap>('GET', `/v1/${POLICY}:getIamPolicy`);
+    const bindings = policy.bindings as Array<{ role: string; members: string[] }>;
+    bindings[0].members.push('user:mallory@example.com');
+    await api('POST', `/v1/${POLICY}:setIamPolicy`, { policy });
+    const refreshed = await host.read(created.id, urn, updated.properties, more);
+    expect(refreshed.properties.members).toContain('user:mallory@example.com');
+    expect((await host.diff(created.id, urn, refreshed.properties, more)).changes).toBe('some');
+
+    // Import by id: only the id is known.
+    const imported = await host.read(created.id, urn, {});
+    expect(imported.id).toBe(created.id);
+    expect(imported.properties).toMatchObject({ name: POLICY, role: 'roles/networkservices.viewer', project: PROJECT });
+
+    // Replacement: a new role; the old binding goes after the new one is made.
+    const editors = (await host.check(urn, more, { ...args, role: 'roles/networkservices.admin' })).inputs;
+    const replace = await host.diff(created.id, urn, refreshed.properties, editors);
+    expect([replace.replaces, replace.deleteBeforeReplace]).toEqual([['role'], false]);
+    const replacement = await host.create(urn, editors);
+    await host.delete(created.id, urn, refreshed.properties);
+    expect((await bindingsOf(POLICY)).map((b) => b.role)).toEqual(['roles/networkservices.admin']);
+
+    // Removed outside Pulumi: refresh reports it gone.
+    await api('POST', `/v1/${POLICY}:setIamPolicy`, { policy: { bindings: [] } });
+    expect((await host.read(replacement.id, urn, replacement.properties)).id).toBe('');
+    await host.delete(replacement.id, urn, replacement.properties);
+  });
+
+  it('keeps a conditional binding apart from the plain one of the same role', async () => {
+    const plain = (await host.check(urn, {}, args)).inputs;
+    const conditional = (await host.check(urn, {}, {
+      ...args,
+      members: ['user:bob@example.com'],
+      condition: { title: 'until 2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
+    })).inputs;
+    const a = await host.create(urn, plain);
+    const b = await host.create(urn, conditional);
+    expect(b.id).toBe(`${POLICY}/roles/networkservices.viewer/until 2030`);
+    expect(await bindingsOf(POLICY)).toHaveLength(2);
+    const imported = await host.read(b.id, urn, {});
+    expect(imported.properties).toMatchObject({ members: ['user:bob@example.com'], condition: { title: 'until 2030' } });
+    await host.delete(a.id, urn, a.properties);
+    expect(await bindingsOf(POLICY)).toEqual([expect.objectContaining({ members: ['user:bob@example.com'] })]);
+    await host.delete(b.id, urn, b.properties);
+    expect(await bindingsOf(POLICY)).toEqual([]);
+  });
+
+  it('loses nothing when 200 bindings for 200 roles are created at once, from two processes', async () => {
+    const second = await hostFor('binding');
+    try {
+      const roles = Array.from({ length: 200 }, (_, i) => `roles/custom.role${i}`);
+      await Promise.all(
+        roles.map((role, i) =>
+          (i % 2 === 0 ? host : second).create(dynamicUrn('networkservices/v1:EndpointPolicyIamBinding', `r${i}`), {
+            name: POLICY,
+            role,
+            members: [`user:u${i}@example.com`],
+          }),
+        ),
+      );
+      const bindings = await bindingsOf(POLICY);
+      expect(bindings.map((b) => b.role).sort()).toEqual([...roles].sort());
+      await api('POST', `/v1/${POLICY}:setIamPolicy`, { policy: { bindings: [] } });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe('Source + ImportJob', () => {
+  let host: ProviderHost;
+  const parent = `projects/${PROJECT}/locations/global`;
+  beforeAll(async () => {
+    host = await hostFor('source');
+    const urn = dynamicUrn('migrationcenter/v1alpha1:Source', 'uploads');
+    const { inputs, failures } = await host.check(urn, {}, { sourceId: 'uploads', type: 'SOURCE_TYPE_UPLOAD', displayName: 'Uploads' });
+    expect(failures).toEqual([]);
+    const created = await host.create(urn, inputs);
+    expect(created.id).toBe(`${parent}/sources/uploads`);
+    host.provider = serialized.job;
+  });
+  afterAll(() => host?.close());
+
+  const urn = dynamicUrn('migrationcenter/v1alpha1:ImportJob', 'inventory');
+  const args = {
+    importJobId: 'inventory',
+    displayName: 'Inventory',
+    assetSource: `${parent}/sources/uploads`,
+    inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: b64(GOOD_CSV) }] },
+  };
+
+  it('creates, validates and runs a job, then updates, refreshes, imports, replaces and deletes it', async () => {
+    const { inputs, failures } = await host.check(urn, {}, args);
+    expect(failures).toEqual([]);
+    const created = await host.create(urn, inputs);
+    expect(created.id).toBe(`${parent}/importJobs/inventory`);
+    expect(created.properties).toMatchObject({
+      name: `${parent}/importJobs/inventory`,
+      state: 'IMPORT_JOB_STATE_COMPLETED',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      createTime: expect.stringMatching(/Z$/),
+      completeTime: expect.stringMatching(/Z$/),
+      executionReport: expect.objectContaining({ totalRowsCount: 2 }),
+      validationReport: expect.objectContaining({ jobErrors: [] }),
+    });
+    expect((await host.diff(created.id, urn, created.properties, inputs)).changes).toBe('none');
+
+    const renamed = (await host.check(urn, inputs, { ...args, displayName: 'Renamed', labels: { env: 'test' } })).inputs;
+    expect((await host.diff(created.id, urn, created.properties, renamed)).replaces).toEqual([]);
+    const updated = await host.update(created.id, urn, created.properties, renamed);
+    expect(updated.properties).toMatchObject({ displayName: 'Renamed', labels: { env: 'test' }, requestId: created.properties.requestId });
+
+    await api('PATCH', `/v1alpha1/${created.id}?updateMask=displayName`, { displayName: 'Changed outside' });
+    const refreshed = await host.read(created.id, urn, updated.properties, renamed);
+    expect(refreshed.inputs?.displayName).toBe('Changed outside');
+
+    const imported = await host.read(created.id, urn, {});
+    expect(imported.properties).toMatchObject({ importJobId: 'inventory', project: PROJECT, location: 'global', state: 'IMPORT_JOB_STATE_COMPLETED' });
+
+    const bad = (await host.check(urn, renamed, { ...args, inlinePayload: { ...args.inlinePayload, payload: [{ name: 'vmInfo.csv', data: b64(BAD_CSV) }] } })).inputs;
+    const replace = await host.diff(created.id, urn, refreshed.properties, bad);
+    expect([replace.replaces, replace.deleteBeforeReplace]).toEqual([['inlinePayload'], true]);
+    await host.delete(created.id, urn, refreshed.properties);
+    const second = await host.create(urn, bad);
+    // Data errors are not call errors: they are in the report and the state.
+    expect(second.properties.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
+    const rowErrors = (second.properties.validationReport as { fileValidations: Array<{ rowErrors: Array<{ rowNumber: number }> }> }).fileValidations[0].rowErrors;
+    expect(rowErrors[0].rowNumber).toBe(2);
+
+    await host.delete(second.id, urn, second.properties);
+    expect((await host.read(second.id, urn, second.properties)).id).toBe('');
+  });
+
+  it('surfaces a Google error with its status and message', async () => {
+    const { inputs } = await host.check(urn, {}, { ...args, importJobId: 'dup' });
+    await host.create(urn, inputs);
+    await expect(host.create(urn, { ...inputs, requestId: undefined })).rejects.toThrow(/ALREADY_EXISTS/);
+  });
+});
+
+describe('the embedded default backend', () => {
+  it('needs no server and keeps state in the program folder between runs', async () => {
+    const start = async (kind: keyof typeof serialized) => {
+      const host = await startProviderHost({ cwd: program.dir, provider: serialized[kind], project: 'embedded' });
+      await host.configure({ 'google-native-local:project': PROJECT });
+      return host;
+    };
+    const first = await start('policy');
+    const policyUrn = dynamicUrn('networkservices/v1:EndpointPolicy', 'embedded');
+    const policy = await first.create(policyUrn, (await first.check(policyUrn, {}, {
+      endpointPolicyId: 'embedded',
+      type: 'GRPC_SERVER',
+      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ALL', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } },
+    })).inputs);
+    first.provider = serialized.binding;
+    const urn = dynamicUrn('networkservices/v1:EndpointPolicyIamBinding', 'embedded');
+    const binding = await first.create(urn, { name: policy.id, role: 'roles/networkservices.viewer', members: ['user:eve@example.com'] });
+    await first.close();
+
+    // A second run (a new host process): the state is still there, read from .google-native-local/.
+    const second = await start('binding');
+    try {
+      const read = await second.read(binding.id, urn, binding.properties);
+      expect(read.properties).toMatchObject({ members: ['user:eve@example.com'], etag: binding.properties.etag });
+      await second.delete(binding.id, urn, binding.properties);
+      expect((await second.read(binding.id, urn, binding.properties)).id).toBe('');
+    } finally {
+      await second.close();
+    }
+    // Nothing of it reached the emulator server the other tests use.
+    await expect(api('GET', `/v1/${policy.id}`)).rejects.toThrow(/404/);
+  });
+});
