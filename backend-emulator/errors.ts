@@ -64,11 +64,15 @@ export class GoogleApiError extends Error {
   readonly httpCode: number;
   readonly details: ErrorDetail[];
 
-  constructor(status: StatusName, message: string, details: ErrorDetail[] = []) {
+  /**
+   * `httpCode` overrides the status's usual HTTP code; only the factories below use it, for the
+   * few transport-level errors whose HTTP code Google's front end sets itself (413).
+   */
+  constructor(status: StatusName, message: string, details: ErrorDetail[] = [], httpCode?: number) {
     super(message);
     this.name = 'GoogleApiError';
     this.status = status;
-    this.httpCode = STATUS_HTTP_CODES[status];
+    this.httpCode = httpCode ?? STATUS_HTTP_CODES[status];
     this.details = details;
   }
 
@@ -126,4 +130,30 @@ export function unauthenticated(message = 'Request is missing required authentic
 
 export function internal(message = 'Internal error encountered.'): GoogleApiError {
   return new GoogleApiError('INTERNAL', message);
+}
+
+export function unimplemented(message: string): GoogleApiError {
+  return new GoogleApiError('UNIMPLEMENTED', message);
+}
+
+export function unavailable(message = 'The service is currently unavailable.'): GoogleApiError {
+  return new GoogleApiError('UNAVAILABLE', message);
+}
+
+/** NOT_FOUND for a path no route serves (no ResourceInfo: there is no resource). */
+export function unknownPath(method: string, path: string): GoogleApiError {
+  return new GoogleApiError('NOT_FOUND', `Method not found: ${method} ${path}`);
+}
+
+/**
+ * A request body over the size limit: HTTP 413 (as Google's front end answers), with the
+ * canonical status INVALID_ARGUMENT, since `google.rpc.Code` has no "too large" code.
+ */
+export function payloadTooLarge(limitBytes: number): GoogleApiError {
+  return new GoogleApiError(
+    'INVALID_ARGUMENT',
+    `Request payload size exceeds the limit: ${limitBytes} bytes.`,
+    [{ '@type': BAD_REQUEST, fieldViolations: [{ field: '', description: `The request body is larger than ${limitBytes} bytes.` }] }],
+    413,
+  );
 }

@@ -1,0 +1,38 @@
+/**
+ * The emulator's own routes (not Google's):
+ *   GET  /healthz                               200 {"status":"ok"} (no auth needed)
+ *   POST /emulator/v1/reset                     clears every document of every service -> {}
+ *   POST /emulator/v1/seed                      loads a seed document (admin/seed.ts) -> {"loaded": {...}}
+ *   GET  /emulator/v1/iamHistory?resource=NAME  every accepted write of that IAM policy, oldest first
+ * With --auth, the /emulator/v1/* routes need an admin token.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { invalidArgument } from '../errors';
+import { objectBody, queryParam } from '../http/body';
+import { iamPolicyHistory } from '../networkservices/iam-policy';
+import { loadSeed } from './seed';
+
+export const ADMIN_PREFIX = '/emulator/v1';
+/** Seed documents may be larger than API requests. */
+export const SEED_BODY_LIMIT = 64 * 1024 * 1024;
+
+export async function adminRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.post(`${ADMIN_PREFIX}/reset`, async () => {
+    ctx.reset();
+    return {};
+  });
+
+  app.post(`${ADMIN_PREFIX}/seed`, { bodyLimit: SEED_BODY_LIMIT }, async (request) => {
+    const loaded = loadSeed(ctx.store, ctx.seeds, objectBody(request));
+    return { loaded };
+  });
+
+  app.get(`${ADMIN_PREFIX}/iamHistory`, async (request) => {
+    const resource = queryParam(request, 'resource');
+    if (!resource) throw invalidArgument([{ field: 'resource', description: 'is required: the resource name whose IAM policy history to list' }]);
+    return { resource, entries: iamPolicyHistory(ctx.store, resource) };
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * `buildEmulatorApp(options)`: the whole emulator as a fastify instance, not listening, so that
+ * it can serve a socket (`startEmulator`) or be reached in-process with `app.inject()` over the
+ * very same routes, hooks and error handler.
+ *
+ * Services: each folder `backend-emulator/<service>/routes.ts` exports
+ * `async function <service>Routes(app, ctx: EmulatorContext)`; SERVICE_MODULES lists them, and an
+ * optional one whose module is absent is skipped. `options.services` adds more (tests, plugins).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { defaultConfig, loadAuthFile, type AuthConfig, type EmulatorConfig, type LogLevel } from './config';
+import type { EmulatorContext, ServiceRoutes } from './context';
+import { createLogger, genReqId, REQUEST_ID_HEADER } from './logging';
+import type { Store } from './store/store';
+import { SqliteStore } from './store/sqlite-store';
+import { Operations } from './operations/operations';
+import { Authorizer } from './auth/auth';
+import { installAuthHook } from './auth/hook';
+import { installErrorHandlers } from './http/errors';
+import { unavailable } from './errors';
+import { installJsonParser } from './http/body';
+import { Seeds } from './admin/seed';
+import { adminRoutes } from './admin/routes';
+
+export interface EmulatorAppOptions {
+  /** A store to use (the app does not close it unless `closeStore`); else one is opened from dataDir / inMemory. */
+  store?: Store;
+  closeStore?: boolean;
+  /** Durable store in this directory. Without `store`, `dataDir` or `inMemory`: in memory. */
+  dataDir?: string;
+  inMemory?: boolean;
+  logLevel?: LogLevel;
+  /** Where log lines go (default: `logFd`). */
+  logStream?: NodeJS.WritableStream;
+  /** File descriptor for log lines: 1 (stdout, default) or 2 (stderr; the CLI uses it, so stdout carries only `listening on`). */
+  logFd?: number;
+  /** A ready pino logger (wins over logLevel / logStream). */
+  logger?: Logger;
+  /** Auth document, or the path of an auth file. */
+  auth?: AuthConfig | string;
+  strictReferences?: boolean;
+  storageDir?: string;
+  bodyLimit?: number;
+  /** Extra services registered after the built-in ones. */
+  services?: ServiceRoutes[];
+  /** Which built-in services (SERVICE_MODULES names) to register; default all that are present. */
+  builtinServices?: string[];
+}
+
+interface ServiceModule {
+  name: string;
+  /** Returns the routes function, or undefined when an optional module is not installed. */
+  load: () => ServiceRoutes | undefined;
+}
+
+/** Requires `./<path>` and returns its export `name`; undefined when that module does not exist. */
+function optionalRoutes(path: string, name: string): ServiceRoutes | undefined {
+  let mod: Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require(path) as Record<string, unknown>;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(path)) return undefined;
+    throw err;
+  }
+  const fn = mod[name];
+  if (typeof fn !== 'function') throw new Error(`${path} does not export ${name}(app, ctx)`);
+  return fn as ServiceRoutes;
+}
+
+export const SERVICE_MODULES: ServiceModule[] = [
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  { name: 'networkservices', load: () => (require('./networkservices/routes') as { networkServicesRoutes: ServiceRoutes }).networkServicesRoutes },
+  { name: 'migrationcenter', load: () => optionalRoutes('./migrationcenter/routes', 'migrationCenterRoutes') },
+];
+
+export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
+  const inMemory = options.inMemory ?? (options.dataDir === undefined);
+  return defaultConfig({
+    dataDir: inMemory ? undefined : options.dataDir,
+    inMemory,
+    logLevel: options.logLevel,
+    auth: typeof options.auth === 'string' ? loadAuthFile(options.auth) : options.auth,
+    strictReferences: options.strictReferences,
+    storageDir: options.storageDir,
+    bodyLimit: options.bodyLimit,
+  });
+}
+
+export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInstance {
+  const config = resolveConfig(options);
+  const logger = options.logger ?? createLogger({ level: config.logLevel, stream: options.logStream, fd: options.logFd });
+  const ownsStore = !options.store || options.closeStore === true;
+  const store: Store = options.store ?? new SqliteStore({ dataDir: config.dataDir, inMemory: config.inMemory });
+
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Fastify = require('fastify') as typeof import('fastify');
+  let app: FastifyInstance;
+  try {
+    app = Fastify.default({
+      loggerInstance: logger,
+      // fastify's own two lines per request are off: the onResponse hook writes one.
+      logController: new Fastify.LogController({ disableRequestLogging: true }),
+      genReqId,
+      bodyLimit: config.bodyLimit,
+      onProtoPoisoning: 'error',
+      onConstructorPoisoning: 'error',
+      // Requests arriving while closing get a Google-shaped 503 from the hook below instead.
+      return503OnClosing: false,
+    }) as unknown as FastifyInstance;
+  } catch (err) {
+    if (ownsStore) store.close();
+    throw err;
+  }
+
+  const operations = new Operations(store, app.log);
+  const resetHooks: Array<() => void> = [];
+  const ctx: EmulatorContext = {
+    store,
+    config,
+    log: app.log,
+    operations,
+    auth: new Authorizer(config.auth, store),
+    seeds: new Seeds(),
+    onReset: (hook) => resetHooks.push(hook),
+    reset: () => {
+      operations.abortAll('reset');
+      store.clear();
+      for (const hook of resetHooks) hook();
+    },
+  };
+  app.decorate('emulator', ctx);
+  app.decorateRequest('principal', undefined);
+
+  installErrorHandlers(app);
+  installJsonParser(app);
+
+  // Shutting down: requests already under way finish; new ones are refused (503 UNAVAILABLE).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw unavailable('The emulator is shutting down.');
+  });
+  installAuthHook(app, ctx.auth);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, principal: request.principal?.member },
+      'request',
+    );
+  });
+  app.addHook('onClose', async () => {
+    operations.abortAll('shutdown');
+    await operations.idle(5_000);
+    if (ownsStore) store.close();
+  });
+
+  app.register(async (instance) => adminRoutes(instance, ctx));
+  for (const service of SERVICE_MODULES) {
+    if (options.builtinServices && !options.builtinServices.includes(service.name)) continue;
+    const routes = service.load();
+    if (routes) app.register(async (instance) => routes(instance, ctx));
+  }
+  for (const routes of options.services ?? []) app.register(async (instance) => routes(instance, ctx));
+  return app;
+}

@@ -1,0 +1,141 @@
+/**
+ * Authentication and authorization (`--auth FILE`).
+ *
+ * Without an auth file every request is allowed and has no principal. With one:
+ * - every request but `GET /healthz` needs `Authorization: Bearer <token>` with a token of the
+ *   file (else 401 UNAUTHENTICATED);
+ * - `/emulator/v1/*` needs an admin token (else 403 PERMISSION_DENIED);
+ * - an admin token passes every permission check;
+ * - permission checks read the IAM policies of the resource and of its ancestors
+ *   (`projects/P`, `projects/P/locations/L`), with roles expanded through auth/permissions.ts.
+ *   Members match the principal by spelling (case-folded), `allUsers`, `allAuthenticatedUsers`,
+ *   `domain:` (the principal's email domain) and `group:` (the file's `groups`). A conditional
+ *   binding applies when its CEL expression evaluates to true with `request.time` = now and
+ *   `resource.name|type|service` of the resource; an expression that cannot be evaluated here
+ *   (tags, `api.getAttribute`) does not grant.
+ */
+import type { AuthConfig } from '../config';
+import { GoogleApiError, permissionDenied, unauthenticated } from '../errors';
+import type { Store } from '../store/store';
+import { canonicalMember } from '../../schemas/members';
+import { readStoredPolicy, type Binding } from '../networkservices/iam-policy';
+import { roleGrants } from './permissions';
+
+export interface Principal {
+  /** `user:alice@example.com`, or `admin` for an admin token. */
+  member: string;
+  admin: boolean;
+}
+
+export interface ResourceAttributes {
+  name: string;
+  type: string;
+  service: string;
+}
+
+const MISSING_CREDENTIALS =
+  'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+const INVALID_CREDENTIALS =
+  'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
+
+type CelEvaluate = (expression: string, context: Record<string, unknown>) => unknown;
+let celEvaluate: CelEvaluate | undefined;
+
+function evaluateCondition(expression: string, resource: ResourceAttributes): boolean {
+  try {
+    if (!celEvaluate) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      celEvaluate = (require('@marcbachmann/cel-js') as { evaluate: CelEvaluate }).evaluate;
+    }
+    return celEvaluate(expression, { request: { time: new Date() }, resource }) === true;
+  } catch {
+    return false;
+  }
+}
+
+export class Authorizer {
+  private readonly tokens: Map<string, Principal>;
+
+  constructor(
+    private readonly config: AuthConfig | undefined,
+    private readonly store: Store,
+  ) {
+    this.tokens = new Map();
+    if (config) {
+      for (const [token, member] of Object.entries(config.tokens)) this.tokens.set(token, { member, admin: false });
+      for (const token of config.adminTokens ?? []) this.tokens.set(token, { member: this.tokens.get(token)?.member ?? 'admin', admin: true });
+    }
+  }
+
+  get enabled(): boolean {
+    return this.config !== undefined;
+  }
+
+  /** The principal of an `Authorization` header value; throws 401 when missing or unknown. */
+  authenticate(authorization: string | undefined): Principal {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!authorization) throw unauthenticated(MISSING_CREDENTIALS);
+    if (!match) throw unauthenticated(INVALID_CREDENTIALS);
+    const principal = this.tokens.get(match[1]);
+    if (!principal) throw unauthenticated(INVALID_CREDENTIALS);
+    return principal;
+  }
+
+  requireAdmin(principal: Principal | undefined): void {
+    if (!this.enabled || principal?.admin) return;
+    throw new GoogleApiError('PERMISSION_DENIED', 'The emulator admin routes need an admin token (adminTokens in the --auth file).');
+  }
+
+  /** Whether the principal holds `permission` on the resource. No auth file: always. */
+  holds(principal: Principal | undefined, resource: ResourceAttributes, permission: string): boolean {
+    if (!this.enabled || principal?.admin) return true;
+    if (!principal) return false;
+    for (const name of policyChain(resource.name)) {
+      const stored = readStoredPolicy(this.store, name);
+      if (!stored) continue;
+      for (const binding of stored.bindings) {
+        if (!roleGrants(binding.role, permission, this.config?.roles)) continue;
+        if (!binding.members.some((m) => this.memberMatches(m, principal.member))) continue;
+        if (binding.condition && !this.conditionHolds(binding, resource)) continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Throws PERMISSION_DENIED naming the permission unless the principal holds it. */
+  requirePermission(principal: Principal | undefined, resource: ResourceAttributes, permission: string): void {
+    if (!this.holds(principal, resource, permission)) throw permissionDenied(permission, resource.name);
+  }
+
+  private conditionHolds(binding: Binding, resource: ResourceAttributes): boolean {
+    return binding.condition ? evaluateCondition(binding.condition.expression, resource) : true;
+  }
+
+  private memberMatches(member: string, principal: string): boolean {
+    if (member === 'allUsers' || member === 'allAuthenticatedUsers') return true;
+    const folded = canonicalMember(member);
+    const who = canonicalMember(principal);
+    if (folded === who) return true;
+    if (folded.startsWith('domain:')) {
+      const at = who.lastIndexOf('@');
+      return at > 0 && who.slice(at + 1) === folded.slice('domain:'.length);
+    }
+    if (folded.startsWith('group:') && this.config?.groups) {
+      for (const [group, members] of Object.entries(this.config.groups)) {
+        const g = canonicalMember(group.startsWith('group:') ? group : `group:${group}`);
+        if (g === folded && members.some((m) => canonicalMember(m) === who)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** The resource and its ancestors whose policies apply: `projects/p`, `projects/p/locations/l`, ... */
+export function policyChain(resourceName: string): string[] {
+  const parts = resourceName.split('/');
+  const chain: string[] = [];
+  for (let n = 2; n <= parts.length; n += 2) chain.push(parts.slice(0, n).join('/'));
+  if (parts.length % 2 === 1) chain.push(resourceName);
+  return chain;
+}

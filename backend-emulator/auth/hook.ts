@@ -1,0 +1,20 @@
+/**
+ * The app-wide authentication hook: with `--auth`, identifies the caller of every request (but
+ * `GET /healthz`) and keeps the admin routes for admin tokens.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Authorizer } from './auth';
+
+export const ADMIN_PREFIX = '/emulator/';
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz']);
+
+export function installAuthHook(app: FastifyInstance, auth: Authorizer): void {
+  if (!auth.enabled) return;
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0];
+    if (PUBLIC_PATHS.has(path)) return;
+    const principal = auth.authenticate(request.headers.authorization);
+    request.principal = principal;
+    if (path.startsWith(ADMIN_PREFIX)) auth.requireAdmin(principal);
+  });
+}

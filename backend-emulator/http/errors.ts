@@ -1,0 +1,92 @@
+/**
+ * The app-wide error and not-found handlers: whatever goes wrong, the client receives
+ * `{"error":{"code","message","status","details"}}` (the REST form of google.rpc.Status).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GoogleApiError, internal, invalidArgument, payloadTooLarge, unknownPath, type StatusName } from '../errors';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Maps an HTTP status fastify chose to the canonical status Google uses for it. */
+const STATUS_FOR_HTTP: Record<number, StatusName> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  405: 'NOT_FOUND',
+  406: 'INVALID_ARGUMENT',
+  408: 'DEADLINE_EXCEEDED',
+  409: 'ABORTED',
+  411: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  501: 'UNIMPLEMENTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+type AnyError = Partial<FastifyError> & { validation?: Array<{ instancePath?: string; message?: string; params?: Record<string, unknown> }> };
+
+/** Turns anything thrown into the GoogleApiError to send. */
+export function toGoogleApiError(err: unknown, request?: FastifyRequest): GoogleApiError {
+  if (err instanceof GoogleApiError) return err;
+  const e = (err ?? {}) as AnyError;
+  if (Array.isArray(e.validation)) {
+    const context = (e as { validationContext?: string }).validationContext;
+    return invalidArgument(
+      e.validation.map((v) => {
+        let field = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+        if (v.params && typeof v.params.missingProperty === 'string') field = field ? `${field}.${v.params.missingProperty}` : v.params.missingProperty;
+        if (!field && context && context !== 'body') field = context;
+        return { field, description: v.message ?? 'is invalid' };
+      }),
+    );
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return payloadTooLarge(request?.routeOptions?.bodyLimit ?? 0);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const type = request?.headers['content-type'] ?? '(none)';
+      return invalidArgument(
+        [{ field: '', description: `Content-Type '${type}' is not supported; send application/json` }],
+        `Invalid request: Content-Type '${type}' is not supported; the body must be JSON (application/json).`,
+      );
+    }
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalidArgument([{ field: '', description: 'Content-Length does not match the body' }], 'Invalid request: Content-Length does not match the body.');
+    default:
+      break;
+  }
+  if (e instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || /forbidden (prototype|constructor) property/i.test(e.message ?? '')) {
+    const detail = (e.message ?? 'malformed JSON').replace(/\s+/g, ' ');
+    return invalidArgument([{ field: '', description: detail }], `Invalid JSON payload received. ${detail}`);
+  }
+  const statusCode = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (statusCode === 413) return payloadTooLarge(request?.routeOptions?.bodyLimit ?? 0);
+  if (statusCode >= 400 && statusCode < 500) {
+    const status = STATUS_FOR_HTTP[statusCode] ?? 'FAILED_PRECONDITION';
+    return new GoogleApiError(status, e.message || status);
+  }
+  const status = STATUS_FOR_HTTP[statusCode];
+  if (status) return new GoogleApiError(status, e.message || status);
+  return internal();
+}
+
+export function sendGoogleError(reply: FastifyReply, error: GoogleApiError): FastifyReply {
+  return reply.code(error.httpCode).type(JSON_TYPE).send(error.toJSON());
+}
+
+/** Installs the error handler and the not-found handler on the root instance. */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request, reply) => {
+    const googleError = toGoogleApiError(err, request);
+    if (googleError.httpCode >= 500) request.log.error({ err }, 'request failed');
+    else request.log.debug({ status: googleError.status, message: googleError.message }, 'request rejected');
+    return sendGoogleError(reply, googleError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return sendGoogleError(reply, unknownPath(request.method, path));
+  });
+}

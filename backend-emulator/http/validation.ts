@@ -1,0 +1,43 @@
+/**
+ * The bridge from request bodies to `schemas/` (the one source of truth for input rules).
+ *
+ * `schemas/index.ts` compiles every schema with Ajv; it is required on first use, not at start-up,
+ * so the emulator reaches `listening` without paying for Ajv.
+ */
+import type { FieldViolation } from '../errors';
+import { invalidArgument } from '../errors';
+
+interface CheckFailure {
+  property: string;
+  reason: string;
+}
+type Validate = (schemaName: string, value: unknown) => CheckFailure[];
+
+let validateFn: Validate | undefined;
+
+function schemaValidate(): Validate {
+  if (!validateFn) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    validateFn = (require('../../schemas') as { validate: Validate }).validate;
+  }
+  return validateFn;
+}
+
+function join(prefix: string, property: string): string {
+  if (!prefix) return property;
+  if (!property) return prefix;
+  return property.startsWith('[') ? `${prefix}${property}` : `${prefix}.${property}`;
+}
+
+/** Field violations of `value` against the named schema, with `prefix` before every field. */
+export function schemaViolations(schemaName: string, value: unknown, prefix = ''): FieldViolation[] {
+  return schemaValidate()(schemaName, value).map((f) => ({ field: join(prefix, f.property), description: f.reason }));
+}
+
+/** Throws INVALID_ARGUMENT naming every failing field; returns when `value` is valid. */
+export function checkSchema(schemaName: string, value: unknown, prefix = ''): void {
+  const violations = schemaViolations(schemaName, value, prefix);
+  if (violations.length > 0) throw invalidArgument(violations);
+}
+
+export { join as joinField };

@@ -1,0 +1,188 @@
+/**
+ * The endpoint policy domain (`networkservices/v1` EndpointPolicy): create, get, list, patch,
+ * delete, seed. Stored in collection `endpointPolicies`, key = resource name.
+ */
+import { alreadyExists, invalidArgument, notFound, type FieldViolation } from '../errors';
+import type { Store } from '../store/store';
+import { listPage, type Page, type PageRequest } from '../http/paging';
+import { RESOURCE_ID } from '../http/names';
+import { joinField, schemaViolations } from '../http/validation';
+import { clearIamPolicy } from './iam-policy';
+
+export const ENDPOINT_POLICIES = 'endpointPolicies';
+export const ENDPOINT_POLICY_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.EndpointPolicy';
+export const ENDPOINT_POLICY_RESOURCE_TYPE = 'networkservices.googleapis.com/EndpointPolicy';
+export const NETWORK_SERVICES = 'networkservices.googleapis.com';
+
+export interface EndpointPolicy {
+  name: string;
+  createTime: string;
+  updateTime: string;
+  type: 'SIDECAR_PROXY' | 'GRPC_SERVER';
+  endpointMatcher: Record<string, unknown>;
+  labels?: Record<string, string>;
+  description?: string;
+  authorizationPolicy?: string;
+  serverTlsPolicy?: string;
+  clientTlsPolicy?: string;
+  trafficPortSelector?: { ports?: string[] };
+}
+
+/** Fields a caller sets (create, patch); `name`, `createTime`, `updateTime` are output only. */
+export const MUTABLE_FIELDS = [
+  'labels',
+  'description',
+  'type',
+  'authorizationPolicy',
+  'endpointMatcher',
+  'trafficPortSelector',
+  'serverTlsPolicy',
+  'clientTlsPolicy',
+] as const;
+type MutableField = (typeof MUTABLE_FIELDS)[number];
+const OUTPUT_FIELDS = new Set(['name', 'createTime', 'updateTime', 'create_time', 'update_time']);
+
+const NAME = /^projects\/([^/]+)\/locations\/([^/]+)\/endpointPolicies\/([^/]+)$/;
+
+/** What `--strict-references` checks in the reference fields (the referenced resources are not emulated). */
+const REFERENCE_PATTERNS: Partial<Record<MutableField, RegExp>> = {
+  authorizationPolicy: /^projects\/[^/]+\/locations\/[^/]+\/authorizationPolicies\/[^/]+$/,
+  serverTlsPolicy: /^projects\/[^/]+\/locations\/[^/]+\/serverTlsPolicies\/[^/]+$/,
+  clientTlsPolicy: /^projects\/[^/]+\/locations\/[^/]+\/clientTlsPolicies\/[^/]+$/,
+};
+
+export interface DomainOptions {
+  strictReferences: boolean;
+}
+
+function snakeToCamel(s: string): string {
+  return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+function pickMutable(body: Record<string, unknown>): Partial<EndpointPolicy> {
+  const out: Record<string, unknown> = {};
+  for (const f of MUTABLE_FIELDS) if (body[f] !== undefined) out[f] = body[f];
+  return out as Partial<EndpointPolicy>;
+}
+
+/** Schema violations of the resource as it would be stored, plus reference checks. */
+function violations(resource: Record<string, unknown>, prefix: string, options: DomainOptions): FieldViolation[] {
+  const found = schemaViolations('EndpointPolicy', resource, prefix);
+  if (options.strictReferences) {
+    for (const [field, pattern] of Object.entries(REFERENCE_PATTERNS)) {
+      const value = resource[field];
+      if (typeof value === 'string' && value !== '' && !pattern!.test(value)) {
+        found.push({ field: joinField(prefix, field), description: `must be a resource name matching ${pattern!.source.replace(/\\\//g, '/')}` });
+      }
+    }
+  }
+  return found;
+}
+
+export function getEndpointPolicy(store: Store, name: string): EndpointPolicy {
+  const policy = store.get<EndpointPolicy>(ENDPOINT_POLICIES, name);
+  if (!policy) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+  return policy;
+}
+
+export function endpointPolicyExists(store: Store, name: string): boolean {
+  return store.get(ENDPOINT_POLICIES, name) !== undefined;
+}
+
+export function createEndpointPolicy(store: Store, parent: string, id: string, body: Record<string, unknown>, options: DomainOptions): EndpointPolicy {
+  const name = `${parent}/endpointPolicies/${id}`;
+  const found = violations(body, 'endpointPolicy', options);
+  if (found.length > 0) throw invalidArgument(found);
+  return store.transaction(() => {
+    if (store.get(ENDPOINT_POLICIES, name)) throw alreadyExists(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+    const now = new Date().toISOString();
+    const policy = { name, createTime: now, updateTime: now, ...pickMutable(body) } as EndpointPolicy;
+    store.put(ENDPOINT_POLICIES, name, policy);
+    return policy;
+  });
+}
+
+export function listEndpointPolicies(store: Store, parent: string, page: PageRequest): Page<EndpointPolicy> {
+  const result = listPage<EndpointPolicy>(store, ENDPOINT_POLICIES, `${parent}/endpointPolicies/`, page);
+  return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
+}
+
+/** The top-level fields an `updateMask` names; absent mask: every mutable field. */
+export function parseEndpointPolicyMask(raw: string | undefined): MutableField[] {
+  if (raw === undefined || raw.trim() === '') return [...MUTABLE_FIELDS];
+  const fields = new Set<MutableField>();
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const top = snakeToCamel(part.split('.')[0]);
+    if (OUTPUT_FIELDS.has(top) || OUTPUT_FIELDS.has(part)) {
+      throw invalidArgument([{ field: 'updateMask', description: `'${part}' is output only and cannot be updated` }]);
+    }
+    if (!(MUTABLE_FIELDS as readonly string[]).includes(top)) {
+      throw invalidArgument([{ field: 'updateMask', description: `'${part}' is not a field of EndpointPolicy (${MUTABLE_FIELDS.join(', ')})` }]);
+    }
+    fields.add(top as MutableField);
+  }
+  return [...fields];
+}
+
+/**
+ * PATCH: the fields the mask names are taken from the body (a field absent from the body is
+ * cleared); without a mask every mutable field is replaced. The result is validated as a whole.
+ */
+export function patchEndpointPolicy(store: Store, name: string, body: Record<string, unknown>, updateMask: string | undefined, options: DomainOptions): EndpointPolicy {
+  const fields = parseEndpointPolicyMask(updateMask);
+  return store.transaction(() => {
+    const current = getEndpointPolicy(store, name);
+    const next: Record<string, unknown> = { ...current };
+    for (const f of fields) {
+      if (body[f] === undefined) delete next[f];
+      else next[f] = body[f];
+    }
+    const found = violations(next, 'endpointPolicy', options);
+    if (found.length > 0) throw invalidArgument(found);
+    next.updateTime = new Date().toISOString();
+    store.put(ENDPOINT_POLICIES, name, next);
+    return next as unknown as EndpointPolicy;
+  });
+}
+
+/** DELETE: the policy and its IAM policy (Google deletes a resource's IAM policy with it). */
+export function deleteEndpointPolicy(store: Store, name: string, principal?: string): void {
+  store.transaction(() => {
+    if (!store.delete(ENDPOINT_POLICIES, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+    clearIamPolicy(store, name, principal);
+  });
+}
+
+/** Seed section `endpointPolicies`: a list of whole resources with their `name`. */
+export function seedEndpointPolicies(store: Store, value: unknown, field: string, options: DomainOptions): number {
+  if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of endpoint policies, each with its name' }]);
+  const found: FieldViolation[] = [];
+  const names = new Set<string>();
+  value.forEach((item, i) => {
+    const at = `${field}[${i}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      found.push({ field: at, description: 'must be an object' });
+      return;
+    }
+    const name = (item as Record<string, unknown>).name;
+    const match = typeof name === 'string' ? NAME.exec(name) : null;
+    if (!match || !RESOURCE_ID.test(match[3])) {
+      found.push({ field: `${at}.name`, description: 'must be projects/{project}/locations/{location}/endpointPolicies/{id}' });
+    } else if (names.has(name as string)) {
+      found.push({ field: `${at}.name`, description: 'appears twice in the seed' });
+    } else names.add(name as string);
+    found.push(...violations(item as Record<string, unknown>, at, options));
+  });
+  if (found.length > 0) throw invalidArgument(found);
+  const now = new Date().toISOString();
+  for (const item of value as Array<Record<string, unknown>>) {
+    const policy = {
+      name: item.name,
+      createTime: typeof item.createTime === 'string' ? item.createTime : now,
+      updateTime: typeof item.updateTime === 'string' ? item.updateTime : now,
+      ...pickMutable(item),
+    };
+    store.put(ENDPOINT_POLICIES, item.name as string, policy);
+  }
+  return value.length;
+}

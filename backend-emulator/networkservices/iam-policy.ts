@@ -1,0 +1,364 @@
+/**
+ * The IAM policy domain (`google.iam.v1` getIamPolicy / setIamPolicy) of any resource name.
+ *
+ * Storage: collection `iamPolicies`, key = resource name, value `StoredPolicy` (always the full
+ * version-3 form); every accepted write is appended to `iamPolicyHistory` (key
+ * `{resource}#{revision:12}`) in the same transaction as the write.
+ *
+ * etags: `ACAB` is the etag of a policy never written (or cleared because its resource was
+ * deleted); every accepted write gets a new random 8-byte etag (base64, e.g. `BwXhqTuaU8g=`).
+ * The etag comparison and the write happen inside one store transaction.
+ */
+import { createHash, randomBytes } from 'crypto';
+import { aborted, invalidArgument, type FieldViolation } from '../errors';
+import type { Store } from '../store/store';
+import { canonicalMember } from '../../schemas/members';
+import { schemaViolations } from '../http/validation';
+
+export const IAM_POLICIES = 'iamPolicies';
+export const IAM_HISTORY = 'iamPolicyHistory';
+export const EMPTY_ETAG = 'ACAB';
+export const CONCURRENT_POLICY_CHANGES =
+  'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.';
+
+export const MAX_MEMBERS = 1500;
+export const MAX_GROUPS = 250;
+/** Bindings with the same role and member but different conditions. */
+export const MAX_CONDITIONS_PER_ROLE_MEMBER = 20;
+export const BASIC_ROLES: ReadonlySet<string> = new Set(['roles/owner', 'roles/editor', 'roles/viewer']);
+export const PUBLIC_MEMBERS: ReadonlySet<string> = new Set(['allUsers', 'allAuthenticatedUsers']);
+export const POLICY_VERSIONS: readonly number[] = [0, 1, 3];
+export const WITHCOND = '_withcond_';
+
+export interface Expr {
+  expression: string;
+  title?: string;
+  description?: string;
+  location?: string;
+}
+
+export interface Binding {
+  role: string;
+  members: string[];
+  condition?: Expr;
+}
+
+/** The wire `google.iam.v1.Policy`. */
+export interface Policy {
+  version?: number;
+  bindings?: Binding[];
+  auditConfigs?: unknown[];
+  etag?: string;
+}
+
+export interface StoredPolicy {
+  bindings: Binding[];
+  auditConfigs: unknown[];
+  etag: string;
+  /** 1 for the first write of this resource; +1 for every accepted write. */
+  revision: number;
+  updateTime: string;
+}
+
+export type HistoryKind = 'set' | 'seed' | 'resourceDeleted';
+
+export interface HistoryEntry {
+  resource: string;
+  revision: number;
+  etag: string;
+  time: string;
+  kind: HistoryKind;
+  /** The caller, when the emulator runs with --auth. */
+  principal?: string;
+  /** The policy as stored after this write (version 3 form). */
+  policy: Policy;
+}
+
+type MaskField = 'bindings' | 'etag' | 'auditConfigs' | 'version';
+const MASK_FIELDS: Record<string, MaskField> = {
+  bindings: 'bindings',
+  etag: 'etag',
+  auditConfigs: 'auditConfigs',
+  audit_configs: 'auditConfigs',
+  version: 'version',
+};
+export const DEFAULT_UPDATE_MASK: ReadonlySet<MaskField> = new Set<MaskField>(['bindings', 'etag']);
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export function readStoredPolicy(store: Store, resource: string): StoredPolicy | undefined {
+  return store.get<StoredPolicy>(IAM_POLICIES, resource);
+}
+
+/** `options.requestedPolicyVersion`: absent is 0; only 0, 1 and 3 exist. */
+export function parseRequestedVersion(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!POLICY_VERSIONS.includes(value)) {
+    throw invalidArgument(
+      [{ field: 'options.requestedPolicyVersion', description: `must be 0, 1 or 3, not '${raw}'` }],
+      `Invalid requested policy version: ${raw}. Valid versions are 0, 1 and 3.`,
+    );
+  }
+  return value;
+}
+
+/** The role name a conditional binding gets when read below version 3. */
+export function maskedRole(binding: Binding): string {
+  const c = binding.condition ?? { expression: '' };
+  const hash = createHash('sha256')
+    .update(JSON.stringify([c.expression, c.title ?? '', c.description ?? '', c.location ?? '']))
+    .digest('hex')
+    .slice(0, 20);
+  return `${binding.role}${WITHCOND}${hash}`;
+}
+
+/**
+ * The policy as a client sees it at `requestedVersion`. A policy with no bindings and no audit
+ * configs is just `{etag}`. Without conditions the version is 1; with conditions it is 3 when 3
+ * was asked for, else 1 with each conditional role renamed `{role}_withcond_{hash}` and its
+ * condition left out.
+ */
+export function viewPolicy(stored: StoredPolicy | undefined, requestedVersion: number): Policy {
+  if (!stored || (stored.bindings.length === 0 && stored.auditConfigs.length === 0)) return { etag: stored?.etag ?? EMPTY_ETAG };
+  const conditional = stored.bindings.some((b) => b.condition);
+  const policy: Policy = { version: conditional && requestedVersion === 3 ? 3 : 1 };
+  if (stored.bindings.length > 0) {
+    policy.bindings = stored.bindings.map((b) => {
+      if (b.condition && requestedVersion < 3) return { role: maskedRole(b), members: [...b.members] };
+      return b.condition ? { role: b.role, members: [...b.members], condition: { ...b.condition } } : { role: b.role, members: [...b.members] };
+    });
+  }
+  if (stored.auditConfigs.length > 0) policy.auditConfigs = stored.auditConfigs;
+  policy.etag = stored.etag;
+  return policy;
+}
+
+export function getIamPolicy(store: Store, resource: string, requestedVersion: number): Policy {
+  return viewPolicy(readStoredPolicy(store, resource), requestedVersion);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** `updateMask` (a FieldMask in its JSON form: comma-separated paths); absent: `bindings,etag`. */
+export function parseUpdateMask(raw: unknown): ReadonlySet<MaskField> {
+  if (raw === undefined || raw === null || raw === '') return DEFAULT_UPDATE_MASK;
+  if (typeof raw !== 'string') throw invalidArgument([{ field: 'updateMask', description: 'must be a comma-separated list of field names' }]);
+  const fields = new Set<MaskField>();
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    const field = MASK_FIELDS[part.replace(/^policy\./, '')];
+    if (!field) {
+      throw invalidArgument([{ field: 'updateMask', description: `'${part}' is not a field of the policy that can be updated (bindings, etag, auditConfigs, version)` }]);
+    }
+    fields.add(field);
+  }
+  return fields;
+}
+
+function conditionKey(c: Expr | undefined): string {
+  return c ? JSON.stringify([c.expression, c.title ?? '', c.description ?? '', c.location ?? '']) : '';
+}
+
+/**
+ * The policy-level rules JSON Schema cannot state. Fields name the exact binding and member
+ * (`policy.bindings[2].members[0]`), in the request's own indexes.
+ */
+export function policyRuleViolations(policy: Policy, prefix = 'policy'): FieldViolation[] {
+  const violations: FieldViolation[] = [];
+  const bindings = Array.isArray(policy.bindings) ? policy.bindings : [];
+  let total = 0;
+  let groups = 0;
+  let conditional: number | undefined;
+  const conditionsPerRoleMember = new Map<string, Set<string>>();
+  bindings.forEach((binding, i) => {
+    if (!binding || typeof binding !== 'object') return;
+    const at = `${prefix}.bindings[${i}]`;
+    const role = typeof binding.role === 'string' ? binding.role : '';
+    const hasCondition = binding.condition !== undefined && binding.condition !== null;
+    if (role.includes(WITHCOND)) {
+      violations.push({
+        field: `${at}.role`,
+        description: `'${role}' is a conditional role binding masked by a policy read below version 3; read the policy with options.requestedPolicyVersion=3 and write that back`,
+      });
+    }
+    if (hasCondition) {
+      conditional ??= i;
+      if (BASIC_ROLES.has(role)) {
+        violations.push({ field: `${at}.condition`, description: `conditions are not allowed on the basic role ${role} (roles/owner, roles/editor, roles/viewer)` });
+      }
+    }
+    const seen = new Map<string, number>();
+    const members = Array.isArray(binding.members) ? binding.members : [];
+    members.forEach((member, j) => {
+      if (typeof member !== 'string') return;
+      const field = `${at}.members[${j}]`;
+      total++;
+      if (total === MAX_MEMBERS + 1) {
+        violations.push({ field, description: `is member number ${total} of the policy; a policy holds at most ${MAX_MEMBERS} members, counting each appearance` });
+      }
+      if (member.startsWith('group:')) {
+        groups++;
+        if (groups === MAX_GROUPS + 1) violations.push({ field, description: `is group number ${groups} of the policy; a policy holds at most ${MAX_GROUPS} groups` });
+      }
+      const key = canonicalMember(member);
+      const earlier = seen.get(key);
+      if (earlier !== undefined) {
+        violations.push({ field, description: `repeats ${at}.members[${earlier}] (the email or domain part of a member is compared case-insensitively)` });
+      } else seen.set(key, j);
+      if (hasCondition && PUBLIC_MEMBERS.has(member)) {
+        violations.push({ field, description: `${member} cannot be granted a role with a condition` });
+      }
+      if (hasCondition && role) {
+        const rm = `${role}\u0000${key}`;
+        const set = conditionsPerRoleMember.get(rm) ?? new Set<string>();
+        set.add(conditionKey(binding.condition));
+        conditionsPerRoleMember.set(rm, set);
+        if (set.size === MAX_CONDITIONS_PER_ROLE_MEMBER + 1) {
+          violations.push({ field, description: `has role ${role} under ${set.size} different conditions; at most ${MAX_CONDITIONS_PER_ROLE_MEMBER} are allowed` });
+        }
+      }
+    });
+  });
+  if (conditional !== undefined && policy.version !== 3) {
+    violations.unshift({
+      field: `${prefix}.version`,
+      description: `must be 3 when a binding has a condition (${prefix}.bindings[${conditional}].condition)`,
+    });
+  }
+  return violations;
+}
+
+/** Schema violations first, then the policy-level rules; one entry per field. */
+function allViolations(schemaName: 'SetIamPolicyRequest' | 'IamPolicy', value: unknown, prefix: string, policy: Policy | undefined, policyPrefix: string): FieldViolation[] {
+  const violations = schemaViolations(schemaName, value, prefix);
+  if (policy && typeof policy === 'object') violations.push(...policyRuleViolations(policy, policyPrefix));
+  const seen = new Set<string>();
+  return violations.filter((v) => (seen.has(v.field) ? false : (seen.add(v.field), true)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/** Bindings with the same role and condition are merged (members de-duplicated after case folding). */
+export function normalizeBindings(bindings: Binding[]): Binding[] {
+  const byKey = new Map<string, { binding: Binding; seen: Set<string> }>();
+  const out: Binding[] = [];
+  for (const b of bindings) {
+    const key = `${b.role}\u0000${conditionKey(b.condition)}`;
+    let entry = byKey.get(key);
+    if (!entry) {
+      const binding: Binding = { role: b.role, members: [] };
+      if (b.condition) {
+        binding.condition = { expression: b.condition.expression };
+        if (b.condition.title !== undefined) binding.condition.title = b.condition.title;
+        if (b.condition.description !== undefined) binding.condition.description = b.condition.description;
+        if (b.condition.location !== undefined) binding.condition.location = b.condition.location;
+      }
+      entry = { binding, seen: new Set() };
+      byKey.set(key, entry);
+      out.push(binding);
+    }
+    for (const m of b.members) {
+      const folded = canonicalMember(m);
+      if (entry.seen.has(folded)) continue;
+      entry.seen.add(folded);
+      entry.binding.members.push(m);
+    }
+  }
+  return out.filter((b) => b.members.length > 0);
+}
+
+function newEtag(previous: string): string {
+  for (;;) {
+    const bytes = randomBytes(8);
+    bytes[0] = 0x07;
+    const etag = bytes.toString('base64');
+    if (etag !== previous && etag !== EMPTY_ETAG) return etag;
+  }
+}
+
+function historyKey(resource: string, revision: number): string {
+  return `${resource}#${String(revision).padStart(12, '0')}`;
+}
+
+function write(store: Store, resource: string, current: StoredPolicy | undefined, next: Omit<StoredPolicy, 'revision' | 'updateTime' | 'etag'> & { etag?: string }, kind: HistoryKind, principal?: string): StoredPolicy {
+  const stored: StoredPolicy = {
+    bindings: next.bindings,
+    auditConfigs: next.auditConfigs,
+    etag: next.etag ?? newEtag(current?.etag ?? EMPTY_ETAG),
+    revision: (current?.revision ?? 0) + 1,
+    updateTime: new Date().toISOString(),
+  };
+  store.put(IAM_POLICIES, resource, stored);
+  const entry: HistoryEntry = {
+    resource,
+    revision: stored.revision,
+    etag: stored.etag,
+    time: stored.updateTime,
+    kind,
+    policy: viewPolicy(stored, 3),
+  };
+  if (principal) entry.principal = principal;
+  store.put(IAM_HISTORY, historyKey(resource, stored.revision), entry);
+  return stored;
+}
+
+export interface SetIamPolicyOptions {
+  principal?: string;
+}
+
+/**
+ * `setIamPolicy`: validates the request (schema, then policy rules), then in one transaction
+ * compares the etag (when given) with the current one and writes. Returns the new policy as
+ * read at version 3.
+ */
+export function setIamPolicy(store: Store, resource: string, body: unknown, options: SetIamPolicyOptions = {}): Policy {
+  const request = (body ?? {}) as { policy?: Policy; updateMask?: unknown };
+  const mask = parseUpdateMask(request.updateMask);
+  const violations = allViolations('SetIamPolicyRequest', body ?? {}, '', mask.has('bindings') ? request.policy : undefined, 'policy');
+  if (violations.length > 0) throw invalidArgument(violations);
+  const policy = request.policy as Policy;
+  return store.transaction(() => {
+    const current = readStoredPolicy(store, resource);
+    const currentEtag = current?.etag ?? EMPTY_ETAG;
+    if (policy.etag !== undefined && policy.etag !== currentEtag) throw aborted(CONCURRENT_POLICY_CHANGES);
+    const stored = write(
+      store,
+      resource,
+      current,
+      {
+        bindings: mask.has('bindings') ? normalizeBindings(policy.bindings ?? []) : (current?.bindings ?? []),
+        auditConfigs: mask.has('auditConfigs') ? (policy.auditConfigs ?? []) : (current?.auditConfigs ?? []),
+      },
+      'set',
+      options.principal,
+    );
+    return viewPolicy(stored, 3);
+  });
+}
+
+/** Validates a seed document's policy (field paths start with `field`) and writes it unconditionally. */
+export function seedIamPolicy(store: Store, resource: string, policy: unknown, field: string): void {
+  const violations = allViolations('IamPolicy', policy, field, policy as Policy, field);
+  if (violations.length > 0) throw invalidArgument(violations);
+  const p = policy as Policy;
+  store.transaction(() => {
+    write(store, resource, readStoredPolicy(store, resource), { bindings: normalizeBindings(p.bindings ?? []), auditConfigs: p.auditConfigs ?? [] }, 'seed');
+  });
+}
+
+/** The resource was deleted: its policy goes with it (reads `{etag: ACAB}` again). */
+export function clearIamPolicy(store: Store, resource: string, principal?: string): void {
+  store.transaction(() => {
+    const current = readStoredPolicy(store, resource);
+    if (!current || current.etag === EMPTY_ETAG) return;
+    write(store, resource, current, { bindings: [], auditConfigs: [], etag: EMPTY_ETAG }, 'resourceDeleted', principal);
+  });
+}
+
+/** Every accepted write to `resource`'s policy, oldest first. */
+export function iamPolicyHistory(store: Store, resource: string): HistoryEntry[] {
+  return store.list<HistoryEntry>(IAM_HISTORY, { prefix: `${resource}#` }).map((e) => e.value);
+}

@@ -1,0 +1,164 @@
+/**
+ * Network Services v1 on the wire (`/v1/`): endpoint policies, their IAM policies, operations.
+ *
+ *   POST   /v1/{parent}/endpointPolicies?endpointPolicyId=ID      -> Operation (done)
+ *   GET    /v1/{parent}/endpointPolicies?pageSize=&pageToken=     -> {endpointPolicies, nextPageToken}
+ *   GET    /v1/{name}                                             -> EndpointPolicy
+ *   PATCH  /v1/{name}?updateMask=                                 -> Operation (done)
+ *   DELETE /v1/{name}                                             -> Operation (done)
+ *   GET    /v1/{name}:getIamPolicy?options.requestedPolicyVersion=N
+ *   POST   /v1/{name}:setIamPolicy        {policy, updateMask}
+ *   POST   /v1/{name}:testIamPermissions  {permissions}
+ *   GET/DELETE /v1/{parent}/operations[/{id}], POST .../{id}:cancel
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { invalidArgument, notFound, unknownPath } from '../errors';
+import { objectBody, queryParam } from '../http/body';
+import { checkResourceId, locationName, splitVerb } from '../http/names';
+import { pageRequest } from '../http/paging';
+import { EMPTY_TYPE } from '../operations/operations';
+import { registerOperationRoutes } from '../operations/routes';
+import { ENDPOINT_POLICY_PERMISSIONS, PERMISSION_GET_IAM_POLICY, PERMISSION_SET_IAM_POLICY } from '../auth/permissions';
+import type { ResourceAttributes } from '../auth/auth';
+import {
+  ENDPOINT_POLICY_RESOURCE_TYPE,
+  ENDPOINT_POLICY_TYPE,
+  NETWORK_SERVICES,
+  createEndpointPolicy,
+  deleteEndpointPolicy,
+  endpointPolicyExists,
+  getEndpointPolicy,
+  listEndpointPolicies,
+  patchEndpointPolicy,
+  seedEndpointPolicies,
+} from './endpoint-policies';
+import { getIamPolicy, parseRequestedVersion, seedIamPolicy, setIamPolicy } from './iam-policy';
+
+export const API_PREFIX = '/v1';
+export const OPERATION_METADATA_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata';
+
+interface ParentParams {
+  project: string;
+  location: string;
+}
+interface NameParams extends ParentParams {
+  endpointPolicy: string;
+}
+
+const PERMISSION_FORM = /^[a-z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*$/;
+
+export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
+  const { store } = ctx;
+  const options = { strictReferences: ctx.config.strictReferences };
+  const ops = ctx.operations.forService({ service: 'networkservices', apiVersion: 'v1', metadataType: OPERATION_METADATA_TYPE });
+
+  ctx.seeds.register('endpointPolicies', (value, field) => seedEndpointPolicies(store, value, field, options));
+  ctx.seeds.register('iamPolicies', (value, field) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw invalidArgument([{ field, description: 'must map resource names (projects/P, or an endpoint policy name) to policies' }]);
+    }
+    let n = 0;
+    for (const [resource, policy] of Object.entries(value as Record<string, unknown>)) {
+      if (!/^[a-z][A-Za-z0-9]*\/[^\s]+$/.test(resource)) {
+        throw invalidArgument([{ field: `${field}["${resource}"]`, description: 'is not a resource name such as projects/my-project' }]);
+      }
+      seedIamPolicy(store, resource, policy, `${field}["${resource}"]`);
+      n++;
+    }
+    return n;
+  });
+
+  const base = `${API_PREFIX}/projects/:project/locations/:location/endpointPolicies`;
+  const path = (request: FastifyRequest): string => request.url.split('?')[0];
+
+  const nameOf = (request: FastifyRequest<{ Params: NameParams }>): { name: string; parent: string; verb?: string } => {
+    const { parent } = locationName(request.params.project, request.params.location, 'name');
+    const { id, verb } = splitVerb(request.params.endpointPolicy);
+    if (!id) throw unknownPath(request.method, path(request));
+    return { name: `${parent}/endpointPolicies/${id}`, parent, verb };
+  };
+
+  const attributes = (name: string): ResourceAttributes => ({ name, type: ENDPOINT_POLICY_RESOURCE_TYPE, service: NETWORK_SERVICES });
+
+  /** IAM methods act on an endpoint policy; with --strict-references it must exist. */
+  const iamTarget = (name: string): ResourceAttributes => {
+    if (ctx.config.strictReferences && !endpointPolicyExists(store, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+    return attributes(name);
+  };
+
+  app.post<{ Params: ParentParams }>(base, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    const id = checkResourceId(queryParam(request, 'endpointPolicyId'), 'endpointPolicyId');
+    const body = objectBody(request);
+    return store.transaction(() => {
+      const policy = createEndpointPolicy(store, parent, id, body, options);
+      return ops.completed({ parent, target: policy.name, verb: 'create', responseType: ENDPOINT_POLICY_TYPE, response: { ...policy } });
+    });
+  });
+
+  app.get<{ Params: ParentParams }>(base, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    const page = listEndpointPolicies(store, parent, pageRequest(request, `${API_PREFIX}/${parent}/endpointPolicies`));
+    return { endpointPolicies: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  });
+
+  app.get<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
+    const { name, verb } = nameOf(request);
+    if (verb === undefined) return getEndpointPolicy(store, name);
+    if (verb !== 'getIamPolicy') throw unknownPath(request.method, path(request));
+    const version = parseRequestedVersion(queryParam(request, 'options.requestedPolicyVersion'));
+    const target = iamTarget(name);
+    ctx.auth.requirePermission(request.principal, target, PERMISSION_GET_IAM_POLICY);
+    return getIamPolicy(store, name, version);
+  });
+
+  app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
+    const { name, verb } = nameOf(request);
+    if (verb === 'setIamPolicy') {
+      const body = objectBody(request);
+      const target = iamTarget(name);
+      ctx.auth.requirePermission(request.principal, target, PERMISSION_SET_IAM_POLICY);
+      return setIamPolicy(store, name, body, { principal: request.principal?.member });
+    }
+    if (verb === 'testIamPermissions') {
+      const body = objectBody(request);
+      const permissions = body.permissions ?? [];
+      if (!Array.isArray(permissions)) throw invalidArgument([{ field: 'permissions', description: 'must be a list of permission names' }]);
+      permissions.forEach((p, i) => {
+        if (typeof p !== 'string' || !PERMISSION_FORM.test(p)) {
+          throw invalidArgument([{ field: `permissions[${i}]`, description: `'${String(p)}' is not a permission name (wildcards are not allowed)` }]);
+        }
+        if (!(ENDPOINT_POLICY_PERMISSIONS as readonly string[]).includes(p)) {
+          throw invalidArgument([{ field: `permissions[${i}]`, description: `Permission ${p} is not valid for this resource.` }]);
+        }
+      });
+      const target = iamTarget(name);
+      const held = (permissions as string[]).filter((p) => ctx.auth.holds(request.principal, target, p));
+      return held.length > 0 ? { permissions: held } : {};
+    }
+    throw unknownPath(request.method, path(request));
+  });
+
+  app.patch<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
+    const { name, parent, verb } = nameOf(request);
+    if (verb !== undefined) throw unknownPath(request.method, path(request));
+    const body = objectBody(request);
+    const updateMask = queryParam(request, 'updateMask');
+    return store.transaction(() => {
+      const policy = patchEndpointPolicy(store, name, body, updateMask, options);
+      return ops.completed({ parent, target: name, verb: 'update', responseType: ENDPOINT_POLICY_TYPE, response: { ...policy } });
+    });
+  });
+
+  app.delete<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
+    const { name, parent, verb } = nameOf(request);
+    if (verb !== undefined) throw unknownPath(request.method, path(request));
+    return store.transaction(() => {
+      deleteEndpointPolicy(store, name, request.principal?.member);
+      return ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
+    });
+  });
+
+  registerOperationRoutes(app, ops, API_PREFIX);
+}

@@ -1,0 +1,354 @@
+/**
+ * Long-running operations (`google.longrunning.Operation`), shared by every service.
+ *
+ *   const ops = ctx.operations.forService({
+ *     service: 'networkservices', apiVersion: 'v1',
+ *     metadataType: 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata',
+ *   });
+ *   ops.completed({ parent, target, verb: 'create', responseType, response });   // finished at once
+ *   ops.start({ parent, target, verb: 'run', responseType, work: async (ctl) => { ... } }); // later
+ *
+ * Operations are documents of the store (collection `operations/<service>`, key = operation
+ * name), so they survive restarts. Background work runs in this process; `work` receives an
+ * AbortSignal that fires on `:cancel`, on reset and on shutdown. An operation still not done when
+ * the process died is marked failed (ABORTED) the next time its service starts.
+ */
+import { randomBytes } from 'crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { GoogleApiError, RPC_CODES, internal, notFound, type ErrorDetail } from '../errors';
+import type { Store } from '../store/store';
+import { listPage, type Page, type PageRequest } from '../http/paging';
+
+export const EMPTY_TYPE = 'type.googleapis.com/google.protobuf.Empty';
+
+export interface OperationMetadata {
+  '@type': string;
+  createTime: string;
+  endTime?: string;
+  target: string;
+  verb: string;
+  statusMessage?: string;
+  requestedCancellation: boolean;
+  apiVersion: string;
+  [extra: string]: unknown;
+}
+
+export interface RpcStatus {
+  code: number;
+  message: string;
+  details: ErrorDetail[];
+}
+
+export interface Operation {
+  name: string;
+  metadata: OperationMetadata;
+  done: boolean;
+  response?: { '@type': string } & Record<string, unknown>;
+  error?: RpcStatus;
+}
+
+export interface OperationServiceOptions {
+  /** Folder-level service name; the store collection is `operations/<service>`. */
+  service: string;
+  apiVersion: string;
+  /** `@type` of the metadata, e.g. `type.googleapis.com/google.cloud.migrationcenter.v1alpha1.OperationMetadata`. */
+  metadataType: string;
+  /** Mark operations left unfinished by a previous process as failed (default true). */
+  failInterrupted?: boolean;
+}
+
+export interface OperationStart {
+  /** `projects/{p}/locations/{l}`: the operation is named `{parent}/operations/operation-...`. */
+  parent: string;
+  /** The resource the operation acts on. */
+  target: string;
+  verb: string;
+  /** `@type` of the response (use EMPTY_TYPE for google.protobuf.Empty). */
+  responseType: string;
+  /** Extra metadata fields. */
+  metadata?: Record<string, unknown>;
+}
+
+export interface OperationControl {
+  readonly name: string;
+  /** Fires on `:cancel`, on reset and on shutdown. */
+  readonly signal: AbortSignal;
+  /** Sets `metadata.statusMessage` (and any extra metadata fields). */
+  progress(statusMessage: string, metadata?: Record<string, unknown>): void;
+}
+
+/** Why a running operation's signal fired. */
+export type AbortReason = 'cancelled' | 'reset' | 'shutdown';
+
+interface Running {
+  controller: AbortController;
+  done: Promise<void>;
+  generation: number;
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function newOperationId(): string {
+  return `operation-${Date.now()}-${randomBytes(8).toString('hex')}`;
+}
+
+function toRpcStatus(err: unknown): RpcStatus {
+  if (err instanceof GoogleApiError) return err.toRpcStatus();
+  return internal(`Operation failed: ${(err as Error)?.message ?? String(err)}`).toRpcStatus();
+}
+
+/** Every service's operations plus the background work running in this process. */
+export class Operations {
+  private readonly services = new Map<string, ServiceOperations>();
+  /** Bumped by reset: work started before it must not write into the cleared store. */
+  generation = 0;
+  readonly running = new Map<string, Running>();
+
+  constructor(
+    readonly store: Store,
+    readonly log: FastifyBaseLogger,
+  ) {}
+
+  forService(options: OperationServiceOptions): ServiceOperations {
+    let ops = this.services.get(options.service);
+    if (!ops) {
+      ops = new ServiceOperations(this, options);
+      this.services.set(options.service, ops);
+      if (options.failInterrupted !== false) ops.failInterrupted();
+    }
+    return ops;
+  }
+
+  /** Aborts all background work (reset: results are dropped; shutdown: recorded as failures). */
+  abortAll(reason: AbortReason): void {
+    if (reason === 'reset') this.generation++;
+    for (const run of this.running.values()) run.controller.abort(reason);
+  }
+
+  /** Resolves when no background work is running (or after `timeoutMs`). */
+  async idle(timeoutMs = 10_000): Promise<void> {
+    const all = Promise.allSettled([...this.running.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    await Promise.race([all, timeout]);
+    if (timer) clearTimeout(timer);
+  }
+}
+
+export class ServiceOperations {
+  readonly collection: string;
+  private readonly waiters = new Map<string, Array<(op: Operation) => void>>();
+
+  constructor(
+    private readonly registry: Operations,
+    readonly options: OperationServiceOptions,
+  ) {
+    this.collection = `operations/${options.service}`;
+  }
+
+  private get store(): Store {
+    return this.registry.store;
+  }
+
+  private newOperation(start: OperationStart): Operation {
+    return {
+      name: `${start.parent}/operations/${newOperationId()}`,
+      metadata: {
+        '@type': this.options.metadataType,
+        createTime: now(),
+        target: start.target,
+        verb: start.verb,
+        requestedCancellation: false,
+        apiVersion: this.options.apiVersion,
+        ...(start.metadata ?? {}),
+      },
+      done: false,
+    };
+  }
+
+  /** Records an operation that is already finished with `response` (call inside the domain's transaction). */
+  completed(start: OperationStart & { response?: Record<string, unknown> }): Operation {
+    const op = this.newOperation(start);
+    op.metadata.endTime = op.metadata.createTime;
+    op.done = true;
+    op.response = { '@type': start.responseType, ...(start.response ?? {}) };
+    this.store.put(this.collection, op.name, op);
+    return op;
+  }
+
+  /** Records an operation that is already finished with an error. */
+  failed(start: OperationStart & { error: GoogleApiError }): Operation {
+    const op = this.newOperation(start);
+    op.metadata.endTime = op.metadata.createTime;
+    op.done = true;
+    op.error = start.error.toRpcStatus();
+    this.store.put(this.collection, op.name, op);
+    return op;
+  }
+
+  /**
+   * Records a not-done operation and runs `work` in the background; its result becomes the
+   * response (with `responseType`), its throw the error (a GoogleApiError keeps its status; after
+   * `:cancel` any throw becomes CANCELLED). Returns the operation as first recorded.
+   */
+  start(start: OperationStart & { work: (ctl: OperationControl) => Promise<Record<string, unknown> | void> }): Operation {
+    const op = this.newOperation(start);
+    this.store.put(this.collection, op.name, op);
+    const controller = new AbortController();
+    const generation = this.registry.generation;
+    const ctl: OperationControl = {
+      name: op.name,
+      signal: controller.signal,
+      progress: (statusMessage, metadata) => {
+        if (this.registry.generation !== generation) return;
+        this.patch(op.name, (cur) => {
+          cur.metadata = { ...cur.metadata, ...(metadata ?? {}), statusMessage };
+        });
+      },
+    };
+    const done = (async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        const response = controller.signal.aborted ? Promise.reject(abortError(controller.signal)) : start.work(ctl);
+        const result = await response;
+        if (this.registry.generation !== generation) return;
+        this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
+      } catch (err) {
+        if (this.registry.generation !== generation) return;
+        const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
+        if (reason === 'cancelled') this.fail(op.name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
+        else if (reason === 'shutdown') this.fail(op.name, new GoogleApiError('ABORTED', 'The emulator shut down before the operation finished.'));
+        else {
+          if (!(err instanceof GoogleApiError)) this.registry.log.error({ err, operation: op.name }, 'background operation failed');
+          this.fail(op.name, err);
+        }
+      } finally {
+        this.registry.running.delete(op.name);
+      }
+    })();
+    this.registry.running.set(op.name, { controller, done, generation });
+    return op;
+  }
+
+  private patch(name: string, change: (op: Operation) => void): Operation | undefined {
+    try {
+      return this.store.transaction(() => {
+        const cur = this.store.get<Operation>(this.collection, name);
+        if (!cur) return undefined; // deleted meanwhile: the client is no longer interested
+        change(cur);
+        this.store.put(this.collection, name, cur);
+        return cur;
+      });
+    } catch (err) {
+      // The store may be closed during shutdown: nothing left to record.
+      this.registry.log.warn({ err, operation: name }, 'could not update operation');
+      return undefined;
+    }
+  }
+
+  /** Marks an operation done with `response` (already carrying its `@type`). */
+  finish(name: string, response: { '@type': string } & Record<string, unknown>): Operation | undefined {
+    const op = this.patch(name, (cur) => {
+      if (cur.done) return;
+      cur.done = true;
+      cur.metadata.endTime = now();
+      cur.response = response;
+      delete cur.error;
+    });
+    if (op) this.notify(op);
+    return op;
+  }
+
+  /** Marks an operation done with an error. */
+  fail(name: string, err: unknown): Operation | undefined {
+    const op = this.patch(name, (cur) => {
+      if (cur.done) return;
+      cur.done = true;
+      cur.metadata.endTime = now();
+      cur.error = toRpcStatus(err);
+      delete cur.response;
+    });
+    if (op) this.notify(op);
+    return op;
+  }
+
+  get(name: string): Operation {
+    const op = this.store.get<Operation>(this.collection, name);
+    if (!op) throw notFound('google.longrunning.Operation', name);
+    return op;
+  }
+
+  list(parent: string, page: PageRequest): Page<Operation> {
+    const result = listPage<Operation>(this.store, this.collection, `${parent}/operations/`, page);
+    return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
+  }
+
+  /**
+   * `:cancel`: sets `requestedCancellation` and aborts the work if it runs here. A done operation
+   * is left as it is; an operation with no work in this process is failed with CANCELLED at once.
+   */
+  cancel(name: string): Operation {
+    const op = this.get(name);
+    if (op.done) return op;
+    const run = this.registry.running.get(name);
+    const updated = this.patch(name, (cur) => {
+      cur.metadata.requestedCancellation = true;
+    });
+    if (run) run.controller.abort('cancelled' satisfies AbortReason);
+    else return this.fail(name, new GoogleApiError('CANCELLED', 'Operation was cancelled.')) ?? op;
+    return updated ?? op;
+  }
+
+  /** Deletes the record (does not stop the work: its result is then dropped). */
+  delete(name: string): void {
+    if (!this.store.delete(this.collection, name)) throw notFound('google.longrunning.Operation', name);
+  }
+
+  /** Resolves when the operation is done (in-process work only; for tests and awaiting callers). */
+  settled(name: string): Promise<Operation> {
+    const op = this.store.get<Operation>(this.collection, name);
+    if (op?.done || !this.registry.running.has(name)) return Promise.resolve(op ?? this.get(name));
+    return new Promise((resolve) => {
+      const list = this.waiters.get(name) ?? [];
+      list.push(resolve);
+      this.waiters.set(name, list);
+    });
+  }
+
+  private notify(op: Operation): void {
+    if (!op.done) return;
+    const list = this.waiters.get(op.name);
+    if (!list) return;
+    this.waiters.delete(op.name);
+    for (const resolve of list) resolve(op);
+  }
+
+  /** Fails the operations a previous process left unfinished. */
+  failInterrupted(): number {
+    let count = 0;
+    this.store.transaction(() => {
+      for (const { key, value } of this.store.list<Operation>(this.collection)) {
+        if (value.done || this.registry.running.has(key)) continue;
+        value.done = true;
+        value.metadata.endTime = now();
+        value.error = new GoogleApiError('ABORTED', 'The emulator restarted before the operation finished.').toRpcStatus();
+        this.store.put(this.collection, key, value);
+        count++;
+      }
+    });
+    return count;
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  const err = new Error(`aborted: ${String(signal.reason)}`);
+  err.name = 'AbortError';
+  return err;
+}
+
+export { RPC_CODES };

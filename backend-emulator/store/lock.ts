@@ -1,0 +1,124 @@
+/**
+ * One emulator process per data directory.
+ *
+ * Two guards work together:
+ * - SQLite itself: the store opens its database with `locking_mode=EXCLUSIVE` and takes the
+ *   write lock at once, so a second process (or a second store in this process) gets
+ *   SQLITE_BUSY. This is the authority: it cannot go stale, since the OS drops the lock when the
+ *   holder dies, even on kill -9.
+ * - A lock file (`emulator.lock`, JSON `{pid, startedAt, host}`) that names the holder, so the
+ *   refusal can say which process to stop. A lock file left by a dead process (or by an earlier
+ *   process that had this pid) is simply overwritten by the next holder.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+export const LOCK_FILE_NAME = 'emulator.lock';
+
+/** A start-up problem with the data directory; the CLI prints the message and exits non-zero. */
+export class DataDirError extends Error {
+  readonly code: 'DATA_DIR_UNUSABLE' | 'DATA_DIR_LOCKED';
+  constructor(code: 'DATA_DIR_UNUSABLE' | 'DATA_DIR_LOCKED', message: string) {
+    super(message);
+    this.name = 'DataDirError';
+    this.code = code;
+  }
+}
+
+export interface LockInfo {
+  pid: number;
+  startedAt?: string;
+  host?: string;
+}
+
+/** Creates the directory if needed and checks that it is a writable directory. */
+export function prepareDataDir(dir: string): string {
+  const abs = path.resolve(dir);
+  try {
+    fs.mkdirSync(abs, { recursive: true });
+  } catch (err) {
+    throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot create the data directory ${abs}: ${describe(err)}`);
+  }
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot read the data directory ${abs}: ${describe(err)}`);
+  }
+  if (!stat.isDirectory()) throw new DataDirError('DATA_DIR_UNUSABLE', `The data directory ${abs} is not a directory.`);
+  try {
+    fs.accessSync(abs, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+  } catch (err) {
+    throw new DataDirError('DATA_DIR_UNUSABLE', `The data directory ${abs} is not writable: ${describe(err)}`);
+  }
+  // access() says yes to root even on a read-only mount: write a probe to be sure.
+  const probe = path.join(abs, `.write-probe-${process.pid}`);
+  try {
+    fs.writeFileSync(probe, '');
+    fs.unlinkSync(probe);
+  } catch (err) {
+    throw new DataDirError('DATA_DIR_UNUSABLE', `The data directory ${abs} is not writable: ${describe(err)}`);
+  }
+  return abs;
+}
+
+export function readLockFile(dir: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8')) as LockInfo;
+    return typeof info?.pid === 'number' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The refusal when the database is held by someone else. */
+export function lockedError(dir: string): DataDirError {
+  const holder = readLockFile(dir);
+  const who =
+    holder && holder.pid !== process.pid && isProcessAlive(holder.pid)
+      ? `another emulator process (pid ${holder.pid}${holder.startedAt ? `, started ${holder.startedAt}` : ''})`
+      : 'another emulator (or another store in this process)';
+  return new DataDirError(
+    'DATA_DIR_LOCKED',
+    `The data directory ${dir} is in use by ${who}. Stop it, or start this emulator with another --data-dir (or --in-memory).`,
+  );
+}
+
+/**
+ * Writes the lock file once the database lock is held. Written to a temporary file and renamed,
+ * so a reader never sees half a file; a stale file from a dead process is replaced.
+ */
+export function writeLockFile(dir: string): void {
+  const info: LockInfo = { pid: process.pid, startedAt: new Date().toISOString(), host: os.hostname() };
+  const tmp = path.join(dir, `${LOCK_FILE_NAME}.${process.pid}.tmp`);
+  fs.writeFileSync(tmp, JSON.stringify(info) + '\n');
+  fs.renameSync(tmp, path.join(dir, LOCK_FILE_NAME));
+}
+
+/** Removes the lock file if it is ours. */
+export function removeLockFile(dir: string): void {
+  const info = readLockFile(dir);
+  if (info && info.pid === process.pid) {
+    try {
+      fs.unlinkSync(path.join(dir, LOCK_FILE_NAME));
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code ? `${e.code} (${e.message})` : String(e?.message ?? err);
+}

@@ -1,0 +1,170 @@
+/**
+ * The one Store implementation: SQLite through better-sqlite3, either a file in the data
+ * directory (durable) or `:memory:`.
+ *
+ * One table `documents(collection, key, value)` with primary key (collection, key); values are
+ * JSON text. WAL journal with `synchronous=FULL`, so a write is on disk (fsync of the WAL) before
+ * `put` or the outer `transaction` returns: an acknowledged write survives kill -9 and power loss.
+ * `locking_mode=EXCLUSIVE` keeps the database locked for this connection's lifetime (see lock.ts).
+ */
+import * as path from 'path';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ListOptions, Store, StoredEntry } from './store';
+import { DataDirError, lockedError, prepareDataDir, removeLockFile, writeLockFile } from './lock';
+
+export const DATABASE_FILE_NAME = 'emulator.sqlite';
+
+/** Sorts after every character a key can hold, for prefix range scans that use the index. */
+const MAX_CHAR = '\u{10FFFF}';
+
+export interface SqliteStoreOptions {
+  /** A directory for the database file; ignored when `inMemory`. */
+  dataDir?: string;
+  inMemory?: boolean;
+}
+
+interface Statements {
+  get: BetterSqlite3.Statement<[string, string], { value: string }>;
+  put: BetterSqlite3.Statement<[string, string, string]>;
+  delete: BetterSqlite3.Statement<[string, string]>;
+  list: BetterSqlite3.Statement<[string, string, string, number], { key: string; value: string }>;
+  listAfter: BetterSqlite3.Statement<[string, string, string, string, number], { key: string; value: string }>;
+  count: BetterSqlite3.Statement<[string, string, string], { n: number }>;
+  deletePrefix: BetterSqlite3.Statement<[string, string, string]>;
+  clear: BetterSqlite3.Statement<[]>;
+}
+
+export class SqliteStore implements Store {
+  /** The database file, or ':memory:'. */
+  readonly location: string;
+  private readonly dataDir?: string;
+  private readonly db: BetterSqlite3.Database;
+  private readonly stmts: Statements;
+  private readonly runInTransaction: (fn: () => unknown) => unknown;
+  private closed = false;
+
+  constructor(options: SqliteStoreOptions = {}) {
+    // Required here, not at module load, so that importing the module costs nothing.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Database = require('better-sqlite3') as typeof BetterSqlite3;
+    if (options.inMemory || !options.dataDir) {
+      this.location = ':memory:';
+      this.db = new Database(':memory:');
+    } else {
+      const dir = prepareDataDir(options.dataDir);
+      this.dataDir = dir;
+      this.location = path.join(dir, DATABASE_FILE_NAME);
+      this.db = openExclusive(Database, this.location, dir);
+      writeLockFile(dir);
+    }
+    this.db.exec(`CREATE TABLE IF NOT EXISTS documents (
+      collection TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      PRIMARY KEY (collection, key)
+    ) WITHOUT ROWID`);
+    this.stmts = {
+      get: this.db.prepare('SELECT value FROM documents WHERE collection = ? AND key = ?'),
+      put: this.db.prepare(
+        'INSERT INTO documents (collection, key, value) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value',
+      ),
+      delete: this.db.prepare('DELETE FROM documents WHERE collection = ? AND key = ?'),
+      list: this.db.prepare('SELECT key, value FROM documents WHERE collection = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?'),
+      listAfter: this.db.prepare(
+        'SELECT key, value FROM documents WHERE collection = ? AND key >= ? AND key < ? AND key > ? ORDER BY key LIMIT ?',
+      ),
+      count: this.db.prepare('SELECT count(*) AS n FROM documents WHERE collection = ? AND key >= ? AND key < ?'),
+      deletePrefix: this.db.prepare('DELETE FROM documents WHERE collection = ? AND key >= ? AND key < ?'),
+      clear: this.db.prepare('DELETE FROM documents'),
+    };
+    // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
+    // nested transaction is atomic inside the outer one and commits only with it.
+    this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
+  }
+
+  get<T>(collection: string, key: string): T | undefined {
+    const row = this.stmts.get.get(collection, key);
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  put<T>(collection: string, key: string, value: T): void {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new TypeError(`Cannot store undefined at ${collection}/${key}`);
+    this.stmts.put.run(collection, key, text);
+  }
+
+  delete(collection: string, key: string): boolean {
+    return this.stmts.delete.run(collection, key).changes > 0;
+  }
+
+  list<T>(collection: string, options: ListOptions = {}): StoredEntry<T>[] {
+    const prefix = options.prefix ?? '';
+    const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
+    const rows =
+      options.after === undefined
+        ? this.stmts.list.all(collection, prefix, prefix + MAX_CHAR, limit)
+        : this.stmts.listAfter.all(collection, prefix, prefix + MAX_CHAR, options.after, limit);
+    return rows.map((r) => ({ key: r.key, value: JSON.parse(r.value) as T }));
+  }
+
+  count(collection: string, prefix = ''): number {
+    return this.stmts.count.get(collection, prefix, prefix + MAX_CHAR)?.n ?? 0;
+  }
+
+  deletePrefix(collection: string, prefix: string): number {
+    return this.stmts.deletePrefix.run(collection, prefix, prefix + MAX_CHAR).changes;
+  }
+
+  transaction<R>(fn: () => R): R {
+    return this.runInTransaction(fn) as R;
+  }
+
+  clear(): void {
+    this.stmts.clear.run();
+  }
+
+  /** Whether a transaction is open (for assertions in domain code and tests). */
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+    if (this.dataDir) removeLockFile(this.dataDir);
+  }
+}
+
+function openExclusive(Database: typeof BetterSqlite3, file: string, dir: string): BetterSqlite3.Database {
+  let db: BetterSqlite3.Database;
+  try {
+    db = new Database(file, { timeout: 0 });
+  } catch (err) {
+    throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot open the database ${file}: ${(err as Error).message}`);
+  }
+  try {
+    // EXCLUSIVE before WAL: no shared-memory index, and the lock is never released until close.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    // Take the write lock now, so a second emulator fails at start-up, not at its first write.
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('COMMIT');
+  } catch (err) {
+    db.close();
+    const code = (err as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw lockedError(dir);
+    throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot use the database ${file}: ${(err as Error).message}`);
+  }
+  return db;
+}
+
+/** Opens the store described by the options (file-backed in `dataDir`, or in memory). */
+export function openStore(options: SqliteStoreOptions): SqliteStore {
+  return new SqliteStore(options);
+}

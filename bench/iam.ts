@@ -1,0 +1,173 @@
+/**
+ * IAM throughput and start-up of the emulator:
+ * - getIamPolicy and setIamPolicy (no etag: unconditional replace) req/s through autocannon,
+ *   against an in-memory emulator listening on a local port;
+ * - a bare fastify `hello` route in the same run, as the ceiling of this machine and HTTP stack;
+ * - start-up time of the compiled CLI (`dist/backend-emulator/cli.js`) to its `listening on` line.
+ * `runIamBench()` prints a table and returns the figures.
+ */
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { AddressInfo } from 'net';
+import { startEmulator } from '../backend-emulator';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+
+export interface Throughput {
+  name: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface IamBenchResult {
+  getIamPolicy: Throughput;
+  setIamPolicy: Throughput;
+  hello: Throughput;
+  startupMs: { median: number; min: number; max: number; runs: number };
+}
+
+export interface IamBenchOptions {
+  /** Seconds per autocannon run (default 5). */
+  duration?: number;
+  connections?: number;
+  startupRuns?: number;
+  print?: boolean;
+}
+
+const ROOT = path.resolve(__dirname, '..');
+const RESOURCE = 'projects/bench/locations/global/endpointPolicies/ep-bench';
+
+async function measure(autocannon: Autocannon, name: string, url: string, duration: number, connections: number, extra: Record<string, unknown> = {}): Promise<Throughput> {
+  const r = await autocannon({ url, duration, connections, ...extra });
+  return {
+    name,
+    reqPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}
+
+/** The compiled CLI; builds `dist/` with tsc when it is missing. */
+function compiledCli(): string {
+  const cli = path.join(ROOT, 'dist', 'backend-emulator', 'cli.js');
+  if (!fs.existsSync(cli)) {
+    spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
+    if (!fs.existsSync(cli)) throw new Error(`could not build ${cli}`);
+  }
+  return cli;
+}
+
+/** Milliseconds from spawning `node cli.js --port 0 --in-memory` to its `listening on` line. */
+function startupOnce(cli: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, [cli, '--port', '0', '--in-memory'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('listening on ')) {
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        child.once('exit', () => resolve(ms));
+        child.kill('SIGTERM');
+      }
+    });
+    child.once('exit', (code) => {
+      if (!out.includes('listening on ')) reject(new Error(`CLI exited with ${code} before listening: ${err}`));
+    });
+  });
+}
+
+export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBenchResult> {
+  const duration = options.duration ?? 5;
+  const connections = options.connections ?? 10;
+  const startupRuns = options.startupRuns ?? 5;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const autocannon = require('autocannon') as Autocannon;
+
+  // The emulator, in memory, with one endpoint policy and a small policy on it.
+  const emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'warn' });
+  let getResult: Throughput;
+  let setResult: Throughput;
+  try {
+    const json = { 'content-type': 'application/json' };
+    const created = await fetch(`${emulator.url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ type: 'SIDECAR_PROXY', endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } } }),
+    });
+    if (!created.ok) throw new Error(`setup failed: ${created.status} ${await created.text()}`);
+    const policy = {
+      policy: {
+        version: 3,
+        bindings: [
+          { role: 'roles/networkservices.viewer', members: ['user:alice@example.com', 'group:ops@example.com', 'serviceAccount:ci@bench.iam.gserviceaccount.com'] },
+          { role: 'roles/networkservices.admin', members: ['user:bob@example.com'], condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' } },
+        ],
+      },
+    };
+    const body = JSON.stringify(policy);
+    const first = await fetch(`${emulator.url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
+    if (!first.ok) throw new Error(`setup failed: ${first.status} ${await first.text()}`);
+
+    getResult = await measure(autocannon, 'getIamPolicy (v3)', `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`, duration, connections);
+    setResult = await measure(autocannon, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, { method: 'POST', headers: json, body });
+  } finally {
+    await emulator.close();
+  }
+
+  // A bare fastify route on the same machine, same run.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Fastify = require('fastify') as typeof import('fastify');
+  const bare = Fastify.default({ logger: false });
+  bare.get('/hello', async () => ({ hello: 'world' }));
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  let helloResult: Throughput;
+  try {
+    helloResult = await measure(autocannon, 'bare fastify hello', `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/hello`, duration, connections);
+  } finally {
+    await bare.close();
+  }
+
+  const cli = compiledCli();
+  await startupOnce(cli); // warm the file cache
+  const times: number[] = [];
+  for (let i = 0; i < startupRuns; i++) times.push(await startupOnce(cli));
+  times.sort((a, b) => a - b);
+  const startupMs = { median: Math.round(times[Math.floor(times.length / 2)]), min: Math.round(times[0]), max: Math.round(times[times.length - 1]), runs: times.length };
+
+  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, startupMs };
+  if (options.print !== false) printTable(result, duration, connections);
+  return result;
+}
+
+export function printTable(r: IamBenchResult, duration: number, connections: number): void {
+  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello];
+  const line = (cells: string[]) => `${cells[0].padEnd(26)}${cells.slice(1).map((c) => c.padStart(10)).join('')}`;
+  console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections, in-memory store)`);
+  console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']));
+  for (const t of rows) console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
+  console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
+}
+
+if (require.main === module) {
+  runIamBench().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
