@@ -1,0 +1,144 @@
+/**
+ * Assets stored by executed import jobs (collection `assets`, key `{parent}/assets/{id}`), in the
+ * v1alpha1 wire shape (`virtualMachineDetails`, `performanceData`, `sources`).
+ *
+ * An asset's id is derived from the machine id the payload gives it (`MachineId`, the VM UUID, ...),
+ * so importing the same machine again updates the one asset: its details are replaced, its
+ * `createTime` kept and the reporting source added to `sources`.
+ */
+import { createHash } from 'crypto';
+import type { Store } from '../store/store';
+import { invalidArgument, notFound } from '../errors';
+import type { Asset } from '../import-engine/asset';
+import { COLLECTIONS, RESOURCE_TYPES } from './names';
+import type { AssetWire } from './types';
+import { listStorePage, type ListFields, type ListPage, type ListRequest } from './list-query';
+
+export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
+
+export const ASSET_LIST_FIELDS: ListFields<AssetWire> = {
+  scalars: {
+    name: (a) => a.name,
+    title: (a) => a.title,
+    createTime: (a) => a.createTime,
+    updateTime: (a) => a.updateTime,
+    'virtualMachineDetails.vmName': (a) => a.virtualMachineDetails.vmName as string | undefined,
+    'virtualMachineDetails.vmUuid': (a) => a.virtualMachineDetails.vmUuid as string | undefined,
+    'virtualMachineDetails.coreCount': (a) => a.virtualMachineDetails.coreCount as number | undefined,
+    'virtualMachineDetails.memoryMb': (a) => a.virtualMachineDetails.memoryMb as number | undefined,
+    'virtualMachineDetails.osFamily': (a) => a.virtualMachineDetails.osFamily as string | undefined,
+  },
+  maps: { labels: (a) => a.labels, attributes: (a) => a.attributes },
+  name: (a) => a.name,
+};
+
+/** The asset id for a machine id: stable, and a valid resource id whatever the machine id holds. */
+export function assetId(machineId: string): string {
+  return `asset-${createHash('sha256').update(machineId).digest('hex').slice(0, 32)}`;
+}
+
+function defined<T extends Record<string, unknown>>(value: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+/** The engine's machine asset in v1alpha1's `VirtualMachineDetails` form. */
+export function virtualMachineDetails(asset: Asset): Record<string, unknown> {
+  const d = asset.machineDetails ?? {};
+  const disks = d.disks;
+  const net = d.network;
+  return defined({
+    vmName: asset.machineName ?? d.machineName,
+    vmUuid: d.uuid,
+    createTime: d.createTime,
+    coreCount: d.coreCount,
+    memoryMb: d.memoryMb,
+    powerState: d.powerState,
+    osFamily: d.guestOs?.family,
+    osName: d.guestOs?.osName,
+    osVersion: d.guestOs?.version,
+    platform: d.platform,
+    vmDisks: disks
+      ? defined({
+          hddTotalCapacityBytes: disks.totalCapacityBytes,
+          hddTotalFreeBytes: disks.totalFreeBytes,
+          disks: disks.disks
+            ? {
+                entries: disks.disks.entries.map((e) =>
+                  defined({ diskLabel: e.diskLabel, totalCapacityBytes: e.capacityBytes, totalFreeBytes: e.freeBytes, interfaceType: e.interfaceType }),
+                ),
+              }
+            : undefined,
+        })
+      : undefined,
+    vmNetwork: net
+      ? defined({
+          primaryIpAddress: net.primaryIpAddress,
+          publicIpAddress: net.publicIpAddress,
+          primaryMacAddress: net.primaryMacAddress,
+          networkAdapters: net.adapters
+            ? { networkAdapters: net.adapters.entries.map((a) => defined({ macAddress: a.macAddress, addresses: a.addresses })) }
+            : undefined,
+        })
+      : undefined,
+  });
+}
+
+export function checkAssetView(value: string | undefined): AssetView {
+  if (value === undefined || value === '' || value === 'ASSET_VIEW_UNSPECIFIED' || value === 'ASSET_VIEW_BASIC' || value === 'BASIC') return 'ASSET_VIEW_BASIC';
+  if (value === 'ASSET_VIEW_FULL' || value === 'FULL') return 'ASSET_VIEW_FULL';
+  throw invalidArgument([{ field: 'view', description: 'must be ASSET_VIEW_BASIC or ASSET_VIEW_FULL' }]);
+}
+
+/** BASIC leaves out the performance data; FULL returns everything. */
+export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
+  if (view === 'ASSET_VIEW_FULL') return asset;
+  const { performanceData: _omit, ...basic } = asset;
+  return basic;
+}
+
+export class Assets {
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  /**
+   * Writes one batch (call inside a transaction). `reporter` is the source (or, without one, the
+   * import job) added to each asset's `sources`. Returns how many assets were written.
+   */
+  upsert(parent: string, reporter: string, batch: Asset[]): number {
+    const time = this.now();
+    for (const asset of batch) {
+      const name = `${parent}/assets/${assetId(asset.machineId)}`;
+      const previous = this.store.get<AssetWire>(COLLECTIONS.assets, name);
+      const attributes: Record<string, string> = { ...(asset.attributes ?? {}) };
+      if (attributes.MachineId === undefined) attributes.MachineId = asset.machineId;
+      const title = asset.machineName ?? asset.machineDetails?.machineName;
+      const wire: AssetWire = {
+        name,
+        createTime: previous?.createTime ?? time,
+        updateTime: time,
+        ...(title !== undefined ? { title } : {}),
+        labels: { ...(asset.labels ?? {}) },
+        attributes,
+        sources: previous ? [...new Set([...previous.sources, reporter])] : [reporter],
+        virtualMachineDetails: virtualMachineDetails(asset),
+        ...(asset.performanceData ? { performanceData: asset.performanceData as unknown as Record<string, unknown> } : {}),
+      };
+      this.store.put(COLLECTIONS.assets, name, wire);
+    }
+    return batch.length;
+  }
+
+  get(name: string): AssetWire {
+    const asset = this.store.get<AssetWire>(COLLECTIONS.assets, name);
+    if (!asset) throw notFound(RESOURCE_TYPES.asset, name);
+    return asset;
+  }
+
+  list(parent: string, request: ListRequest): ListPage<AssetWire> {
+    return listStorePage(this.store, COLLECTIONS.assets, `${parent}/assets/`, request, ASSET_LIST_FIELDS, `assets:${parent}`);
+  }
+}

@@ -1,0 +1,718 @@
+/**
+ * The import job domain: create, get, list, patch, delete, :validate, :run, and the recovery of
+ * jobs a stopped emulator left VALIDATING or RUNNING.
+ *
+ * States and transitions (as the real service):
+ *   create                       -> PENDING
+ *   :validate  from PENDING, READY, FAILED_VALIDATION -> VALIDATING -> READY | FAILED_VALIDATION
+ *   :run       from READY        -> RUNNING -> COMPLETED | FAILED
+ *   patch of the payload, from PENDING, READY, FAILED_VALIDATION -> PENDING (reports cleared)
+ * Anything else is FAILED_PRECONDITION naming the state. FAILED_VALIDATION iff the validation
+ * report holds a severity ERROR anywhere.
+ *
+ * Every request-time change is one synchronous store transaction (requestId check, state check,
+ * write, Operation record). Validation and execution run in the background through the shared
+ * Operations: the request returns a not-done Operation, the job shows VALIDATING or RUNNING, and the
+ * Operation ends with `google.protobuf.Empty` (or an error) once the job has its final state.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Store } from '../store/store';
+import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, notFound, type FieldViolation } from '../errors';
+import { EMPTY_TYPE, type Operation, type OperationControl, type ServiceOperations } from '../operations/operations';
+import { importJobToWire, pathInCallerSpelling, FIELD_ALIASES } from '../../schemas/aliases';
+import { resolvePayload, storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
+import type { Asset, AssetSink } from '../import-engine/asset';
+import type { ExecutionReport, ImportError, ValidationReport } from '../import-engine/report';
+import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
+import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from './types';
+import { RequestIds, checkRequestId, requestHash, type RequestIdRecord } from './request-ids';
+import { importJobArgsViolations } from './schemas-bridge';
+import { listPage, type ListFields, type ListRequest } from './list-query';
+import type { Sources } from './sources';
+import type { Assets } from './assets';
+import * as engine from './engine';
+
+/** Per-run progress (frames written so far), kept apart from the job so a batch rewrites a tiny document. */
+const RUN_PROGRESS = 'migrationcenter.runProgress';
+
+/** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
+const OUTPUT_ONLY = ['name', 'createTime', 'updateTime', 'completeTime', 'state', 'validationReport', 'executionReport'] as const;
+/** Request parameters that are query parameters, never ImportJob fields. */
+const QUERY_ONLY = ['importJobId', 'requestId', 'project', 'location'] as const;
+/** Fields patch can change (either spelling of the storage payload). */
+const PAYLOAD_FIELDS = ['inlinePayload', 'gcsPayload', ...Object.keys(FIELD_ALIASES)];
+const PATCHABLE = ['displayName', 'labels', ...PAYLOAD_FIELDS];
+
+const VALIDATABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
+const PAYLOAD_EDITABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
+
+export const JOB_LIST_FIELDS: ListFields<ImportJobWire> = {
+  scalars: {
+    name: (j) => j.name,
+    displayName: (j) => j.displayName,
+    state: (j) => j.state,
+    createTime: (j) => j.createTime,
+    updateTime: (j) => j.updateTime,
+    completeTime: (j) => j.completeTime,
+    assetSource: (j) => j.assetSource,
+  },
+  maps: { labels: (j) => j.labels },
+  enumPrefixes: { state: 'IMPORT_JOB_STATE_' },
+  name: (j) => j.name,
+};
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+const jobError = (errorDetails: string): ImportError => ({ errorDetails, severity: 'ERROR' });
+
+function emptyValidationReport(errors: string[] = []): ValidationReport {
+  return { fileValidations: [], jobErrors: errors.map(jobError) };
+}
+
+function hasBlockingErrors(report: ValidationReport): boolean {
+  if (report.jobErrors.some((e) => e.severity === 'ERROR')) return true;
+  return report.fileValidations.some(
+    (f) => f.fileErrors.some((e) => e.severity === 'ERROR') || f.rowErrors.some((r) => r.errors.some((e) => e.severity === 'ERROR')),
+  );
+}
+
+/** The wire job in a canonical key order (what clients and tests read). */
+function ordered(job: ImportJobWire): ImportJobWire {
+  const out: Record<string, unknown> = {};
+  const keys: Array<keyof ImportJobWire> = [
+    'name',
+    'displayName',
+    'createTime',
+    'updateTime',
+    'completeTime',
+    'state',
+    'labels',
+    'assetSource',
+    'validationReport',
+    'executionReport',
+    'gcsPayload',
+    'inlinePayload',
+  ];
+  for (const k of keys) if (job[k] !== undefined) out[k] = job[k];
+  return out as unknown as ImportJobWire;
+}
+
+export function parseJobView(value: string | undefined, fallback: ImportJobView): ImportJobView {
+  if (value === undefined || value === '' || value === 'IMPORT_JOB_VIEW_UNSPECIFIED') return fallback;
+  if (value === 'IMPORT_JOB_VIEW_BASIC' || value === 'BASIC') return 'IMPORT_JOB_VIEW_BASIC';
+  if (value === 'IMPORT_JOB_VIEW_FULL' || value === 'FULL') return 'IMPORT_JOB_VIEW_FULL';
+  throw invalidArgument([{ field: 'view', description: 'must be IMPORT_JOB_VIEW_BASIC or IMPORT_JOB_VIEW_FULL' }]);
+}
+
+/** BASIC leaves out the reports and the payload; FULL shows everything. */
+export function jobInView(job: ImportJobWire, view: ImportJobView): ImportJobWire {
+  if (view === 'IMPORT_JOB_VIEW_FULL') return ordered(job);
+  const { validationReport: _v, executionReport: _e, gcsPayload: _g, inlinePayload: _i, ...basic } = job;
+  return ordered(basic as ImportJobWire);
+}
+
+/** The settable fields of a request body; query-only names are refused, output-only ones dropped. */
+function inputFields(body: Record<string, unknown>): Record<string, unknown> {
+  const violations: FieldViolation[] = [];
+  for (const key of QUERY_ONLY) {
+    if (key in body) violations.push({ field: key, description: `is not a field of ImportJob${key === 'importJobId' || key === 'requestId' ? `: pass ${key} as a query parameter` : ''}` });
+  }
+  if (violations.length > 0) throw invalidArgument(violations);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (!(OUTPUT_ONLY as readonly string[]).includes(key) && value !== undefined) out[key] = value;
+  return out;
+}
+
+/**
+ * The schemas name a missing payload with the reference spelling (`storagePayload`); this API's
+ * callers write `gcsPayload` unless they used the alias themselves.
+ */
+function inWireSpelling(violations: FieldViolation[], input: Record<string, unknown>): FieldViolation[] {
+  if (Object.keys(FIELD_ALIASES).some((reference) => reference in input)) return violations;
+  const rename = (text: string) => {
+    let out = text;
+    for (const [reference, wire] of Object.entries(FIELD_ALIASES)) out = out.split(reference).join(wire);
+    return out;
+  };
+  return violations.map((v) => ({ field: rename(v.field), description: rename(v.description) }));
+}
+
+function payloadFormat(job: ImportJobWire): string {
+  return job.inlinePayload?.format ?? job.gcsPayload?.format ?? 'IMPORT_JOB_FORMAT_UNSPECIFIED';
+}
+
+/** Thrown inside background work when its job was deleted or re-validated meanwhile. */
+class JobGone extends GoogleApiError {
+  constructor(name: string, state: string) {
+    super('ABORTED', `Import job ${name} was deleted (or started again) while it was ${state}; this operation's result was dropped.`);
+  }
+}
+
+/** Resolves with `promise` unless `signal` fires first (the promise's later failure is swallowed). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  promise.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  const err = new Error(`aborted: ${String(signal.reason)}`);
+  err.name = 'AbortError';
+  return err;
+}
+
+export interface ImportJobsDeps {
+  store: Store;
+  ops: ServiceOperations;
+  sources: Sources;
+  assets: Assets;
+  requestIds: RequestIds;
+  storage: () => StorageSettings;
+  log: FastifyBaseLogger;
+}
+
+interface RunProgress {
+  operation: string;
+  framesWritten: number;
+}
+
+export class ImportJobs {
+  private readonly store: Store;
+  private readonly ops: ServiceOperations;
+  /** Background work of this process, by job name: aborted when the job is force-deleted. */
+  private readonly active = new Map<string, { operation: string; controller: AbortController }>();
+
+  constructor(private readonly deps: ImportJobsDeps) {
+    this.store = deps.store;
+    this.ops = deps.ops;
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  private find(name: string): StoredJob | undefined {
+    return this.store.get<StoredJob>(COLLECTIONS.importJobs, name);
+  }
+
+  private mustFind(name: string): StoredJob {
+    const stored = this.find(name);
+    if (!stored) throw notFound(RESOURCE_TYPES.importJob, name);
+    return stored;
+  }
+
+  get(name: string, view: ImportJobView): ImportJobWire {
+    return jobInView(this.mustFind(name).job, view);
+  }
+
+  list(parent: string, request: ListRequest, view: ImportJobView): { importJobs: ImportJobWire[]; nextPageToken?: string } {
+    const all = this.store.list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parent}/importJobs/` }).map((e) => e.value.job);
+    const page = listPage(all, request, JOB_LIST_FIELDS, `importJobs:${parent}`);
+    return { importJobs: page.items.map((j) => jobInView(j, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  // ------------------------------------------------------------------ requestId
+
+  /** The Operation an earlier request with this id returned (still the same Operation). */
+  private replay(record: RequestIdRecord): Operation {
+    return this.store.get<Operation>(this.ops.collection, record.operation) ?? (record.snapshot as Operation);
+  }
+
+  /**
+   * Runs `change` in one transaction guarded by the request id: a repeat returns the first
+   * Operation, a different request with the id is INVALID_ARGUMENT.
+   */
+  private idempotent(parent: string, requestId: string | undefined, hash: string, change: () => Operation): Operation {
+    return this.store.transaction(() => {
+      if (requestId) {
+        const prior = this.deps.requestIds.lookup(parent, requestId, hash);
+        if (prior) return this.replay(prior);
+      }
+      const op = change();
+      if (requestId) this.deps.requestIds.remember(parent, requestId, hash, op);
+      return op;
+    });
+  }
+
+  // ------------------------------------------------------------------ create
+
+  create(parent: string, importJobId: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+    const input = inputFields(body);
+    const args: Record<string, unknown> = { ...input };
+    if (importJobId !== undefined) args.importJobId = importJobId;
+    if (requestId !== undefined && requestId !== '') args.requestId = requestId;
+    const violations = inWireSpelling(importJobArgsViolations(args), input);
+    if (violations.length > 0) throw invalidArgument(violations);
+    const id = importJobId as string;
+    const wire = importJobToWire(input) as Partial<ImportJobWire>;
+    if (wire.gcsPayload) this.checkStoragePath(wire.gcsPayload.path, input);
+    const name = `${parent}/importJobs/${id}`;
+    const hash = requestHash('create', name, wire);
+
+    return this.idempotent(parent, requestId || undefined, hash, () => {
+      if (this.find(name)) throw alreadyExists(RESOURCE_TYPES.importJob, name);
+      if (wire.assetSource) this.deps.sources.resolveReference(parent, wire.assetSource);
+      const time = now();
+      const job = ordered({
+        ...(wire as Record<string, unknown>),
+        name,
+        createTime: time,
+        updateTime: time,
+        state: STATE.PENDING,
+      } as ImportJobWire);
+      this.store.put<StoredJob>(COLLECTIONS.importJobs, name, { job, attempt: 0 });
+      return this.ops.completed({ parent, target: name, verb: 'create', responseType: TYPES.importJob, response: { ...job } });
+    });
+  }
+
+  private checkStoragePath(gsPath: string, callerBody: Record<string, unknown>): void {
+    const problem = storagePathProblem(this.deps.storage(), gsPath);
+    if (problem) throw invalidArgument([{ field: pathInCallerSpelling('storagePayload.path', callerBody), description: problem }]);
+  }
+
+  // ------------------------------------------------------------------ patch
+
+  /** The mask's paths (top-level fields, in the spelling the caller used). */
+  private maskPaths(updateMask: string | undefined, input: Record<string, unknown>): string[] {
+    const given = (updateMask ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    if (given.length === 0) {
+      const present = PATCHABLE.filter((f) => f in input);
+      if (present.length === 0) {
+        throw invalidArgument([{ field: 'updateMask', description: `is required: name the fields to update (${['displayName', 'labels', 'inlinePayload', 'gcsPayload'].join(', ')})` }]);
+      }
+      return present;
+    }
+    const paths = new Set<string>();
+    const violations: FieldViolation[] = [];
+    for (const path of given) {
+      if (path === '*') {
+        paths.add('displayName');
+        paths.add('labels');
+        for (const f of PAYLOAD_FIELDS) if (f in input) paths.add(f);
+      } else if (PATCHABLE.includes(path)) {
+        paths.add(path);
+      } else if (path === 'assetSource') {
+        violations.push({ field: 'updateMask', description: 'assetSource cannot be changed after the import job is created' });
+      } else if ((OUTPUT_ONLY as readonly string[]).includes(path)) {
+        violations.push({ field: 'updateMask', description: `${path} is output only` });
+      } else if (PATCHABLE.some((f) => path.startsWith(`${f}.`))) {
+        violations.push({ field: 'updateMask', description: `'${path}': update the whole ${path.slice(0, path.indexOf('.'))} field` });
+      } else {
+        violations.push({ field: 'updateMask', description: `'${path}' is not a field that can be updated (displayName, labels, inlinePayload, gcsPayload)` });
+      }
+    }
+    if (violations.length > 0) throw invalidArgument(violations);
+    return [...paths];
+  }
+
+  patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+    requestId = checkRequestId(requestId);
+    const input = inputFields(body);
+    const paths = this.maskPaths(updateMask, input);
+    const isPayload = (p: string) => PAYLOAD_FIELDS.includes(p);
+    const payloadChange = paths.some(isPayload);
+    // The new payload, in the caller's spelling; a mask naming both payloads keeps the one given.
+    const payloadKey = payloadChange ? (paths.filter(isPayload).find((p) => p in input) ?? paths.find(isPayload)) : undefined;
+    const changes: Record<string, unknown> = {};
+    for (const p of paths) if (!isPayload(p) && p in input) changes[p] = input[p];
+    if (payloadKey && payloadKey in input) changes[payloadKey] = input[payloadKey];
+    const wireChanges = importJobToWire(changes) as Partial<ImportJobWire>;
+    const cleared = paths.filter((p) => !isPayload(p) && !(p in input));
+    const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: wireChanges });
+
+    return this.idempotent(parent, requestId, hash, () => {
+      const stored = this.mustFind(name);
+      const job = stored.job;
+      // Validate the job as it would be, through the same schema as create.
+      const merged: Record<string, unknown> = { importJobId: lastSegment(name) };
+      if (job.displayName !== undefined) merged.displayName = job.displayName;
+      if (job.labels !== undefined) merged.labels = job.labels;
+      if (job.assetSource !== undefined) merged.assetSource = job.assetSource;
+      if (!payloadChange) {
+        if (job.inlinePayload) merged.inlinePayload = job.inlinePayload;
+        if (job.gcsPayload) merged.gcsPayload = job.gcsPayload;
+      }
+      for (const p of cleared) delete merged[p];
+      Object.assign(merged, changes);
+      const violations = inWireSpelling(importJobArgsViolations(merged), changes).filter(
+        (v) => v.field !== 'importJobId' && !v.field.startsWith('assetSource'),
+      );
+      if (violations.length > 0) throw invalidArgument(violations);
+      if (payloadChange && !PAYLOAD_EDITABLE.includes(job.state)) {
+        throw failedPrecondition(
+          `Import job ${name} is in state ${job.state}: its payload can be changed only before it runs (states ${PAYLOAD_EDITABLE.join(', ')}).`,
+        );
+      }
+      if (wireChanges.gcsPayload) this.checkStoragePath(wireChanges.gcsPayload.path, changes);
+
+      for (const p of cleared) delete (job as unknown as Record<string, unknown>)[p];
+      if (wireChanges.displayName !== undefined) job.displayName = wireChanges.displayName;
+      if (wireChanges.labels !== undefined) job.labels = wireChanges.labels;
+      if (payloadChange) {
+        delete job.inlinePayload;
+        delete job.gcsPayload;
+        if (wireChanges.inlinePayload) job.inlinePayload = wireChanges.inlinePayload;
+        if (wireChanges.gcsPayload) job.gcsPayload = wireChanges.gcsPayload;
+        job.state = STATE.PENDING;
+        delete job.validationReport;
+        delete job.executionReport;
+      }
+      job.updateTime = now();
+      stored.job = ordered(job);
+      this.store.put(COLLECTIONS.importJobs, name, stored);
+      return this.ops.completed({ parent, target: name, verb: 'update', responseType: TYPES.importJob, response: { ...stored.job } });
+    });
+  }
+
+  // ------------------------------------------------------------------ delete
+
+  remove(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
+    requestId = checkRequestId(requestId);
+    const hash = requestHash('delete', name, { force });
+    let stopped: string | undefined;
+    const op = this.idempotent(parent, requestId, hash, () => {
+      const stored = this.mustFind(name);
+      const state = stored.job.state;
+      if (!force && state === STATE.COMPLETED) {
+        throw failedPrecondition(
+          `Import job ${name} is in state ${state}: it has imported data. Delete it with force=true (the assets it imported stay in the inventory).`,
+        );
+      }
+      if (!force && (state === STATE.RUNNING || state === STATE.VALIDATING)) {
+        throw failedPrecondition(`Import job ${name} is in state ${state}: wait until it ends, or delete it with force=true to stop it.`);
+      }
+      this.store.delete(COLLECTIONS.importJobs, name);
+      this.store.delete(RUN_PROGRESS, name);
+      stopped = stored.activeOperation;
+      return this.ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
+    });
+    const running = this.active.get(name);
+    if (stopped && running && running.operation === stopped) running.controller.abort('deleted');
+    return op;
+  }
+
+  // ------------------------------------------------------------------ validate / run
+
+  validate(name: string, parent: string, requestId: string | undefined): Operation {
+    requestId = checkRequestId(requestId);
+    return this.idempotent(parent, requestId, requestHash('validate', name, {}), () => {
+      const stored = this.mustFind(name);
+      const state = stored.job.state;
+      if (!VALIDATABLE.includes(state)) {
+        throw failedPrecondition(`Import job ${name} is in state ${state}; it can be validated only in state ${VALIDATABLE.join(', ')}.`);
+      }
+      return this.startWork(stored, parent, 'validate');
+    });
+  }
+
+  run(name: string, parent: string, requestId: string | undefined): Operation {
+    requestId = checkRequestId(requestId);
+    return this.idempotent(parent, requestId, requestHash('run', name, {}), () => {
+      const stored = this.mustFind(name);
+      const state = stored.job.state;
+      if (state !== STATE.READY) {
+        const hint =
+          state === STATE.PENDING || state === STATE.FAILED_VALIDATION
+            ? ' (validate it first, and fix the payload until validation succeeds)'
+            : state === STATE.VALIDATING
+              ? ' (wait for the validation to end)'
+              : ' (an import job runs once)';
+        throw failedPrecondition(`Import job ${name} is in state ${state}; it can be run only in state ${STATE.READY}${hint}.`);
+      }
+      return this.startWork(stored, parent, 'run');
+    });
+  }
+
+  /** Moves the job to VALIDATING / RUNNING and starts the background work (inside the transaction). */
+  private startWork(stored: StoredJob, parent: string, verb: 'validate' | 'run'): Operation {
+    const job = stored.job;
+    const name = job.name;
+    stored.attempt = (stored.attempt ?? 0) + 1;
+    if (verb === 'validate') {
+      job.state = STATE.VALIDATING;
+      delete job.validationReport;
+    } else {
+      job.state = STATE.RUNNING;
+      delete job.executionReport;
+      delete job.completeTime;
+    }
+    job.updateTime = now();
+    const op = this.ops.start({
+      parent,
+      target: name,
+      verb,
+      responseType: EMPTY_TYPE,
+      work: (ctl) => (verb === 'validate' ? this.validateWork(name, ctl) : this.runWork(name, parent, ctl)),
+    });
+    stored.activeOperation = op.name;
+    stored.job = ordered(job);
+    this.store.put(COLLECTIONS.importJobs, name, stored);
+    if (verb === 'run') this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: op.name, framesWritten: 0 });
+    return op;
+  }
+
+  /** The job this work belongs to; JobGone when it was deleted or restarted meanwhile. */
+  private ownJob(name: string, operation: string, state: string): StoredJob {
+    const stored = this.find(name);
+    if (!stored || stored.activeOperation !== operation) throw new JobGone(name, state);
+    return stored;
+  }
+
+  /** Writes the job's end state, if the job still belongs to this work. */
+  private finishJob(name: string, operation: string, state: string, change: (job: ImportJobWire) => void): void {
+    this.store.transaction(() => {
+      const stored = this.ownJob(name, operation, state);
+      change(stored.job);
+      stored.job.updateTime = now();
+      delete stored.activeOperation;
+      stored.job = ordered(stored.job);
+      this.store.put(COLLECTIONS.importJobs, name, stored);
+    });
+  }
+
+  /** A linked controller: fires with the operation's signal, or on force delete. */
+  private track(name: string, ctl: OperationControl): AbortController {
+    const controller = new AbortController();
+    if (ctl.signal.aborted) controller.abort(ctl.signal.reason);
+    else ctl.signal.addEventListener('abort', () => controller.abort(ctl.signal.reason), { once: true });
+    this.active.set(name, { operation: ctl.name, controller });
+    return controller;
+  }
+
+  private untrack(name: string, operation: string): void {
+    if (this.active.get(name)?.operation === operation) this.active.delete(name);
+  }
+
+  private async validateWork(name: string, ctl: OperationControl): Promise<void> {
+    const controller = this.track(name, ctl);
+    const signal = controller.signal;
+    const state = STATE.VALIDATING;
+    try {
+      const job = this.ownJob(name, ctl.name, state).job;
+      ctl.progress('reading the payload');
+      const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+      let report: ValidationReport;
+      if (files.length === 0) {
+        report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
+      } else {
+        ctl.progress(`validating ${files.length} file(s)`);
+        report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
+        if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
+      }
+      const failed = hasBlockingErrors(report);
+      this.finishJob(name, ctl.name, state, (j) => {
+        j.state = failed ? STATE.FAILED_VALIDATION : STATE.READY;
+        j.validationReport = report;
+      });
+    } catch (err) {
+      throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
+        j.state = STATE.FAILED_VALIDATION;
+        j.validationReport = emptyValidationReport([message]);
+      });
+    } finally {
+      this.untrack(name, ctl.name);
+    }
+  }
+
+  private async runWork(name: string, parent: string, ctl: OperationControl): Promise<void> {
+    const controller = this.track(name, ctl);
+    const signal = controller.signal;
+    const state = STATE.RUNNING;
+    let framesWritten = 0;
+    let outcome: GoogleApiError | undefined;
+    try {
+      const job = this.ownJob(name, ctl.name, state).job;
+      const reporter = job.assetSource ?? name;
+      ctl.progress('reading the payload');
+      const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+      let report: ExecutionReport;
+      if (files.length === 0) {
+        report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
+      } else {
+        ctl.progress(`importing ${files.length} file(s)`);
+        const sink: AssetSink = {
+          write: (assets: Asset[]) => {
+            if (signal.aborted) throw abortError(signal);
+            this.store.transaction(() => {
+              this.ownJob(name, ctl.name, state);
+              framesWritten += this.deps.assets.upsert(parent, reporter, assets);
+              this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
+            });
+          },
+        };
+        report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
+        if (errors.length > 0) report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
+      }
+      const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
+      const failed = blocking.length > 0;
+      this.finishJob(name, ctl.name, state, (j) => {
+        j.state = failed ? STATE.FAILED : STATE.COMPLETED;
+        j.executionReport = report;
+        j.completeTime = now();
+      });
+      this.store.delete(RUN_PROGRESS, name);
+      if (failed) outcome = failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`);
+    } catch (err) {
+      throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
+        j.state = STATE.FAILED;
+        j.completeTime = now();
+        j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+      });
+    } finally {
+      this.untrack(name, ctl.name);
+    }
+    if (outcome) throw outcome;
+  }
+
+  /**
+   * Records why background work stopped in the job (unless the job is gone or the store was
+   * reset) and returns the error the Operation ends with.
+   */
+  private workFailed(
+    err: unknown,
+    name: string,
+    ctl: OperationControl,
+    signal: AbortSignal,
+    state: JobState,
+    markFailed: (job: ImportJobWire, message: string) => void,
+  ): unknown {
+    if (err instanceof JobGone) return err;
+    const reason = signal.aborted ? String(signal.reason) : undefined;
+    if (reason === 'reset') return err;
+    if (reason === 'deleted') return new JobGone(name, state);
+    let message: string;
+    let result: unknown;
+    if (reason === 'shutdown') {
+      message = interruptedMessage(state);
+      result = new GoogleApiError('ABORTED', message);
+    } else if (reason === 'cancelled') {
+      message = `cancelled: the operation was cancelled while this job was ${state}`;
+      result = new GoogleApiError('CANCELLED', message);
+    } else if (err instanceof GoogleApiError) {
+      message = `${state === STATE.VALIDATING ? 'validation' : 'execution'} stopped: ${err.message}`;
+      result = err;
+    } else {
+      const text = (err as Error)?.message ?? String(err);
+      this.deps.log.error({ err, importJob: name }, 'import job work failed');
+      message = `${state === STATE.VALIDATING ? 'validation' : 'execution'} stopped by an internal error: ${text}`;
+      result = internal(`Import job ${name}: ${message}`);
+    }
+    try {
+      this.finishJob(name, ctl.name, state, (j) => markFailed(j, message));
+      this.store.delete(RUN_PROGRESS, name);
+    } catch (writeErr) {
+      if (writeErr instanceof JobGone) return writeErr;
+      // The store is closed (shutdown): the next start-up recovers the job.
+      this.deps.log.warn({ err: writeErr, importJob: name }, 'could not record the end of an import job');
+    }
+    return result;
+  }
+
+  // ------------------------------------------------------------------ recovery
+
+  /**
+   * Start-up recovery: a job left VALIDATING or RUNNING by a stopped emulator (nothing of this
+   * process works on it) becomes FAILED_VALIDATION or FAILED with a job-level error, and its
+   * Operation ends with ABORTED. Returns how many jobs were recovered.
+   */
+  recoverInterrupted(): number {
+    let count = 0;
+    this.store.transaction(() => {
+      for (const { key, value } of this.store.list<StoredJob>(COLLECTIONS.importJobs)) {
+        const stored = normalizeStored(value);
+        const state = stored.job.state;
+        if (state !== STATE.VALIDATING && state !== STATE.RUNNING) continue;
+        if (this.active.has(key)) continue;
+        const message = interruptedMessage(state);
+        const job = stored.job;
+        if (state === STATE.VALIDATING) {
+          job.state = STATE.FAILED_VALIDATION;
+          job.validationReport = emptyValidationReport([message]);
+        } else {
+          const progress = this.store.get<RunProgress>(RUN_PROGRESS, key);
+          job.state = STATE.FAILED;
+          job.completeTime = now();
+          job.executionReport = { framesReported: progress?.framesWritten ?? 0, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+          this.store.delete(RUN_PROGRESS, key);
+        }
+        job.updateTime = now();
+        const operation = stored.activeOperation;
+        delete stored.activeOperation;
+        stored.job = ordered(job);
+        this.store.put(COLLECTIONS.importJobs, key, stored);
+        if (operation) this.ops.fail(operation, new GoogleApiError('ABORTED', message));
+        count++;
+      }
+    });
+    return count;
+  }
+
+  /** Work in progress in this process (for tests). */
+  get activeJobs(): string[] {
+    return [...this.active.keys()];
+  }
+
+  /** Seeds one job (inside the seed transaction); `field` prefixes the violations. */
+  seed(value: unknown, field: string, strictSources: (parent: string, source: string, field: string) => void): void {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw invalidArgument([{ field, description: 'must be an ImportJob object with a name' }]);
+    }
+    const body = { ...(value as Record<string, unknown>) };
+    const name = body.name;
+    const m = typeof name === 'string' ? /^(projects\/[^/\s]+\/locations\/[^/\s]+)\/importJobs\/([^/\s]+)$/.exec(name) : null;
+    if (!m) throw invalidArgument([{ field: `${field}.name`, description: 'must be projects/{project}/locations/{location}/importJobs/{importJobId}' }]);
+    const [, parent, id] = m;
+    const state = (body.state ?? STATE.PENDING) as JobState;
+    const settable: JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION, STATE.COMPLETED, STATE.FAILED];
+    if (!settable.includes(state)) {
+      throw invalidArgument([{ field: `${field}.state`, description: `must be one of ${settable.join(', ')} (a seeded job is never in progress)` }]);
+    }
+    const reports: Record<string, unknown> = {};
+    for (const key of ['validationReport', 'executionReport'] as const) if (body[key] !== undefined) reports[key] = body[key];
+    const input: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) if (!(OUTPUT_ONLY as readonly string[]).includes(k)) input[k] = v;
+    const violations = importJobArgsViolations({ ...input, importJobId: id }).map((v) => ({ field: `${field}.${v.field}`, description: v.description }));
+    if (violations.length > 0) throw invalidArgument(violations);
+    const wire = importJobToWire(input) as Partial<ImportJobWire>;
+    if (wire.assetSource) strictSources(parent, wire.assetSource, `${field}.assetSource`);
+    const time = now();
+    const job = ordered({
+      ...(wire as Record<string, unknown>),
+      ...reports,
+      name,
+      createTime: typeof body.createTime === 'string' ? body.createTime : time,
+      updateTime: typeof body.updateTime === 'string' ? body.updateTime : time,
+      ...(state === STATE.COMPLETED || state === STATE.FAILED ? { completeTime: typeof body.completeTime === 'string' ? body.completeTime : time } : {}),
+      state,
+    } as ImportJobWire);
+    this.store.put<StoredJob>(COLLECTIONS.importJobs, name as string, { job, attempt: 0 });
+  }
+}
+
+export function interruptedMessage(state: string): string {
+  return `interrupted: the emulator stopped while this job was ${state}`;
+}
+
+/** Accepts a bare wire job written into the store by hand as well as the stored form. */
+function normalizeStored(value: StoredJob | ImportJobWire): StoredJob {
+  if ((value as StoredJob).job) return value as StoredJob;
+  return { job: value as ImportJobWire, attempt: 0 };
+}
+
+export type { PayloadFile };

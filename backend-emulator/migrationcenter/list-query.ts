@@ -1,0 +1,424 @@
+/**
+ * `filter`, `orderBy`, `pageSize` and `pageToken` of the List methods (AIP-160, AIP-132, AIP-158).
+ *
+ * Filter: a subset of AIP-160 that covers what clients of these lists write:
+ *   comparisons `field OP value` with OP one of `=`, `!=`, `<`, `<=`, `>`, `>=`, `:` (has);
+ *   `AND`, `OR`, `NOT` / `-`, parentheses, implicit AND between terms;
+ *   values as "double" or 'single' quoted strings or bare words; `*` is a wildcard in `=` and `:`
+ *   on strings; `labels.KEY = v`, `labels:KEY`; `field:*` (the field is set).
+ *   Enum fields accept the short value (`state = READY` means `IMPORT_JOB_STATE_READY`).
+ *   Time fields (`...Time`) compare as instants.
+ * OrderBy: `field [asc|desc], ...`; ties break on `name`.
+ * Paging: keyset tokens (the last item's sort key), bound to the filter and orderBy they came
+ * from, so an insert between two pages neither repeats nor skips an item.
+ */
+import { createHash } from 'crypto';
+import { invalidArgument } from '../errors';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+type Scalar = string | number | boolean | undefined;
+
+export interface ListFields<T> {
+  /** Scalar fields usable in filter and orderBy. */
+  scalars: Record<string, (item: T) => Scalar>;
+  /** Map fields (`labels`) usable as `labels.key` and `labels:key`. */
+  maps?: Record<string, (item: T) => Record<string, string> | undefined>;
+  /** Enum fields: the prefix a short value gets (`state` -> `IMPORT_JOB_STATE_`). */
+  enumPrefixes?: Record<string, string>;
+  /** The name of each item (the tie-breaker and page key). */
+  name: (item: T) => string;
+}
+
+// ---------------------------------------------------------------- filter
+
+type Node =
+  | { kind: 'and' | 'or'; left: Node; right: Node }
+  | { kind: 'not'; inner: Node }
+  | { kind: 'cmp'; field: string; op: string; value: string; wildcard: boolean };
+
+interface Token {
+  t: 'word' | 'str' | 'op' | 'lp' | 'rp';
+  v: string;
+  pos: number;
+}
+
+function filterError(description: string) {
+  return invalidArgument([{ field: 'filter', description }], `Invalid filter: ${description}`);
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '(' || c === ')') {
+      tokens.push({ t: c === '(' ? 'lp' : 'rp', v: c, pos: i });
+      i++;
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      let out = '';
+      while (j < text.length && text[j] !== c) {
+        if (text[j] === '\\' && j + 1 < text.length) j++;
+        out += text[j];
+        j++;
+      }
+      if (j >= text.length) throw filterError(`unterminated string starting at position ${i + 1}`);
+      tokens.push({ t: 'str', v: out, pos: i });
+      i = j + 1;
+    } else if (/[<>!=:]/.test(c)) {
+      const two = text.slice(i, i + 2);
+      const op = ['<=', '>=', '!='].includes(two) ? two : c;
+      if (op === '!') throw filterError(`unexpected '!' at position ${i + 1} (use != or NOT)`);
+      tokens.push({ t: 'op', v: op, pos: i });
+      i += op.length;
+    } else {
+      const m = /^[^\s()<>!=:"']+/.exec(text.slice(i));
+      if (!m) throw filterError(`unexpected character '${c}' at position ${i + 1}`);
+      tokens.push({ t: 'word', v: m[0], pos: i });
+      i += m[0].length;
+    }
+  }
+  return tokens;
+}
+
+function parseFilter(text: string): Node | undefined {
+  const tokens = tokenize(text);
+  if (tokens.length === 0) return undefined;
+  let k = 0;
+  const peek = () => tokens[k];
+  const isKeyword = (tok: Token | undefined, word: string) => tok?.t === 'word' && tok.v === word;
+
+  const parseOr = (): Node => {
+    let left = parseAnd();
+    while (isKeyword(peek(), 'OR')) {
+      k++;
+      left = { kind: 'or', left, right: parseAnd() };
+    }
+    return left;
+  };
+  const parseAnd = (): Node => {
+    let left = parseUnary();
+    for (;;) {
+      const tok = peek();
+      if (isKeyword(tok, 'AND')) {
+        k++;
+        left = { kind: 'and', left, right: parseUnary() };
+      } else if (tok && tok.t !== 'rp' && !isKeyword(tok, 'OR')) {
+        left = { kind: 'and', left, right: parseUnary() }; // implicit AND
+      } else {
+        return left;
+      }
+    }
+  };
+  const parseUnary = (): Node => {
+    const tok = peek();
+    if (isKeyword(tok, 'NOT')) {
+      k++;
+      return { kind: 'not', inner: parseUnary() };
+    }
+    if (tok?.t === 'word' && tok.v.startsWith('-')) {
+      // `-field = x` (and a lone `-` before a parenthesis) negate what follows.
+      if (tok.v === '-') k++;
+      else tokens[k] = { ...tok, v: tok.v.slice(1), pos: tok.pos + 1 };
+      return { kind: 'not', inner: parseUnary() };
+    }
+    if (tok?.t === 'lp') {
+      k++;
+      const inner = parseOr();
+      if (peek()?.t !== 'rp') throw filterError(`missing ')' for the '(' at position ${tok.pos + 1}`);
+      k++;
+      return inner;
+    }
+    return parseComparison();
+  };
+  const parseComparison = (): Node => {
+    const fieldTok = peek();
+    if (!fieldTok) throw filterError('the filter ends where a comparison was expected');
+    if (fieldTok.t !== 'word') throw filterError(`expected a field name at position ${fieldTok.pos + 1}`);
+    k++;
+    let field = fieldTok.v;
+    const opTok = peek();
+    if (opTok?.t !== 'op') throw filterError(`expected an operator (=, !=, <, <=, >, >=, :) after '${field}'`);
+    k++;
+    const valueTok = peek();
+    if (!valueTok || (valueTok.t !== 'word' && valueTok.t !== 'str')) {
+      throw filterError(`expected a value after '${field} ${opTok.v}'`);
+    }
+    k++;
+    field = field.trim();
+    return { kind: 'cmp', field, op: opTok.v, value: valueTok.v, wildcard: valueTok.t === 'word' || valueTok.v.includes('*') };
+  };
+
+  const node = parseOr();
+  if (k < tokens.length) throw filterError(`unexpected '${tokens[k].v}' at position ${tokens[k].pos + 1}`);
+  return node;
+}
+
+function wildcardMatch(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return pattern === value;
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  return re.test(value);
+}
+
+function compareScalars(a: Scalar, b: Scalar, asTime: boolean): number {
+  if (a === undefined && b === undefined) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  if (asTime) {
+    const ta = Date.parse(String(a));
+    const tb = Date.parse(String(b));
+    if (!Number.isNaN(ta) && !Number.isNaN(tb)) return ta - tb;
+  }
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+const isTimeField = (field: string) => /Time$/.test(field);
+
+function compileFilter<T>(node: Node, spec: ListFields<T>): (item: T) => boolean {
+  switch (node.kind) {
+    case 'and': {
+      const l = compileFilter(node.left, spec);
+      const r = compileFilter(node.right, spec);
+      return (x) => l(x) && r(x);
+    }
+    case 'or': {
+      const l = compileFilter(node.left, spec);
+      const r = compileFilter(node.right, spec);
+      return (x) => l(x) || r(x);
+    }
+    case 'not': {
+      const inner = compileFilter(node.inner, spec);
+      return (x) => !inner(x);
+    }
+    case 'cmp':
+      return compileComparison(node, spec);
+  }
+}
+
+function compileComparison<T>(node: Extract<Node, { kind: 'cmp' }>, spec: ListFields<T>): (item: T) => boolean {
+  const { field, op } = node;
+  let value = node.value;
+  const dot = field.indexOf('.');
+  const mapName = dot > 0 ? field.slice(0, dot) : field;
+  const mapGetter = spec.maps?.[mapName];
+  if (mapGetter) {
+    if (dot < 0) {
+      if (op !== ':') throw filterError(`'${field}' is a map: use ${field}:KEY or ${field}.KEY = VALUE`);
+      return (x) => value === '*' ? Object.keys(mapGetter(x) ?? {}).length > 0 : Object.prototype.hasOwnProperty.call(mapGetter(x) ?? {}, value);
+    }
+    const key = field.slice(dot + 1);
+    return comparator((x) => {
+      const m = mapGetter(x) ?? {};
+      return Object.prototype.hasOwnProperty.call(m, key) ? m[key] : undefined;
+    }, op, value, node.wildcard, false, field);
+  }
+  const getter = spec.scalars[field];
+  if (!getter) {
+    const known = [...Object.keys(spec.scalars), ...Object.keys(spec.maps ?? {}).map((m) => `${m}.KEY`)].join(', ');
+    throw filterError(`unknown field '${field}' (known: ${known})`);
+  }
+  const prefix = spec.enumPrefixes?.[field];
+  if (prefix && value !== '*' && !value.startsWith(prefix)) value = prefix + value;
+  return comparator(getter, op, value, node.wildcard, isTimeField(field), field);
+}
+
+function comparator<T>(get: (item: T) => Scalar, op: string, value: string, wildcard: boolean, asTime: boolean, field: string): (item: T) => boolean {
+  if (asTime && value !== '*' && Number.isNaN(Date.parse(value))) {
+    throw filterError(`'${value}' is not a timestamp for ${field} (use RFC 3339, e.g. "2024-01-31T00:00:00Z")`);
+  }
+  const asText = (v: Scalar) => (v === undefined ? undefined : String(v));
+  switch (op) {
+    case ':':
+      return (x) => {
+        const v = asText(get(x));
+        if (value === '*') return v !== undefined && v !== '';
+        return v !== undefined && wildcardMatch(value, v);
+      };
+    case '=':
+      return (x) => {
+        const v = asText(get(x));
+        if (wildcard && value.includes('*') && !asTime) return v !== undefined && wildcardMatch(value, v);
+        if (asTime) return v !== undefined && compareScalars(v, value, true) === 0;
+        return (v ?? '') === value;
+      };
+    case '!=':
+      return (x) => {
+        const v = asText(get(x));
+        if (wildcard && value.includes('*') && !asTime) return !(v !== undefined && wildcardMatch(value, v));
+        if (asTime) return !(v !== undefined && compareScalars(v, value, true) === 0);
+        return (v ?? '') !== value;
+      };
+    default: {
+      const test: Record<string, (c: number) => boolean> = {
+        '<': (c) => c < 0,
+        '<=': (c) => c <= 0,
+        '>': (c) => c > 0,
+        '>=': (c) => c >= 0,
+      };
+      const t = test[op];
+      return (x) => {
+        const v = get(x);
+        if (v === undefined) return false;
+        return t(compareScalars(v, value, asTime));
+      };
+    }
+  }
+}
+
+// ---------------------------------------------------------------- orderBy
+
+interface OrderKey {
+  field: string;
+  desc: boolean;
+}
+
+function orderError(description: string) {
+  return invalidArgument([{ field: 'orderBy', description }], `Invalid orderBy: ${description}`);
+}
+
+function parseOrderBy<T>(text: string | undefined, spec: ListFields<T>): OrderKey[] {
+  if (!text || !text.trim()) return [];
+  return text.split(',').map((part) => {
+    const words = part.trim().split(/\s+/);
+    if (words.length === 0 || !words[0]) throw orderError('has an empty entry');
+    if (words.length > 2) throw orderError(`'${part.trim()}' must be FIELD, FIELD asc or FIELD desc`);
+    const [field, dir] = words;
+    if (!spec.scalars[field]) throw orderError(`unknown field '${field}' (known: ${Object.keys(spec.scalars).join(', ')})`);
+    if (dir !== undefined && !/^(asc|desc)$/i.test(dir)) throw orderError(`'${dir}' must be asc or desc`);
+    return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
+  });
+}
+
+// ---------------------------------------------------------------- paging
+
+export interface ListRequest {
+  filter?: string;
+  orderBy?: string;
+  pageSize?: string | number;
+  pageToken?: string;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  nextPageToken?: string;
+}
+
+function pageError(field: string, description: string) {
+  return invalidArgument([{ field, description }]);
+}
+
+export function parsePageSize(value: string | number | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_PAGE_SIZE;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n)) throw pageError('pageSize', 'must be an integer');
+  if (n < 0) throw pageError('pageSize', 'must not be negative');
+  if (n === 0) return DEFAULT_PAGE_SIZE;
+  return Math.min(n, MAX_PAGE_SIZE);
+}
+
+interface TokenBody {
+  q: string;
+  k: Scalar[];
+}
+
+function queryHash(filter: string, orderBy: string, scope: string): string {
+  return createHash('sha256').update(JSON.stringify([filter, orderBy, scope])).digest('base64url').slice(0, 16);
+}
+
+/**
+ * One page of `items` (every item of the collection under the parent) after filter and order.
+ * `scope` binds the token to the parent it was issued for.
+ */
+export function listPage<T>(all: T[], request: ListRequest, spec: ListFields<T>, scope: string): ListPage<T> {
+  const pageSize = parsePageSize(request.pageSize);
+  const filterText = (request.filter ?? '').trim();
+  const orderText = (request.orderBy ?? '').trim();
+  const predicate = filterText ? compileFilter(parseFilter(filterText) as Node, spec) : () => true;
+  const order = parseOrderBy(orderText, spec);
+  const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), scope);
+
+  const sortKey = (item: T): Scalar[] => [...order.map((o) => spec.scalars[o.field](item)), spec.name(item)];
+  const compareKeys = (a: Scalar[], b: Scalar[]): number => {
+    for (let i = 0; i < order.length; i++) {
+      const c = compareScalars(a[i], b[i], isTimeField(order[i].field));
+      if (c !== 0) return order[i].desc ? -c : c;
+    }
+    return compareScalars(a[order.length], b[order.length], false);
+  };
+
+  let after: Scalar[] | undefined;
+  if (request.pageToken) {
+    let body: TokenBody | undefined;
+    try {
+      body = JSON.parse(Buffer.from(request.pageToken, 'base64url').toString('utf8')) as TokenBody;
+    } catch {
+      body = undefined;
+    }
+    if (!body || typeof body !== 'object' || !Array.isArray(body.k) || body.k.length !== order.length + 1) {
+      throw pageError('pageToken', 'is not a page token this list issued');
+    }
+    if (body.q !== hash) throw pageError('pageToken', 'was issued for another filter, orderBy or parent: repeat the first request without it');
+    after = body.k.map((v) => (v === null ? undefined : v));
+  }
+
+  const keyed = all.filter(predicate).map((item) => ({ item, key: sortKey(item) }));
+  keyed.sort((a, b) => compareKeys(a.key, b.key));
+  const rest = after ? keyed.filter((e) => compareKeys(e.key, after as Scalar[]) > 0) : keyed;
+  const page = rest.slice(0, pageSize);
+  const out: ListPage<T> = { items: page.map((e) => e.item) };
+  if (rest.length > pageSize) {
+    const last = page[page.length - 1].key.map((v) => (v === undefined ? null : v));
+    out.nextPageToken = Buffer.from(JSON.stringify({ q: hash, k: last })).toString('base64url');
+  }
+  return out;
+}
+
+/**
+ * `listPage` over a store collection whose keys are the item names. Without filter and orderBy
+ * the page is read straight from the store's key order (no full scan: assets can be millions);
+ * otherwise every item under the prefix is read, filtered and sorted.
+ */
+export function listStorePage<T>(
+  store: { list<V>(collection: string, options?: { prefix?: string; after?: string; limit?: number }): Array<{ key: string; value: V }> },
+  collection: string,
+  prefix: string,
+  request: ListRequest,
+  spec: ListFields<T>,
+  scope: string,
+): ListPage<T> {
+  const filterText = (request.filter ?? '').trim();
+  const orderText = (request.orderBy ?? '').trim();
+  if (filterText || orderText) {
+    return listPage(store.list<T>(collection, { prefix }).map((e) => e.value), request, spec, scope);
+  }
+  const pageSize = parsePageSize(request.pageSize);
+  const hash = queryHash('', '', scope);
+  let after: string | undefined;
+  if (request.pageToken) {
+    let body: TokenBody | undefined;
+    try {
+      body = JSON.parse(Buffer.from(request.pageToken, 'base64url').toString('utf8')) as TokenBody;
+    } catch {
+      body = undefined;
+    }
+    if (!body || typeof body !== 'object' || !Array.isArray(body.k) || body.k.length !== 1 || typeof body.k[0] !== 'string') {
+      throw pageError('pageToken', 'is not a page token this list issued');
+    }
+    if (body.q !== hash) throw pageError('pageToken', 'was issued for another filter, orderBy or parent: repeat the first request without it');
+    after = body.k[0];
+  }
+  const entries = store.list<T>(collection, { prefix, after, limit: pageSize + 1 });
+  const page = entries.slice(0, pageSize);
+  const out: ListPage<T> = { items: page.map((e) => e.value) };
+  if (entries.length > pageSize) {
+    out.nextPageToken = Buffer.from(JSON.stringify({ q: hash, k: [spec.name(page[page.length - 1].value)] })).toString('base64url');
+  }
+  return out;
+}

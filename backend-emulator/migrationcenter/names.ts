@@ -1,0 +1,72 @@
+/**
+ * Resource names of Migration Center v1alpha1 and the wire constants every module shares.
+ */
+export const API_VERSION = 'v1alpha1';
+export const API_BASE = `/${API_VERSION}`;
+const TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.';
+
+export const TYPES = {
+  importJob: `${TYPE_PREFIX}ImportJob`,
+  source: `${TYPE_PREFIX}Source`,
+  operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
+  empty: 'type.googleapis.com/google.protobuf.Empty',
+} as const;
+
+/** Resource types, as `google.rpc.ResourceInfo.resourceType` names them. */
+export const RESOURCE_TYPES = {
+  importJob: 'migrationcenter.googleapis.com/ImportJob',
+  source: 'migrationcenter.googleapis.com/Source',
+  asset: 'migrationcenter.googleapis.com/Asset',
+  operation: 'migrationcenter.googleapis.com/Operation',
+} as const;
+
+/** Store collections owned by Migration Center. */
+export const COLLECTIONS = {
+  importJobs: 'migrationcenter.importJobs',
+  sources: 'migrationcenter.sources',
+  requestIds: 'migrationcenter.requestIds',
+  /** Assets that executed import jobs stored; key `{parent}/assets/{id}`. */
+  assets: 'assets',
+} as const;
+
+/** A resource ID (AIP-122 style): 1 to 63 characters, lowercase letter first, no trailing '-'. */
+export const RESOURCE_ID = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+export const RESOURCE_ID_REASON =
+  "must be a resource ID: 1 to 63 characters, a lowercase letter first, then lowercase letters, digits or '-', not ending with '-'";
+
+/** A path segment as it may appear in a project or location (checked loosely; ids are checked strictly). */
+const SEGMENT = /^[^/\s:]+$/;
+
+export interface Parent {
+  project: string;
+  location: string;
+}
+
+export function parentName(p: Parent): string {
+  return `projects/${p.project}/locations/${p.location}`;
+}
+
+export function isSegment(value: string): boolean {
+  return SEGMENT.test(value);
+}
+
+export function childName(parent: string, collection: 'importJobs' | 'sources' | 'assets' | 'operations', id: string): string {
+  return `${parent}/${collection}/${id}`;
+}
+
+/** `projects/p/locations/l/sources/s` -> {parent, id}; undefined when it is not a source name. */
+export function parseSourceName(name: string): { parent: string; id: string } | undefined {
+  const m = /^(projects\/[^/\s]+\/locations\/[^/\s]+)\/sources\/([^/\s]+)$/.exec(name);
+  return m ? { parent: m[1], id: m[2] } : undefined;
+}
+
+/** The id part of a resource name (the last segment). */
+export function lastSegment(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1);
+}
+
+/** The parent (`projects/p/locations/l`) of a resource name under it. */
+export function parentOf(name: string): string {
+  const m = /^(projects\/[^/]+\/locations\/[^/]+)\//.exec(name);
+  return m ? m[1] : '';
+}

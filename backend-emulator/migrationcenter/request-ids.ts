@@ -1,0 +1,116 @@
+/**
+ * `requestId` idempotency (AIP-155) for every mutating Migration Center method.
+ *
+ * Each accepted request id is stored (collection `migrationcenter.requestIds`, key
+ * `{parent}/{requestId}`) with the time it was first seen, a hash of the request (method, target
+ * and the canonical body) and the Operation it produced. A repeat with the same hash returns that
+ * Operation and changes nothing; a repeat with another hash is INVALID_ARGUMENT naming requestId.
+ * Records are kept for two hours (the API promises at least 60 minutes), then ignored and swept.
+ *
+ * `lookup` and `remember` must run in the same store transaction as the write they guard: the
+ * check-and-insert is then atomic, so concurrent requests with one id create one resource.
+ */
+import { createHash } from 'crypto';
+import type { Store } from '../store/store';
+import { invalidArgument } from '../errors';
+import { importJobArgsViolations } from './schemas-bridge';
+import { COLLECTIONS } from './names';
+
+export const REQUEST_ID_RETENTION_MS = 2 * 60 * 60 * 1000;
+/** Expired records are swept at most this often. */
+const SWEEP_INTERVAL_MS = 5 * 60 * 1000;
+
+export interface RequestIdRecord {
+  requestId: string;
+  hash: string;
+  /** Epoch milliseconds of the first request. */
+  createTime: number;
+  /** The Operation the first request returned. */
+  operation: string;
+  /** That Operation as first returned, for when the Operation itself was deleted since. */
+  snapshot: unknown;
+}
+
+/** Deterministic JSON: object keys sorted at every level. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The fingerprint of a request: what it does, to what, with which arguments. */
+export function requestHash(method: string, target: string, args: unknown): string {
+  return createHash('sha256').update(`${method}\n${target}\n${canonicalJson(args)}`).digest('hex');
+}
+
+/** The request id rule, read from the ImportJobArgs schema (one copy of the rule). */
+const STUB_ARGS = { importJobId: 'x', inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'x', data: '' }] } };
+export function checkRequestId(requestId: unknown): string | undefined {
+  if (requestId === undefined) return undefined;
+  if (typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
+  if (requestId === '') return undefined;
+  const failure = importJobArgsViolations({ ...STUB_ARGS, requestId }).find((f) => f.field === 'requestId');
+  if (failure) throw invalidArgument([failure]);
+  return requestId;
+}
+
+export class RequestIds {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private key(parent: string, requestId: string): string {
+    return `${parent}/${requestId.toLowerCase()}`;
+  }
+
+  /**
+   * The record of an earlier request with this id, or undefined. Throws INVALID_ARGUMENT when
+   * the id was used for a different request. Call inside the guarding transaction.
+   */
+  lookup(parent: string, requestId: string, hash: string): RequestIdRecord | undefined {
+    const key = this.key(parent, requestId);
+    const record = this.store.get<RequestIdRecord>(COLLECTIONS.requestIds, key);
+    if (!record) return undefined;
+    if (this.now() - record.createTime >= REQUEST_ID_RETENTION_MS) {
+      this.store.delete(COLLECTIONS.requestIds, key);
+      return undefined;
+    }
+    if (record.hash !== hash) {
+      throw invalidArgument(
+        [{ field: 'requestId', description: `was already used for a different request (operation ${record.operation}); use a new UUID for a new request` }],
+        `requestId ${requestId} was already used within the last ${REQUEST_ID_RETENTION_MS / 3_600_000} hours for a different request; a retry must repeat the original request exactly, a new request needs a new requestId.`,
+      );
+    }
+    return record;
+  }
+
+  /** Stores the record of a request that just succeeded. Call inside the guarding transaction. */
+  remember(parent: string, requestId: string, hash: string, operation: { name: string }): void {
+    this.sweep();
+    const record: RequestIdRecord = { requestId, hash, createTime: this.now(), operation: operation.name, snapshot: operation };
+    this.store.put(COLLECTIONS.requestIds, this.key(parent, requestId), record);
+  }
+
+  /** Drops expired records (at most every few minutes). */
+  sweep(force = false): number {
+    const now = this.now();
+    if (!force && now - this.lastSweep < SWEEP_INTERVAL_MS) return 0;
+    this.lastSweep = now;
+    let removed = 0;
+    for (const { key, value } of this.store.list<RequestIdRecord>(COLLECTIONS.requestIds)) {
+      if (now - value.createTime >= REQUEST_ID_RETENTION_MS) {
+        this.store.delete(COLLECTIONS.requestIds, key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

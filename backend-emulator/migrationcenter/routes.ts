@@ -1,0 +1,268 @@
+/**
+ * Migration Center v1alpha1 on the wire (`/v1alpha1/`): import jobs, sources, assets, operations.
+ *
+ *   POST   /v1alpha1/{parent}/importJobs?importJobId=&requestId=       -> Operation (done; response ImportJob)
+ *   GET    /v1alpha1/{parent}/importJobs?pageSize=&pageToken=&filter=&orderBy=&view=
+ *   GET    /v1alpha1/{name}?view=                                       -> ImportJob (default FULL)
+ *   PATCH  /v1alpha1/{name}?updateMask=&requestId=                      -> Operation (done; response ImportJob)
+ *   DELETE /v1alpha1/{name}?force=&requestId=                           -> Operation (done; response Empty)
+ *   POST   /v1alpha1/{name}:validate  {requestId}                       -> Operation (not done; response Empty)
+ *   POST   /v1alpha1/{name}:run       {requestId}                       -> Operation (not done; response Empty)
+ *   POST   /v1alpha1/{parent}/sources?sourceId=&requestId=              -> Operation (done; response Source)
+ *   GET    /v1alpha1/{parent}/sources, GET /v1alpha1/{source}
+ *   DELETE /v1alpha1/{source}?requestId=                                -> Operation (done; response Empty)
+ *   GET    /v1alpha1/{parent}/assets?pageSize=&pageToken=&filter=&orderBy=&view=, GET /v1alpha1/{asset}?view=
+ *   GET    /v1alpha1/{parent}/operations[/{id}], DELETE .../{id}, POST .../{id}:cancel
+ * where {parent} is projects/{project}/locations/{location}.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { invalidArgument, unknownPath } from '../errors';
+import { boolQueryParam, objectBody, queryParam } from '../http/body';
+import { locationName, splitVerb } from '../http/names';
+import { EMPTY_TYPE } from '../operations/operations';
+import { registerOperationRoutes } from '../operations/routes';
+import type { StorageSettings } from '../payloads';
+import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
+import { RequestIds, checkRequestId, requestHash } from './request-ids';
+import { Sources, checkSourceBody, checkSourceId } from './sources';
+import { Assets, assetInView, checkAssetView } from './assets';
+import { ImportJobs, parseJobView } from './import-jobs';
+import type { ListRequest } from './list-query';
+
+/**
+ * Body limit of the routes that take an inline payload (create and patch of import jobs): the
+ * larger of this and the emulator's `bodyLimit`. Inline payloads are base64 (4/3 of the files).
+ */
+export const INLINE_BODY_LIMIT = 32 * 1024 * 1024;
+
+interface ParentParams {
+  project: string;
+  location: string;
+}
+interface JobParams extends ParentParams {
+  importJob: string;
+}
+interface SourceParams extends ParentParams {
+  source: string;
+}
+interface AssetParams extends ParentParams {
+  asset: string;
+}
+
+/** The Migration Center domain objects of one app (exposed for tests as `app.migrationCenter`-free handles). */
+export interface MigrationCenter {
+  importJobs: ImportJobs;
+  sources: Sources;
+  assets: Assets;
+  requestIds: RequestIds;
+  storage: () => StorageSettings;
+}
+
+const instances = new WeakMap<EmulatorContext, MigrationCenter>();
+
+/** The Migration Center of an app's context (tests use it to reach the domain directly). */
+export function migrationCenterOf(ctx: EmulatorContext): MigrationCenter | undefined {
+  return instances.get(ctx);
+}
+
+function listRequest(request: FastifyRequest): ListRequest {
+  const pageSize = queryParam(request, 'pageSize');
+  return {
+    pageSize,
+    pageToken: queryParam(request, 'pageToken'),
+    filter: queryParam(request, 'filter'),
+    orderBy: queryParam(request, 'orderBy'),
+  };
+}
+
+export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
+  const { store } = ctx;
+  const ops = ctx.operations.forService({
+    service: 'migrationcenter',
+    apiVersion: API_VERSION,
+    metadataType: TYPES.operationMetadata,
+    // Import jobs first record their own interruption (below), then the rest is failed generically.
+    failInterrupted: false,
+  });
+
+  let tempStorage: string | undefined;
+  const storage = (): StorageSettings => {
+    const config = ctx.config as typeof ctx.config & { storageEndpoint?: string };
+    let dir = config.storageDir;
+    if (!dir) {
+      if (config.dataDir) dir = path.join(config.dataDir, 'storage');
+      else {
+        tempStorage ??= fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-storage-'));
+        dir = tempStorage;
+      }
+    }
+    return { storageDir: dir, ...(config.storageEndpoint ? { storageEndpoint: config.storageEndpoint } : {}) };
+  };
+  app.addHook('onClose', async () => {
+    if (tempStorage) fs.rmSync(tempStorage, { recursive: true, force: true });
+  });
+
+  const requestIds = new RequestIds(store);
+  const sources = new Sources(store, () => ctx.config.strictReferences);
+  const assets = new Assets(store);
+  const importJobs = new ImportJobs({ store, ops, sources, assets, requestIds, storage, log: ctx.log });
+  instances.set(ctx, { importJobs, sources, assets, requestIds, storage });
+
+  const recovered = importJobs.recoverInterrupted();
+  if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
+  ops.failInterrupted();
+
+  ctx.seeds.register('sources', (value, field) => {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of Source objects with a name' }]);
+    value.forEach((item, i) => {
+      const f = `${field}[${i}]`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidArgument([{ field: f, description: 'must be a Source object' }]);
+      const { name, ...rest } = item as Record<string, unknown>;
+      const parsed = typeof name === 'string' ? /^projects\/[^/\s]+\/locations\/[^/\s]+\/sources\/([^/\s]+)$/.exec(name) : null;
+      if (!parsed) throw invalidArgument([{ field: `${f}.name`, description: 'must be projects/{project}/locations/{location}/sources/{sourceId}' }]);
+      checkSourceId(parsed[1]);
+      const input = checkSourceBody(rest);
+      if (sources.find(name as string)) store.delete(COLLECTIONS.sources, name as string);
+      sources.insert(name as string, input);
+    });
+    return value.length;
+  });
+  ctx.seeds.register('importJobs', (value, field) => {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of ImportJob objects with a name' }]);
+    value.forEach((item, i) =>
+      importJobs.seed(item, `${field}[${i}]`, (parent, source, f) => {
+        sources.resolveReference(parent, source, f);
+      }),
+    );
+    return value.length;
+  });
+
+  const prefix = `${API_BASE}/projects/:project/locations/:location`;
+  const urlPath = (request: FastifyRequest): string => request.url.split('?')[0];
+  const bodyLimit = Math.max(ctx.config.bodyLimit, INLINE_BODY_LIMIT);
+
+  // ---------------------------------------------------------------- import jobs
+
+  const jobName = (request: FastifyRequest<{ Params: JobParams }>): { name: string; parent: string; verb?: string } => {
+    const { parent } = locationName(request.params.project, request.params.location, 'name');
+    const { id, verb } = splitVerb(request.params.importJob);
+    if (!id) throw unknownPath(request.method, urlPath(request));
+    return { name: `${parent}/importJobs/${id}`, parent, verb };
+  };
+
+  app.post<{ Params: ParentParams }>(`${prefix}/importJobs`, { bodyLimit }, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    return importJobs.create(parent, queryParam(request, 'importJobId'), queryParam(request, 'requestId'), objectBody(request));
+  });
+
+  app.get<{ Params: ParentParams }>(`${prefix}/importJobs`, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    const view = parseJobView(queryParam(request, 'view'), 'IMPORT_JOB_VIEW_BASIC');
+    return importJobs.list(parent, listRequest(request), view);
+  });
+
+  app.get<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
+    const { name, verb } = jobName(request);
+    if (verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return importJobs.get(name, parseJobView(queryParam(request, 'view'), 'IMPORT_JOB_VIEW_FULL'));
+  });
+
+  app.patch<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, { bodyLimit }, async (request) => {
+    const { name, parent, verb } = jobName(request);
+    if (verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return importJobs.patch(name, parent, queryParam(request, 'updateMask'), queryParam(request, 'requestId'), objectBody(request));
+  });
+
+  app.delete<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
+    const { name, parent, verb } = jobName(request);
+    if (verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return importJobs.remove(name, parent, boolQueryParam(request, 'force') ?? false, queryParam(request, 'requestId'));
+  });
+
+  app.post<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
+    const { name, parent, verb } = jobName(request);
+    if (verb !== 'validate' && verb !== 'run') throw unknownPath(request.method, urlPath(request));
+    const body = objectBody(request);
+    const unknown = Object.keys(body).filter((k) => k !== 'requestId');
+    if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: `is not a field of the ${verb} request (only requestId)` })));
+    const requestId = body.requestId === undefined ? queryParam(request, 'requestId') : body.requestId;
+    if (requestId !== undefined && typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
+    return verb === 'validate' ? importJobs.validate(name, parent, requestId) : importJobs.run(name, parent, requestId);
+  });
+
+  // ---------------------------------------------------------------- sources
+
+  const sourceName = (request: FastifyRequest<{ Params: SourceParams }>): { name: string; parent: string } => {
+    const { parent } = locationName(request.params.project, request.params.location, 'name');
+    const { id, verb } = splitVerb(request.params.source);
+    if (!id || verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return { name: `${parent}/sources/${id}`, parent };
+  };
+
+  app.post<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    const id = checkSourceId(queryParam(request, 'sourceId'));
+    const requestId = checkRequestId(queryParam(request, 'requestId'));
+    const input = checkSourceBody(objectBody(request));
+    const name = `${parent}/sources/${id}`;
+    const hash = requestHash('createSource', name, input);
+    return store.transaction(() => {
+      if (requestId) {
+        const prior = requestIds.lookup(parent, requestId, hash);
+        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
+      }
+      const source = sources.insert(name, input);
+      const op = ops.completed({ parent, target: name, verb: 'create', responseType: TYPES.source, response: { ...source } });
+      if (requestId) requestIds.remember(parent, requestId, hash, op);
+      return op;
+    });
+  });
+
+  app.get<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    const page = sources.list(parent, listRequest(request));
+    return { sources: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  });
+
+  app.get<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => sources.get(sourceName(request).name));
+
+  app.delete<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
+    const { name, parent } = sourceName(request);
+    const requestId = checkRequestId(queryParam(request, 'requestId'));
+    const hash = requestHash('deleteSource', name, {});
+    return store.transaction(() => {
+      if (requestId) {
+        const prior = requestIds.lookup(parent, requestId, hash);
+        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
+      }
+      sources.remove(name);
+      const op = ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
+      if (requestId) requestIds.remember(parent, requestId, hash, op);
+      return op;
+    });
+  });
+
+  // ---------------------------------------------------------------- assets
+
+  app.get<{ Params: ParentParams }>(`${prefix}/assets`, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    const view = checkAssetView(queryParam(request, 'view'));
+    const page = assets.list(parent, listRequest(request));
+    return { assets: page.items.map((a) => assetInView(a, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  });
+
+  app.get<{ Params: AssetParams }>(`${prefix}/assets/:asset`, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location, 'name');
+    const { id, verb } = splitVerb(request.params.asset);
+    if (!id || verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return assetInView(assets.get(`${parent}/assets/${id}`), checkAssetView(queryParam(request, 'view')));
+  });
+
+  // ---------------------------------------------------------------- operations
+
+  registerOperationRoutes(app, ops, API_BASE);
+}

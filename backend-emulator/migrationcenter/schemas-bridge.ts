@@ -1,0 +1,35 @@
+/**
+ * The Migration Center side of `schemas/` (the one source of truth for input rules): loaded on
+ * first use, as http/validation.ts does, so that start-up does not pay for Ajv.
+ */
+import type { CheckFailure } from '../../schemas/failures';
+import type { SchemaName } from '../../schemas/registry';
+import type { FieldViolation } from '../errors';
+
+interface SchemasModule {
+  validateImportJobArgs(args: Record<string, unknown>): CheckFailure[];
+  validate(name: SchemaName, value: unknown): CheckFailure[];
+}
+
+let schemas: SchemasModule | undefined;
+
+function load(): SchemasModule {
+  if (!schemas) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    schemas = require('../../schemas') as SchemasModule;
+  }
+  return schemas;
+}
+
+/** Failures of import job args given in either spelling, named as the caller spelt them. */
+export function importJobArgsViolations(args: Record<string, unknown>): FieldViolation[] {
+  return load()
+    .validateImportJobArgs(args)
+    .map((f) => ({ field: f.property, description: f.reason }));
+}
+
+export function schemaFailures(name: SchemaName, value: unknown, prefix = ''): FieldViolation[] {
+  return load()
+    .validate(name, value)
+    .map((f) => ({ field: prefix && f.property ? `${prefix}${f.property.startsWith('[') ? '' : '.'}${f.property}` : prefix || f.property, description: f.reason }));
+}

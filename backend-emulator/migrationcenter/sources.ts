@@ -1,0 +1,166 @@
+/**
+ * Sources (`projects/{project}/locations/{location}/sources/{source}`): where assets come from. Import jobs refer to one
+ * through `assetSource`. Create, get, list and delete; create and delete return Operations that are
+ * done at once, as the real API's long-running methods do when the work is immediate.
+ *
+ * A reference to a source that does not exist creates it (type SOURCE_TYPE_UPLOAD), unless the
+ * emulator runs with `strictReferences`, where it is NOT_FOUND as on the real service.
+ */
+import type { Store } from '../store/store';
+import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
+import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, parseSourceName, parentOf } from './names';
+import { SOURCE_TYPES, STATE, type SourceType, type SourceWire, type StoredJob } from './types';
+import { listStorePage, type ListFields, type ListRequest, type ListPage } from './list-query';
+
+/** Source fields a client may set (wire names; `managed` is accepted for `isManaged`). */
+const SOURCE_INPUT_FIELDS = new Set(['displayName', 'description', 'type', 'priority', 'isManaged', 'managed']);
+const SOURCE_OUTPUT_FIELDS = new Set(['name', 'createTime', 'updateTime', 'state', 'pendingFrameCount', 'errorFrameCount']);
+
+export const SOURCE_LIST_FIELDS: ListFields<SourceWire> = {
+  scalars: {
+    name: (s) => s.name,
+    displayName: (s) => s.displayName,
+    description: (s) => s.description,
+    type: (s) => s.type,
+    priority: (s) => s.priority,
+    isManaged: (s) => s.isManaged,
+    state: (s) => s.state,
+    createTime: (s) => s.createTime,
+    updateTime: (s) => s.updateTime,
+  },
+  enumPrefixes: { type: 'SOURCE_TYPE_' },
+  name: (s) => s.name,
+};
+
+export interface SourceInput {
+  displayName?: string;
+  description?: string;
+  type?: SourceType;
+  priority?: number;
+  isManaged?: boolean;
+}
+
+/** Checks a Source request body; returns the accepted fields in wire spelling. */
+export function checkSourceBody(body: Record<string, unknown>): SourceInput {
+  const violations: FieldViolation[] = [];
+  const out: SourceInput = {};
+  if ('managed' in body && 'isManaged' in body) {
+    violations.push({ field: 'managed', description: 'cannot be given together with isManaged: they are two names of one field' });
+  }
+  for (const [key, value] of Object.entries(body)) {
+    if (SOURCE_OUTPUT_FIELDS.has(key)) continue; // output only: ignored, as the real API does
+    if (!SOURCE_INPUT_FIELDS.has(key)) {
+      violations.push({ field: key, description: 'is not a known property of Source' });
+      continue;
+    }
+    switch (key) {
+      case 'displayName':
+      case 'description': {
+        const limit = key === 'displayName' ? 63 : 1024;
+        if (typeof value !== 'string') violations.push({ field: key, description: 'must be a string' });
+        else if (value.length > limit) violations.push({ field: key, description: `must have at most ${limit} characters` });
+        else out[key] = value;
+        break;
+      }
+      case 'type':
+        if (typeof value !== 'string' || !(SOURCE_TYPES as readonly string[]).includes(value)) {
+          violations.push({ field: key, description: `must be one of ${SOURCE_TYPES.join(', ')}` });
+        } else out.type = value as SourceType;
+        break;
+      case 'priority':
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647) {
+          violations.push({ field: key, description: 'must be a 32-bit integer' });
+        } else out.priority = value;
+        break;
+      case 'isManaged':
+      case 'managed':
+        if (typeof value !== 'boolean') violations.push({ field: key, description: 'must be true or false' });
+        else out.isManaged = value;
+        break;
+    }
+  }
+  if (violations.length > 0) throw invalidArgument(violations);
+  return out;
+}
+
+export function checkSourceId(id: string | undefined): string {
+  if (id === undefined || id === '') throw invalidArgument([{ field: 'sourceId', description: 'is required' }]);
+  if (!RESOURCE_ID.test(id)) throw invalidArgument([{ field: 'sourceId', description: RESOURCE_ID_REASON }]);
+  return id;
+}
+
+export class Sources {
+  constructor(
+    private readonly store: Store,
+    private readonly strictReferences: () => boolean,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  get(name: string): SourceWire {
+    const source = this.store.get<SourceWire>(COLLECTIONS.sources, name);
+    if (!source) throw notFound(RESOURCE_TYPES.source, name);
+    return source;
+  }
+
+  find(name: string): SourceWire | undefined {
+    return this.store.get<SourceWire>(COLLECTIONS.sources, name);
+  }
+
+  /** Writes a new source; call inside a transaction. */
+  insert(name: string, input: SourceInput): SourceWire {
+    if (this.find(name)) throw alreadyExists(RESOURCE_TYPES.source, name);
+    const time = this.now();
+    const source: SourceWire = {
+      name,
+      createTime: time,
+      updateTime: time,
+      ...(input.displayName !== undefined ? { displayName: input.displayName } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      type: input.type ?? 'SOURCE_TYPE_UNKNOWN',
+      priority: input.priority ?? 0,
+      isManaged: input.isManaged ?? false,
+      pendingFrameCount: 0,
+      errorFrameCount: 0,
+      state: 'ACTIVE',
+    };
+    this.store.put(COLLECTIONS.sources, name, source);
+    return source;
+  }
+
+  /**
+   * Resolves an import job's `assetSource` (inside the job's transaction): the source must be in
+   * the job's project and location; a missing one is created, or NOT_FOUND with strictReferences.
+   */
+  resolveReference(jobParent: string, assetSource: string, field = 'assetSource'): SourceWire {
+    const parsed = parseSourceName(assetSource);
+    if (!parsed) throw invalidArgument([{ field, description: 'must be projects/{project}/locations/{location}/sources/{sourceId}' }]);
+    if (parsed.parent !== jobParent) {
+      throw invalidArgument([{ field, description: `must be a source of ${jobParent}, the import job's project and location` }]);
+    }
+    const existing = this.find(assetSource);
+    if (existing) return existing;
+    if (this.strictReferences()) throw notFound(RESOURCE_TYPES.source, assetSource);
+    return this.insert(assetSource, { type: 'SOURCE_TYPE_UPLOAD', displayName: parsed.id });
+  }
+
+  list(parent: string, request: ListRequest): ListPage<SourceWire> {
+    return listStorePage(this.store, COLLECTIONS.sources, `${parent}/sources/`, request, SOURCE_LIST_FIELDS, `sources:${parent}`);
+  }
+
+  /**
+   * Deletes a source (inside a transaction). A source that a validating or running import job
+   * uses is FAILED_PRECONDITION; other jobs keep their `assetSource` text (as on the real service,
+   * a reference does not keep its target alive). Assets stay.
+   */
+  remove(name: string): void {
+    if (!this.find(name)) throw notFound(RESOURCE_TYPES.source, name);
+    const users = this.store
+      .list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parentOf(name)}/importJobs/` })
+      .filter((e) => e.value.job.assetSource === name);
+    const active = users.filter((e) => e.value.job.state === STATE.RUNNING || e.value.job.state === STATE.VALIDATING);
+    if (active.length > 0) {
+      throw failedPrecondition(`Source ${name} is used by import job ${active[0].value.job.name}, which is in state ${active[0].value.job.state}; wait until it ends.`);
+    }
+    this.store.delete(COLLECTIONS.sources, name);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * What a payload source hands to the import engine: a list of files, each opened lazily.
+ *
+ * `PayloadFile` is structurally the import engine's own `PayloadFile` (`{ name, size?, open() }`):
+ * the payload sources do not depend on the engine, the engine does not depend on them.
+ */
+import type { Readable } from 'stream';
+
+export interface PayloadFile {
+  /** The file's name as the engine and the reports show it (`vmInfo.csv`, `sub/vmInfo.csv`). */
+  name: string;
+  /** Size in bytes when known without reading the file. */
+  size?: number;
+  /** Opens a fresh stream of the file's bytes; each call starts from the beginning. */
+  open(): Readable;
+}
+
+/**
+ * The files of a payload, plus the job-level problems found while listing them (a missing
+ * object, an object outside its bucket folder). Problems are not thrown: they become job errors
+ * of severity ERROR in the validation report, so that a bad path fails the validation, not the
+ * emulator.
+ */
+export interface ResolvedPayload {
+  files: PayloadFile[];
+  errors: string[];
+}
+
+/** Where storage payloads are read from. */
+export interface StorageSettings {
+  /** Local directory with one folder per bucket (used when no endpoint is set). */
+  storageDir: string;
+  /**
+   * Origin of a GCS-compatible server (`http://localhost:4443`); when set, or when the
+   * `STORAGE_EMULATOR_HOST` environment variable is set, objects are read through
+   * `@google-cloud/storage` instead of the local directory.
+   */
+  storageEndpoint?: string;
+}
+
+/** Whether objects come from a GCS-compatible server rather than the local directory. */
+export function usesRemoteStorage(settings: StorageSettings, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(settings.storageEndpoint) || Boolean(env.STORAGE_EMULATOR_HOST);
+}
