@@ -1,0 +1,261 @@
+/**
+ * IMPORT_JOB_FORMAT_CMDB: a configuration management database export.
+ *
+ * The real API only says "Configuration management DB format"; the format is deprecated and no
+ * column specification was ever published. THIS TEMPLATE IS THE EMULATOR'S OWN DEFINITION, modelled
+ * on a ServiceNow CSV export of the server classes (field names as headers):
+ *
+ * - one or more server files, `cmdb_ci_server.csv` (or any `cmdb_ci_<class>.csv`, `cmdb.csv`):
+ *   `sys_id` (unique key), `name`, `cpu_count`, `ram` (MB), plus optional `cpu_core_count`,
+ *   `disk_space` (GB), `os`, `os_version`, `ip_address`, `mac_address`, `virtual`, `location`, ...;
+ * - optionally `cmdb_ci_disk.csv`: one row per disk, `computer` naming a server's `sys_id`,
+ *   `size_bytes`, `name`, `free_space_bytes`, `storage_type`.
+ *
+ * A CMDB carries no performance samples and no labels. docs/formats/cmdb.md.
+ */
+import type { Asset, DiskEntry, MachineDetails, PowerState } from '../asset';
+import { clip } from '../columns';
+import type { AssetMapping, ColumnSpec, FileKind, FormatDefinition, RowRecord, RowRule } from '../types';
+import { flat } from '../util';
+import { osFamilyOf } from './manual-csv';
+
+export const CMDB_SERVER_FILE = /^cmdb(?:_ci_(?!disk(?:\s*\(\d+\))?\.csv$)\w+)?(?:\s*\(\d+\))?\.csv$/i;
+export const CMDB_DISK_FILE = /^cmdb_ci_disk(?:\s*\(\d+\))?\.csv$/i;
+
+export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'sys_id', type: 'string', presence: 'required', description: 'Unique id of the configuration item: the asset id. Disk rows refer to it.', example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718' },
+  { name: 'name', type: 'string', presence: 'required', description: 'Server name.', example: 'app-server-01' },
+  { name: 'sys_class_name', type: 'string', presence: 'optional', description: 'CI class (cmdb_ci_win_server, cmdb_ci_linux_server, ...); hints the OS family when `os` does not.', example: 'cmdb_ci_linux_server' },
+  { name: 'cpu_count', type: 'int', presence: 'required', min: 0, description: 'Number of CPUs; the core count when `cpu_core_count` is empty.', example: '2' },
+  { name: 'cpu_core_count', type: 'int', presence: 'optional', unit: 'cores', min: 0, description: 'Total CPU cores: the asset core count.', example: '8' },
+  { name: 'ram', type: 'number', presence: 'required', unit: 'MiB', min: 0, description: 'Memory in MB (1 MB = 1,048,576 bytes, as CMDB discovery computes it).', example: '32768' },
+  { name: 'disk_space', type: 'number', presence: 'recommended', unit: 'GiB', min: 0, description: 'Total disk space in GB (1 GB = 2^30 bytes); without it the disk rows are summed.', example: '500' },
+  { name: 'os', type: 'string', presence: 'recommended', description: 'Operating system name.', example: 'Linux Red Hat' },
+  { name: 'os_version', type: 'string', presence: 'optional', description: 'Operating system version.', example: '8.6' },
+  { name: 'ip_address', type: 'ip', presence: 'optional', description: 'Primary IP address.', example: '10.20.0.15' },
+  { name: 'mac_address', type: 'mac', presence: 'optional', description: 'Primary MAC address.', example: '00:50:56:aa:bb:01' },
+  { name: 'fqdn', type: 'string', presence: 'optional', description: 'Fully qualified domain name (attribute).', example: 'app-server-01.corp.example.com' },
+  { name: 'host_name', type: 'string', presence: 'optional', description: 'Host name (attribute).', example: 'app-server-01' },
+  { name: 'dns_domain', type: 'string', presence: 'optional', description: 'DNS domain (attribute).', example: 'corp.example.com' },
+  { name: 'virtual', type: 'bool', presence: 'optional', description: 'true for a virtual machine, false for a physical server (physical platform details).', example: 'true' },
+  { name: 'location', type: 'string', presence: 'optional', description: 'Where the server is (a site, a data center): the asset location.', example: 'Frankfurt DC2' },
+  { name: 'serial_number', type: 'string', presence: 'optional', description: 'Hardware serial number (attribute).', example: 'VMware-42 1a 2b 3c' },
+  { name: 'correlation_id', type: 'string', presence: 'optional', description: 'Id of the server in another source, for example its BIOS UUID (attribute).', example: '421a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8' },
+  { name: 'manufacturer', type: 'string', presence: 'optional', description: 'Manufacturer (attribute).', example: 'VMware, Inc.' },
+  { name: 'model_id', type: 'string', presence: 'optional', description: 'Model (attribute).', example: 'VMware Virtual Platform' },
+  {
+    name: 'operational_status',
+    type: 'string',
+    presence: 'optional',
+    description: 'Operational (1) -> ACTIVE, Non-Operational (2) -> SUSPENDED, Repair in Progress (3) / DR Standby (4) / Ready (5) -> SUSPENDED, Retired (6) -> DELETED; label or number.',
+    example: 'Operational',
+  },
+  { name: 'install_status', type: 'string', presence: 'optional', description: 'Install status (attribute).', example: 'Installed' },
+  { name: 'short_description', type: 'string', presence: 'optional', description: 'Description (attribute, first 256 characters).', example: 'Order service' },
+  { name: 'sys_created_on', type: 'timestamp', presence: 'optional', description: 'When the CI was created (`yyyy-MM-dd HH:mm:ss`, UTC): the asset create time.', example: '2023-05-01 08:00:00' },
+];
+
+export const CMDB_DISK_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'computer', aliases: ['computer.sys_id'], type: 'string', presence: 'required', description: 'The `sys_id` of the server the disk belongs to.', example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718' },
+  { name: 'name', type: 'string', presence: 'recommended', description: 'Disk name: the disk entry label.', example: 'disk0' },
+  { name: 'device_id', type: 'string', presence: 'optional', description: 'Device id (the label when `name` is empty).', example: '/dev/sda' },
+  { name: 'size_bytes', type: 'int', presence: 'required', unit: 'bytes', min: 0, description: 'Disk capacity in bytes.', example: '107374182400' },
+  { name: 'free_space_bytes', type: 'int', presence: 'optional', unit: 'bytes', min: 0, description: 'Free space in bytes.', example: '53687091200' },
+  { name: 'storage_type', type: 'string', presence: 'optional', description: 'Storage or interface type (SSD, SAN, SCSI): the disk interface type.', example: 'SSD' },
+];
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+const serverRules: RowRule[] = [
+  {
+    id: 'cores-not-below-cpus',
+    severity: 'WARNING',
+    description: '`cpu_core_count` is not smaller than `cpu_count`.',
+    create: () => (r, report) => {
+      const cpus = num(r.cpu_count);
+      const cores = num(r.cpu_core_count);
+      if (cpus !== undefined && cores !== undefined && cores < cpus) report.warning(`cpu_core_count (${cores}) is smaller than cpu_count (${cpus})`);
+    },
+  },
+  {
+    id: 'ram-not-zero',
+    severity: 'WARNING',
+    description: 'A server has some memory: `ram` = 0 is suspicious.',
+    create: () => (r, report) => {
+      if (r.ram === 0) report.warning('ram is 0 MB');
+    },
+  },
+  {
+    id: 'operational-status-known',
+    severity: 'WARNING',
+    description: '`operational_status` is one of the CMDB values (1 to 6 or their labels); another value gives an unspecified power state.',
+    create: () => (r, report) => {
+      const s = str(r.operational_status);
+      if (s !== undefined && powerStateOfCi(s) === undefined) report.warning(`operational_status "${clip(s)}" is not a known value; the power state is left unspecified`);
+    },
+  },
+];
+
+const diskRules: RowRule[] = [
+  {
+    id: 'free-within-size',
+    severity: 'WARNING',
+    description: '`free_space_bytes` is not larger than `size_bytes`.',
+    create: () => (r, report) => {
+      const size = num(r.size_bytes);
+      const free = num(r.free_space_bytes);
+      if (size !== undefined && free !== undefined && free > size) report.warning(`free_space_bytes (${free}) is larger than size_bytes (${size})`);
+    },
+  },
+];
+
+export const CMDB_KINDS: readonly FileKind[] = [
+  {
+    kind: 'machines',
+    title: 'cmdb_ci_server.csv',
+    fileName: CMDB_SERVER_FILE,
+    required: true,
+    multiple: true,
+    columns: CMDB_SERVER_COLUMNS,
+    key: 'sys_id',
+    identity: { name: 'name', uuid: 'sys_id', title: 'name' },
+    rules: serverRules,
+    description: 'Servers: one row per configuration item; several files (one per CI class) are accepted. Required.',
+  },
+  {
+    kind: 'disks',
+    title: 'cmdb_ci_disk.csv',
+    fileName: CMDB_DISK_FILE,
+    required: false,
+    columns: CMDB_DISK_COLUMNS,
+    references: { column: 'computer', kind: 'machines' },
+    identity: { uuid: 'computer' },
+    rules: diskRules,
+    description: 'Disks: one row per disk of a server.',
+  },
+];
+
+// ---- asset mapping ----
+
+const STATUS: Record<string, PowerState> = {
+  '1': 'ACTIVE',
+  operational: 'ACTIVE',
+  '2': 'SUSPENDED',
+  'non-operational': 'SUSPENDED',
+  nonoperational: 'SUSPENDED',
+  '3': 'SUSPENDED',
+  'repair in progress': 'SUSPENDED',
+  '4': 'SUSPENDED',
+  'dr standby': 'SUSPENDED',
+  '5': 'SUSPENDED',
+  ready: 'SUSPENDED',
+  '6': 'DELETED',
+  retired: 'DELETED',
+};
+
+export function powerStateOfCi(status: string): PowerState | undefined {
+  return STATUS[status.trim().toLowerCase()];
+}
+
+export interface CmdbChildren {
+  disks: Array<{ label?: string; size?: number; free?: number; type?: string }>;
+}
+
+const bytes = (n: number): string => BigInt(Math.round(Math.max(0, n))).toString();
+const GIB = 1024 * 1024 * 1024;
+
+function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: Asset; frames: number } {
+  const machineId = m.sys_id as string;
+  const name = str(m.name);
+  const attributes: Record<string, string> = {};
+  for (const k of ['sys_class_name', 'serial_number', 'correlation_id', 'fqdn', 'host_name', 'dns_domain', 'manufacturer', 'model_id', 'operational_status', 'install_status']) {
+    const v = str(m[k]);
+    if (v !== undefined) attributes[k] = v;
+  }
+  const description = str(m.short_description);
+  if (description !== undefined) attributes.short_description = description.slice(0, 256);
+  const location = str(m.location);
+  if (location !== undefined) attributes.HostingLocation = location;
+  const isPhysical = typeof m.virtual === 'boolean' ? !m.virtual : undefined;
+  if (isPhysical !== undefined) attributes.IsPhysical = String(isPhysical);
+
+  const details: MachineDetails = { uuid: machineId };
+  if (name !== undefined) details.machineName = name;
+  if (typeof m.sys_created_on === 'number') details.createTime = new Date(m.sys_created_on).toISOString();
+  const cores = num(m.cpu_core_count) ?? num(m.cpu_count);
+  if (cores !== undefined) details.coreCount = cores;
+  const ram = num(m.ram);
+  if (ram !== undefined) details.memoryMb = Math.round(ram);
+  const status = str(m.operational_status);
+  details.powerState = (status && powerStateOfCi(status)) || 'POWER_STATE_UNSPECIFIED';
+  details.platform = isPhysical ? { physicalDetails: location ? { location } : {} } : { genericDetails: location ? { location } : {} };
+
+  const disks = ch?.disks ?? [];
+  const entries: DiskEntry[] = disks.map((d) => ({
+    ...(d.label !== undefined ? { diskLabel: d.label } : {}),
+    ...(d.size !== undefined ? { capacityBytes: bytes(d.size) } : {}),
+    ...(d.free !== undefined ? { freeBytes: bytes(d.free) } : {}),
+    ...(d.type !== undefined ? { interfaceType: d.type } : {}),
+  }));
+  const space = num(m.disk_space);
+  const total = space !== undefined ? space * GIB : disks.length > 0 ? disks.reduce((s, d) => s + (d.size ?? 0), 0) : undefined;
+  const withFree = disks.filter((d) => d.free !== undefined);
+  const free = withFree.length > 0 ? withFree.reduce((s, d) => s + d.free!, 0) : undefined;
+  if (total !== undefined || free !== undefined || entries.length > 0) {
+    details.disks = {};
+    if (total !== undefined) details.disks.totalCapacityBytes = bytes(total);
+    if (free !== undefined) details.disks.totalFreeBytes = bytes(free);
+    if (entries.length > 0) details.disks.disks = { entries };
+  }
+
+  const ip = str(m.ip_address);
+  const mac = str(m.mac_address);
+  if (ip || mac) {
+    details.network = {};
+    if (ip) {
+      details.network.primaryIpAddress = ip;
+      details.network.ipAddresses = [ip];
+    }
+    if (mac) details.network.primaryMacAddress = mac;
+    details.network.adapters = {
+      entries: [{ ...(mac ? { macAddress: mac } : {}), ...(ip ? { addresses: { entries: [{ ipAddress: ip }] } } : {}) }],
+    };
+  }
+
+  const os = str(m.os);
+  const cls = (str(m.sys_class_name) ?? '').toLowerCase();
+  const classHint = cls.includes('win') ? 'windows' : cls.includes('linux') ? 'linux' : /unix|solaris|aix|hpux/.test(cls) ? 'unix' : undefined;
+  let family = osFamilyOf(undefined, os);
+  if (family === 'OS_FAMILY_UNKNOWN' && classHint) family = osFamilyOf(classHint, undefined);
+  details.guestOs = { family };
+  if (os !== undefined) details.guestOs.osName = os;
+  const version = str(m.os_version);
+  if (version !== undefined) details.guestOs.version = version;
+
+  const asset: Asset = { machineId, attributes, labels: {}, machineDetails: details };
+  if (name !== undefined) asset.machineName = name;
+  // Frames: one per server (a CMDB carries no performance samples).
+  return { asset, frames: 1 };
+}
+
+export const cmdbAssets: AssetMapping<CmdbChildren> = {
+  machineKind: 'machines',
+  newChildren: () => ({ disks: [] }),
+  addChild(kind, ch, r) {
+    if (kind !== 'disks') return;
+    const label = str(r.name) ?? str(r.device_id);
+    const type = str(r.storage_type);
+    ch.disks.push({ label: label === undefined ? undefined : flat(label), size: num(r.size_bytes), free: num(r.free_space_bytes), type: type === undefined ? undefined : flat(type) });
+  },
+  build: buildCmdbAsset,
+};
+
+export const cmdb: FormatDefinition<CmdbChildren> = {
+  format: 'IMPORT_JOB_FORMAT_CMDB',
+  label: 'CMDB',
+  description:
+    "A configuration management database export (the emulator's own template, modelled on a ServiceNow server export; the real format was never specified): cmdb_ci_server.csv (required, one or more files) and cmdb_ci_disk.csv.",
+  fileKinds: CMDB_KINDS,
+  assets: cmdbAssets,
+};

@@ -1,0 +1,348 @@
+/**
+ * The CSV reader shared by every CSV format.
+ *
+ * Bytes -> records -> papaparse, in three steps that keep memory flat whatever the input:
+ * 1. A byte-level record scanner finds record boundaries (newlines outside quoted fields, with
+ *    papaparse's rule that a quote opens a quoted field only at the start of a field). It holds at
+ *    most one unfinished record, and never more than `maxRowBytes` of it: a longer record is
+ *    dropped as it streams and reported as a row error, so a 50 MB field costs no memory and no
+ *    quadratic re-parsing.
+ * 2. Whole records are gathered into batches of about BATCH_BYTES, checked to be valid UTF-8
+ *    (`buffer.isUtf8`, the same check as `new TextDecoder('utf-8', {fatal: true})`) and decoded.
+ * 3. Each batch goes through papaparse (`Papa.parse` on the batch text, delimiter `,`, quote `"`),
+ *    which takes its no-quote fast path when a batch holds no quote. Because batches end on record
+ *    boundaries papaparse never re-parses a partial line.
+ *
+ * Row numbers count records, the header being row 1, as a spreadsheet shows them: a quoted cell
+ * with line breaks stays in its row; empty lines count. LF and CRLF line endings are accepted (also
+ * mixed); CR-only files are refused with a file error. A UTF-8 byte order mark is skipped.
+ */
+import { isUtf8 } from 'node:buffer';
+import Papa from 'papaparse';
+import { error } from '../report';
+import { formatBytes } from '../source';
+import type { Reader, ReaderEvent, ReaderRowIssue } from '../types';
+
+const BATCH_BYTES = 256 * 1024;
+const NL = 0x0a;
+const CR = 0x0d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+type Segment = { kind: 'data'; buf: Buffer } | { kind: 'skip' };
+
+/** Finds record boundaries in a byte stream; see the file comment. */
+export class RecordScanner {
+  private inQuotes = false;
+  /** In a quoted field, the previous piece ended on a quote: escaped or closing depends on the next byte. */
+  private pendingQuote = false;
+  private prev = NL;
+  private carry: Buffer[] = [];
+  private carryLen = 0;
+  private skipping = false;
+
+  constructor(private readonly maxRowBytes: number) {}
+
+  /** Feeds a piece no longer than `maxRowBytes`; returns complete records (ending in `\n`) and skipped rows, in order. */
+  push(b: Buffer): Segment[] {
+    const len = b.length;
+    if (len === 0) return [];
+    let first = -1;
+    let last = -1;
+    if (!this.inQuotes && !this.pendingQuote && b.indexOf(QUOTE) === -1) {
+      first = b.indexOf(NL);
+      if (first !== -1) last = b.lastIndexOf(NL);
+      this.prev = b[len - 1];
+    } else {
+      let i = 0;
+      let inQuotes = this.inQuotes;
+      let prev = this.prev;
+      if (this.pendingQuote) {
+        this.pendingQuote = false;
+        if (b[0] === QUOTE) {
+          i = 1; // an escaped quote ("") split across pieces
+          prev = QUOTE;
+        } else {
+          inQuotes = false;
+        }
+      }
+      for (; i < len; i++) {
+        const c = b[i];
+        if (inQuotes) {
+          if (c === QUOTE) {
+            if (i + 1 === len) this.pendingQuote = true;
+            else if (b[i + 1] === QUOTE) i++;
+            else inQuotes = false;
+          }
+        } else if (c === NL) {
+          if (first === -1) first = i;
+          last = i;
+        } else if (c === QUOTE && (prev === COMMA || prev === NL)) {
+          inQuotes = true;
+        }
+        prev = c;
+      }
+      this.inQuotes = inQuotes;
+      this.prev = prev;
+    }
+
+    if (first === -1) {
+      // The whole piece continues the current record.
+      if (!this.skipping) {
+        this.carry.push(b);
+        this.carryLen += len;
+        if (this.carryLen > this.maxRowBytes) this.startSkipping();
+      }
+      return [];
+    }
+
+    const out: Segment[] = [];
+    let dataStart = 0;
+    if (this.skipping) {
+      out.push({ kind: 'skip' });
+      this.skipping = false;
+      dataStart = first + 1;
+    } else if (this.carryLen + first > this.maxRowBytes) {
+      out.push({ kind: 'skip' });
+      this.carry = [];
+      this.carryLen = 0;
+      dataStart = first + 1;
+    }
+    if (last + 1 > dataStart) {
+      const head = b.subarray(dataStart, last + 1);
+      if (dataStart === 0 && this.carryLen > 0) {
+        this.carry.push(head);
+        out.push({ kind: 'data', buf: Buffer.concat(this.carry, this.carryLen + head.length) });
+      } else {
+        out.push({ kind: 'data', buf: head });
+      }
+    }
+    this.carry = last + 1 < len ? [b.subarray(last + 1)] : [];
+    this.carryLen = len - last - 1;
+    return out;
+  }
+
+  /** Ends the stream: the last record when the file does not end with a newline. */
+  end(): Segment[] {
+    if (this.skipping) {
+      this.skipping = false;
+      return [{ kind: 'skip' }];
+    }
+    if (this.carryLen === 0) return [];
+    const buf = Buffer.concat(this.carry, this.carryLen);
+    this.carry = [];
+    this.carryLen = 0;
+    return [{ kind: 'data', buf }];
+  }
+
+  private startSkipping(): void {
+    this.skipping = true;
+    this.carry = [];
+    this.carryLen = 0;
+  }
+}
+
+/** Offset of the first byte that breaks UTF-8 (only called once a batch failed `isUtf8`). */
+export function firstInvalidUtf8(b: Buffer): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    let need = 0;
+    let min = 0;
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    if (i + need >= b.length) return i; // truncated sequence
+    let cp = c & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const cc = b[i + k];
+      if ((cc & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+function quoteMessage(code: string, message: string): string {
+  if (code === 'MissingQuotes') return 'a quoted field is not closed (its closing " is missing)';
+  if (code === 'InvalidQuotes') {
+    return 'a quoted field has characters after its closing quote (write "" for a quote inside a quoted field)';
+  }
+  return `the row could not be parsed: ${message}`;
+}
+
+export const csvReader: Reader = async function* csvReader(bytes, ctx): AsyncGenerator<ReaderEvent> {
+  const maxRow = ctx.maxRowBytes;
+  const scanner = new RecordScanner(maxRow);
+  let parts: Buffer[] = [];
+  let partsLen = 0;
+  let nextRow = 1;
+  let headerDone = false;
+  let started = false;
+  let consumed = 0; // bytes of the file handed to papaparse so far (after the BOM)
+  let bomBytes = 0;
+
+  /** Parses whole records; returns the events. */
+  function parse(buf: Buffer): ReaderEvent[] {
+    const events: ReaderEvent[] = [];
+    consumed += buf.length;
+    let textIn = buf.toString('utf8');
+    if (textIn.charCodeAt(textIn.length - 1) === NL) textIn = textIn.slice(0, -1);
+    const result = Papa.parse<string[]>(textIn, {
+      delimiter: ',',
+      newline: '\n',
+      quoteChar: '"',
+      escapeChar: '"',
+      header: false,
+      skipEmptyLines: false,
+      dynamicTyping: false,
+    });
+    const data = result.data;
+    for (let r = 0; r < data.length; r++) {
+      const row = data[r];
+      const lastCell = row[row.length - 1];
+      if (lastCell.charCodeAt(lastCell.length - 1) === CR) row[row.length - 1] = lastCell.slice(0, -1);
+    }
+    const batchFirstRow = nextRow;
+    let start = 0;
+    if (!headerDone) {
+      while (start < data.length && data[start].length === 1 && data[start][0].trim() === '') start++;
+      if (start < data.length) {
+        const headerRow = batchFirstRow + start;
+        if (result.errors.some((e) => e.row === start)) {
+          events.push({
+            type: 'fileIssue',
+            fatal: true,
+            issue: error(`the header row (row ${headerRow}) has malformed quotes`),
+          });
+          nextRow += data.length;
+          return events;
+        }
+        events.push({ type: 'table', header: data[start], headerRow });
+        headerDone = true;
+        start++;
+      }
+    }
+    if (start < data.length) {
+      let issues: ReaderRowIssue[] | undefined;
+      const seen = new Set<number>();
+      for (const e of result.errors) {
+        if (e.row === undefined || e.row < start || seen.has(e.row)) continue;
+        seen.add(e.row);
+        (issues ??= []).push({ rowNumber: batchFirstRow + e.row, issue: error(quoteMessage(e.code, e.message)) });
+      }
+      events.push({
+        type: 'rows',
+        firstRow: batchFirstRow + start,
+        rows: start === 0 ? data : data.slice(start),
+        ...(issues ? { issues } : {}),
+      });
+    }
+    nextRow += data.length;
+    return events;
+  }
+
+  /** Decodes and parses the gathered records; a fatal file issue ends the list. */
+  function flush(): ReaderEvent[] {
+    if (partsLen === 0) return [];
+    const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, partsLen);
+    parts = [];
+    partsLen = 0;
+    if (isUtf8(buf)) return parse(buf);
+    const bad = firstInvalidUtf8(buf);
+    const offset = consumed + bomBytes + Math.max(bad, 0);
+    const cut = bad > 0 ? buf.lastIndexOf(NL, bad) : -1;
+    const events = cut >= 0 ? parse(buf.subarray(0, cut + 1)) : [];
+    events.push({
+      type: 'fileIssue',
+      fatal: true,
+      issue: error(`the file is not valid UTF-8: invalid bytes in row ${nextRow} (byte offset ${offset}); save it as UTF-8`),
+    });
+    return events;
+  }
+
+  function skipped(): ReaderEvent[] {
+    const events = flush();
+    if (events.some((e) => e.type === 'fileIssue' && e.fatal)) return events;
+    if (!headerDone) {
+      events.push({
+        type: 'fileIssue',
+        fatal: true,
+        issue: error(`the header row is longer than ${formatBytes(maxRow)}`),
+      });
+      return events;
+    }
+    events.push({
+      type: 'rowIssue',
+      rowNumber: nextRow,
+      issue: error(`the row is longer than ${formatBytes(maxRow)}; it was skipped without being read`),
+    });
+    nextRow++;
+    return events;
+  }
+
+  function* emit(events: ReaderEvent[]): Generator<ReaderEvent, boolean> {
+    for (const e of events) {
+      yield e;
+      if (e.type === 'fileIssue' && e.fatal) return true;
+    }
+    return false;
+  }
+
+  function handle(segments: Segment[]): ReaderEvent[] {
+    const events: ReaderEvent[] = [];
+    for (const seg of segments) {
+      if (seg.kind === 'data') {
+        parts.push(seg.buf);
+        partsLen += seg.buf.length;
+        if (partsLen >= BATCH_BYTES) events.push(...flush());
+      } else {
+        events.push(...skipped());
+      }
+      if (events.some((e) => e.type === 'fileIssue' && e.fatal)) break;
+    }
+    return events;
+  }
+
+  for await (let piece of bytes) {
+    if (!started) {
+      if (piece.length === 0) continue;
+      started = true;
+      if (piece.length >= 3 && piece[0] === 0xef && piece[1] === 0xbb && piece[2] === 0xbf) {
+        piece = piece.subarray(3);
+        bomBytes = 3;
+      }
+      const firstNl = piece.indexOf(NL);
+      const firstCr = piece.indexOf(CR);
+      if (firstNl === -1 && firstCr !== -1 && firstCr < piece.length - 1) {
+        yield {
+          type: 'fileIssue',
+          fatal: true,
+          issue: error('the file uses CR-only line endings (classic Mac OS); save it with LF or CRLF line endings'),
+        };
+        return;
+      }
+    }
+    for (let at = 0; at < piece.length; at += maxRow) {
+      const sub = piece.length <= maxRow ? piece : piece.subarray(at, Math.min(piece.length, at + maxRow));
+      if (yield* emit(handle(scanner.push(sub)))) return;
+    }
+  }
+  if (yield* emit(handle(scanner.end()))) return;
+  if (yield* emit(flush())) return;
+  if (!headerDone) {
+    yield { type: 'fileIssue', fatal: true, issue: error('the file is empty: it has no header row') };
+  }
+};

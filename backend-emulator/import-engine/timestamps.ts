@@ -1,0 +1,107 @@
+/**
+ * Timestamps of the import templates. Accepted forms (a value without a zone is UTC):
+ * - ISO 8601: `2024-01-31`, `2024-01-31T13:30`, `2024-01-31T13:30:00`, `2024-01-31 13:30:00.123`,
+ *   with an optional `Z`, `+01:00`, `+0100` or `+01` zone;
+ * - the collection scripts' US forms: `01/31/2024 13:30:00` and `01/31/2024, 13:30:00`
+ *   (one-digit month, day and hour accepted; seconds optional), or a bare `01/31/2024`.
+ */
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2 && ((year % 4 === 0 && year % 100 !== 0) || year % 400 === 0)) return 29;
+  return DAYS[month - 1];
+}
+
+function digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** `2024-01-31T13:30:00Z`, the most common form, without a regular expression. */
+function fastIso(s: string): number | undefined {
+  if (s.length !== 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84) return undefined;
+  if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 90) return undefined;
+  const y = digits(s, 0, 4);
+  const mo = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  const h = digits(s, 11, 2);
+  const mi = digits(s, 14, 2);
+  const se = digits(s, 17, 2);
+  if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || se < 0) return undefined;
+  return build(y, mo, d, h, mi, se, 0, 0);
+}
+
+function build(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number, offsetMin: number): number {
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return NaN;
+  if (h > 23 || mi > 59 || s > 59) return NaN;
+  const t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  // Date.UTC maps years 0..99 to 1900..1999; the templates never mean those.
+  if (y < 100) return NaN;
+  return t - offsetMin * 60_000;
+}
+
+/** Epoch milliseconds, or NaN when the text is not an accepted timestamp. */
+export function parseTimestamp(text: string): number {
+  const fast = fastIso(text);
+  if (fast !== undefined) return fast;
+  let m = ISO.exec(text);
+  if (m) {
+    let offset = 0;
+    const zone = m[8];
+    if (zone && zone !== 'Z' && zone !== 'z') {
+      const sign = zone[0] === '-' ? -1 : 1;
+      const digits = zone.slice(1).replace(':', '');
+      const hh = Number(digits.slice(0, 2));
+      const mm = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+      if (hh > 23 || mm > 59) return NaN;
+      offset = sign * (hh * 60 + mm);
+    }
+    const frac = m[7] ? Number(m[7].padEnd(3, '0').slice(0, 3)) : 0;
+    return build(+m[1], +m[2], +m[3], m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, frac, offset);
+  }
+  m = US.exec(text);
+  if (m) return build(+m[3], +m[1], +m[2], m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, 0, 0);
+  return NaN;
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`;
+}
+
+/**
+ * Epoch milliseconds -> `2024-01-31T13:30:00Z` (milliseconds written only when not zero). The same
+ * instant as `Date.prototype.toISOString`, ~30x cheaper, which matters at a million rows.
+ */
+export function isoString(ms: number): string {
+  if (!Number.isFinite(ms) || ms < -62135596800000 || ms > 253402300799999) return new Date(ms).toISOString();
+  const days = Math.floor(ms / 86_400_000);
+  let rem = ms - days * 86_400_000;
+  const h = Math.floor(rem / 3_600_000);
+  rem -= h * 3_600_000;
+  const mi = Math.floor(rem / 60_000);
+  rem -= mi * 60_000;
+  const s = Math.floor(rem / 1000);
+  const milli = rem - s * 1000;
+  // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const frac = milli === 0 ? '' : `.${String(milli).padStart(3, '0')}`;
+  return `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}T${pad2(h)}:${pad2(mi)}:${pad2(s)}${frac}Z`;
+}

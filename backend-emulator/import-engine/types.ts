@@ -1,0 +1,198 @@
+/**
+ * The vocabulary shared by the pipeline, the readers and the format definitions.
+ *
+ * A format is data plus three small plug points: file kinds (recognition + column template +
+ * rules), a reader (bytes -> tables of rows; the CSV reader unless the format brings its own) and
+ * an asset mapping (valid rows -> stored assets). The pipeline (pipeline.ts) is the same for all.
+ */
+import type { Readable } from 'node:stream';
+import type { Asset } from './asset';
+import type { ImportError, Severity } from './report';
+
+/** The real API's wire names. */
+export type ImportJobFormat =
+  | 'IMPORT_JOB_FORMAT_CMDB'
+  | 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX'
+  | 'IMPORT_JOB_FORMAT_RVTOOLS_CSV'
+  | 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'
+  | 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV'
+  | 'IMPORT_JOB_FORMAT_MANUAL_CSV';
+
+export const IMPORT_JOB_FORMATS: readonly ImportJobFormat[] = [
+  'IMPORT_JOB_FORMAT_CMDB',
+  'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+  'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
+  'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+  'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
+  'IMPORT_JOB_FORMAT_MANUAL_CSV',
+];
+
+/** One payload file. `open()` may be called more than once (execution reads files again). */
+export interface PayloadFile {
+  /** The file name; its last path segment is what recognition looks at. */
+  name: string;
+  /** Size in bytes when known; a file announced larger than `maxFileBytes` is not opened. */
+  size?: number;
+  open(): NodeJS.ReadableStream | Readable;
+}
+
+export interface EngineOptions {
+  /** Row errors listed per file before the report is cut (`partialReport`). Default 1000. */
+  maxRowErrorsPerFile?: number;
+  /** Largest accepted file. Default 100 MiB (104,857,600 bytes), Migration Center's upload limit. */
+  maxFileBytes?: number;
+  /**
+   * Longest accepted row (record) in bytes, and so the longest field. Default 1 MiB. A longer row
+   * is reported and skipped without being held in memory.
+   */
+  maxRowBytes?: number;
+  /** Assets per `AssetSink.write` call. Default 1000. */
+  sinkBatchSize?: number;
+  /**
+   * Source bytes of child files (performance, disks, tags) joined in memory at once during
+   * execution. Larger payloads are joined in several passes over the files. Default 64 MiB.
+   */
+  joinMemoryBytes?: number;
+  signal?: AbortSignal;
+  /** Called after each batch of rows; `rowsRead` grows monotonically over one call. */
+  onProgress?: (p: { rowsRead: number; file: string }) => void;
+}
+
+/** A cell as a reader delivers it: CSV readers give strings; workbook readers may give typed values. */
+export type CellValue = string | number | boolean | Date | null | undefined;
+
+export type ColumnType =
+  | 'string'
+  | 'int'
+  | 'number'
+  | 'bool'
+  | 'timestamp'
+  | 'ip'
+  | 'ipList'
+  | 'mac'
+  | 'labelKey'
+  | 'labelValue';
+
+/**
+ * - required: the column must be in the header (else a file ERROR) and each row needs a value
+ *   (unless `allowEmpty`);
+ * - recommended: a missing column is a file WARNING; empty values are fine;
+ * - optional: may be missing or empty.
+ */
+export type Presence = 'required' | 'recommended' | 'optional';
+
+export interface ColumnSpec {
+  /** Canonical header, as the template writes it. */
+  name: string;
+  /** Other accepted headers (matched like the name: case, spaces, `(optional)` ignored). */
+  aliases?: readonly string[];
+  type: ColumnType;
+  presence: Presence;
+  /** For a required column: the header is required but a row may leave the value empty. */
+  allowEmpty?: boolean;
+  unit?: 'GiB' | 'MiB' | 'bytes' | 'percent' | 'cores' | 'operations/s' | 'bytes/s';
+  min?: number;
+  max?: number;
+  description: string;
+  /** A value for the template's example row. */
+  example?: string;
+}
+
+/**
+ * A parsed row: canonical column name -> typed value. Strings are trimmed; numbers are numbers;
+ * `bool` gives booleans; `timestamp` gives epoch milliseconds (UTC); `ipList` gives string[].
+ * Empty cells and absent columns are `undefined`.
+ */
+export type RowRecord = Record<string, unknown>;
+
+export interface RowReporter {
+  error(message: string): void;
+  warning(message: string): void;
+  info(message: string): void;
+}
+
+/** A rule over one row, possibly stateful across the rows of one table (one `create()` per table). */
+export interface RowRule {
+  id: string;
+  severity: Severity;
+  description: string;
+  create(): (record: RowRecord, report: RowReporter) => void;
+}
+
+export interface FileKind {
+  /** 'machines' | 'performance' | 'disks' | 'tags' | ... */
+  kind: string;
+  /** The template's file name, for messages and docs (`vmInfo.csv`). */
+  title: string;
+  /** Tested against the last path segment of the payload file name. */
+  fileName: RegExp;
+  /** Workbook readers: which sheet holds this table. */
+  sheetName?: RegExp;
+  /** When several kinds match one file name, the header decides (first kind whose test passes). */
+  headerMatch?: (normalisedHeader: readonly string[]) => boolean;
+  /** The job fails (job error) without a file of this kind. */
+  required: boolean;
+  /** More than one file of this kind is accepted; otherwise a second one is a file error. */
+  multiple?: boolean;
+  columns: readonly ColumnSpec[];
+  /** A unique column: its values identify rows other kinds refer to. */
+  key?: string;
+  /** Each row must name a `key` value of another kind. */
+  references?: { column: string; kind: string };
+  /** Columns naming the row in row errors (`vmName`, `vmUuid`, `assetTitle`). */
+  identity?: { name?: string; uuid?: string; title?: string };
+  rules?: readonly RowRule[];
+  description: string;
+}
+
+/** One delivered row problem that belongs to a row the reader did deliver (malformed quotes). */
+export interface ReaderRowIssue {
+  rowNumber: number;
+  issue: ImportError;
+}
+
+export type ReaderEvent =
+  /** Starts a table: a CSV file, or one sheet of a workbook. */
+  | { type: 'table'; header: string[]; headerRow: number; sheet?: string }
+  /** Consecutive rows `firstRow`, `firstRow + 1`, ... unless `rowNumbers` says otherwise. */
+  | { type: 'rows'; firstRow: number; rows: CellValue[][]; rowNumbers?: number[]; issues?: ReaderRowIssue[] }
+  /** A row the reader could not deliver (for example longer than `maxRowBytes`). */
+  | { type: 'rowIssue'; rowNumber: number; issue: ImportError }
+  /** A file problem; `fatal` ends the file. */
+  | { type: 'fileIssue'; issue: ImportError; fatal: boolean };
+
+export interface ReaderContext {
+  fileName: string;
+  maxRowBytes: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Turns the bytes of one payload file into tables of rows. The byte source is already guarded
+ * (size limit, non-byte chunks, stream errors); it throws when the file cannot be read further.
+ * Events come in batches of rows so the per-row cost stays in the pipeline's checks.
+ */
+export type Reader = (bytes: AsyncIterable<Buffer>, ctx: ReaderContext) => AsyncIterable<ReaderEvent>;
+
+/** Folds valid rows into assets. `C` is the per-machine accumulator of child rows. */
+export interface AssetMapping<C> {
+  /** The kind whose rows become assets (one per row), keyed by that kind's `key`. */
+  machineKind: string;
+  /** The key column of child kinds (they `reference` the machine kind through it). */
+  newChildren(): C;
+  /** Folds one valid child row. Keep only what `build` needs: child rows are held until their machine is built. */
+  addChild(kind: string, children: C, record: RowRecord): void;
+  /** Builds one asset and says how many frames it counts for (see the format's docs). */
+  build(machine: RowRecord, children: C | undefined): { asset: Asset; frames: number };
+}
+
+export interface FormatDefinition<C = any> {
+  format: ImportJobFormat;
+  label: string;
+  description: string;
+  /** In processing order: the kind other kinds refer to comes first. */
+  fileKinds: readonly FileKind[];
+  /** Default: the shared CSV reader. */
+  reader?: Reader;
+  assets: AssetMapping<C>;
+}
