@@ -34,9 +34,10 @@ export function restResource(spec: RestResourceSpec) {
   const body = (p: Props) => withoutUndefined(Object.fromEntries(spec.bodyFields.map((f) => [f, p[f]])));
   const idPattern = new RegExp(`^projects/([^/]+)/locations/([^/]+)/${spec.collection}/([^/]+)$`);
 
+  /** The inputs with the server's values of the fields the user set (server defaults of unset fields stay out, so they never show as a diff). */
   function outputs(inputs: Props, resource: Props): Props {
     const out: Props = { ...inputs };
-    for (const f of spec.bodyFields) if (resource[f] !== undefined) out[f] = resource[f];
+    for (const f of spec.bodyFields) if (inputs[f] !== undefined && resource[f] !== undefined) out[f] = resource[f];
     for (const f of spec.outputFields) out[f] = resource[f];
     return withoutUndefined(out);
   }
