@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * The `google-native-local` command: `validate` and `templates` run the import engine locally;
+ * `serve` starts the emulator (the same as `npm start`).
+ */
+import { templatesCommand, TEMPLATES_HELP } from './templates';
+import { validateCommand, VALIDATE_HELP } from './validate';
+import { UsageError } from './local-files';
+
+const HELP = `Usage: google-native-local COMMAND [OPTIONS]
+
+Commands:
+  serve [FLAGS]                         start the emulator (flags: serve --help)
+  validate PATH... --format FORMAT      check import files locally, no server
+  templates FORMAT DIR                  write the empty templates of an import format
+  help [COMMAND]                        this text, or a command's
+
+Run \`google-native-local COMMAND --help\` for a command's options.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'validate':
+        return await validateCommand(rest);
+      case 'templates':
+        return await templatesCommand(rest);
+      case 'serve': {
+        // The emulator's own entry point sets the exit code and keeps the process alive.
+        await (await import('../cli')).main(rest);
+        return -1;
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(rest[0] === 'validate' ? VALIDATE_HELP : rest[0] === 'templates' ? TEMPLATES_HELP : HELP);
+        return 0;
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (err) {
+    const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    if (!usage) throw err;
+    process.stderr.write(`google-native-local: ${(err as Error).message}\n(run google-native-local --help)\n`);
+    return 2;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code >= 0) process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`google-native-local: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
