@@ -74,6 +74,7 @@ export const SERVICE_MODULES: ServiceModule[] = [
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   { name: 'networkservices', load: () => (require('./networkservices/routes') as { networkServicesRoutes: ServiceRoutes }).networkServicesRoutes },
   { name: 'migrationcenter', load: () => optionalRoutes('./migrationcenter/routes', 'migrationCenterRoutes') },
+  { name: 'console', load: () => optionalRoutes('./console/routes', 'consoleRoutes') },
 ];
 
 export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {

@@ -1,0 +1,404 @@
+/**
+ * The web console's read model: what the console's JSON routes return, read from the store
+ * through the services' own domain modules (endpoint policies, IAM policies, import jobs,
+ * assets). Nothing here writes.
+ *
+ * Sizes stay bounded: every list is a page (keyset page tokens, as the Google lists), and a job's
+ * row errors are never sent whole: `rowErrorPage` walks the report once (O(row errors)), counting
+ * what matches the filters and copying only the lines of the requested page.
+ */
+import type { Store } from '../store/store';
+import { invalidArgument, notFound } from '../errors';
+import { encodePageToken, listPage, type Page, type PageRequest } from '../http/paging';
+import { ENDPOINT_POLICIES, type EndpointPolicy } from '../networkservices/endpoint-policies';
+import { readStoredPolicy, viewPolicy, type Policy } from '../networkservices/iam-policy';
+import { COLLECTIONS, RESOURCE_TYPES, parentOf } from '../migrationcenter/names';
+import { jobInView } from '../migrationcenter/import-jobs';
+import { assetInView } from '../migrationcenter/assets';
+import type { AssetWire, ImportJobWire, StoredJob } from '../migrationcenter/types';
+import type { ImportError, ImportRowError, ValidationReport } from '../import-engine/report';
+
+export const SEVERITIES = ['ERROR', 'WARNING', 'INFO'] as const;
+export type ConsoleSeverity = (typeof SEVERITIES)[number];
+export type SeverityCounts = Record<string, number>;
+
+export const REPORTS = ['validation', 'execution'] as const;
+export type ReportKind = (typeof REPORTS)[number];
+
+/** Lines of a row-error page: default and largest page size. */
+export const ROW_ERRORS_DEFAULT_PAGE = 50;
+export const ROW_ERRORS_MAX_PAGE = 500;
+/** Job-level and file-level errors sent with a job's details (the rest is counted). */
+export const MAX_LISTED_ERRORS = 100;
+
+// ---------------------------------------------------------------------------------------------
+// Endpoint policies with their IAM policies
+
+export interface ConsolePolicy {
+  policy: EndpointPolicy;
+  /** The IAM policy as `getIamPolicy` with `requestedPolicyVersion=3` returns it. */
+  iamPolicy: Policy;
+  /** When the IAM policy was last written (absent when it never was). */
+  iamUpdateTime?: string;
+  iamRevision?: number;
+}
+
+export function endpointPolicyPage(store: Store, page: PageRequest): Page<ConsolePolicy> {
+  const result = listPage<EndpointPolicy>(store, ENDPOINT_POLICIES, '', page);
+  return {
+    items: result.items.map(({ key, value }) => {
+      const stored = readStoredPolicy(store, key);
+      return {
+        policy: value,
+        iamPolicy: viewPolicy(stored, 3),
+        ...(stored ? { iamUpdateTime: stored.updateTime, iamRevision: stored.revision } : {}),
+      };
+    }),
+    nextPageToken: result.nextPageToken,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import jobs
+
+/** A stored job is `{job, attempt}`; a bare wire job written into the store by hand is accepted too. */
+function wireJob(value: StoredJob | ImportJobWire): ImportJobWire {
+  return (value as StoredJob).job ?? (value as ImportJobWire);
+}
+
+export function readJob(store: Store, name: string): ImportJobWire {
+  const value = store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, name);
+  if (!value) throw notFound(RESOURCE_TYPES.importJob, name);
+  return wireJob(value);
+}
+
+export interface ReportCounts {
+  /** Rows with errors (ImportRowError entries), over every file. */
+  rowErrors: number;
+  /** Entries by severity, job-level, file-level and row-level together. */
+  bySeverity: SeverityCounts;
+  files: number;
+}
+
+export interface PayloadSummary {
+  format: string;
+  /** Inline payload: its files and their decoded sizes (the data itself is never sent). */
+  files?: Array<{ name: string; bytes: number }>;
+  /** Storage payload: its gs:// path. */
+  path?: string;
+}
+
+export interface JobSummary {
+  name: string;
+  displayName?: string;
+  state: string;
+  createTime: string;
+  updateTime: string;
+  completeTime?: string;
+  labels?: Record<string, string>;
+  assetSource?: string;
+  payload?: PayloadSummary;
+  validation?: ReportCounts;
+  execution?: ReportCounts & { framesReported: number; totalRowsCount: number };
+}
+
+function emptyCounts(): SeverityCounts {
+  return { ERROR: 0, WARNING: 0, INFO: 0 };
+}
+
+function bump(counts: SeverityCounts, severity: unknown): void {
+  const key = typeof severity === 'string' ? severity : 'UNSPECIFIED';
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+function reportCounts(report: ValidationReport): ReportCounts {
+  const bySeverity = emptyCounts();
+  let rowErrors = 0;
+  for (const e of report.jobErrors ?? []) bump(bySeverity, e.severity);
+  for (const f of report.fileValidations ?? []) {
+    for (const e of f.fileErrors ?? []) bump(bySeverity, e.severity);
+    rowErrors += (f.rowErrors ?? []).length;
+    for (const r of f.rowErrors ?? []) for (const e of r.errors ?? []) bump(bySeverity, e.severity);
+  }
+  return { rowErrors, bySeverity, files: (report.fileValidations ?? []).length };
+}
+
+function base64Bytes(data: string): number {
+  const clean = data.replace(/\s/g, '');
+  const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
+}
+
+function payloadSummary(job: ImportJobWire): PayloadSummary | undefined {
+  if (job.inlinePayload) {
+    return {
+      format: job.inlinePayload.format,
+      files: (job.inlinePayload.payload ?? []).map((f) => ({ name: f.name, bytes: typeof f.data === 'string' ? base64Bytes(f.data) : 0 })),
+    };
+  }
+  if (job.gcsPayload) return { format: job.gcsPayload.format, path: job.gcsPayload.path };
+  return undefined;
+}
+
+export function jobSummary(job: ImportJobWire): JobSummary {
+  const basic = jobInView(job, 'IMPORT_JOB_VIEW_BASIC');
+  const payload = payloadSummary(job);
+  const execution = job.executionReport;
+  return {
+    ...basic,
+    ...(payload ? { payload } : {}),
+    ...(job.validationReport ? { validation: reportCounts(job.validationReport) } : {}),
+    ...(execution
+      ? {
+          execution: {
+            ...reportCounts(execution.executionErrors ?? { fileValidations: [], jobErrors: [] }),
+            framesReported: execution.framesReported,
+            totalRowsCount: execution.totalRowsCount,
+          },
+        }
+      : {}),
+  };
+}
+
+export function jobPage(store: Store, page: PageRequest): Page<JobSummary> {
+  const result = listPage<StoredJob | ImportJobWire>(store, COLLECTIONS.importJobs, '', page);
+  return { items: result.items.map((e) => jobSummary(wireJob(e.value))), nextPageToken: result.nextPageToken };
+}
+
+export interface FileSummary {
+  fileName: string;
+  partialReport: boolean;
+  /** Rows with errors in this file. */
+  rowErrors: number;
+  /** Row-level error entries by severity (what the row-error table lists). */
+  bySeverity: SeverityCounts;
+  fileErrors: ImportError[];
+  fileErrorCount: number;
+}
+
+export interface ReportDetail {
+  jobErrors: ImportError[];
+  jobErrorCount: number;
+  files: FileSummary[];
+  /** Row-level error entries by severity, over every file. */
+  rowErrorsBySeverity: SeverityCounts;
+}
+
+function reportDetail(report: ValidationReport): ReportDetail {
+  const all = emptyCounts();
+  const files = (report.fileValidations ?? []).map((f) => {
+    const bySeverity = emptyCounts();
+    for (const r of f.rowErrors ?? []) {
+      for (const e of r.errors ?? []) {
+        bump(bySeverity, e.severity);
+        bump(all, e.severity);
+      }
+    }
+    const fileErrors = f.fileErrors ?? [];
+    return {
+      fileName: f.fileName,
+      partialReport: f.partialReport === true,
+      rowErrors: (f.rowErrors ?? []).length,
+      bySeverity,
+      fileErrors: fileErrors.slice(0, MAX_LISTED_ERRORS),
+      fileErrorCount: fileErrors.length,
+    };
+  });
+  const jobErrors = report.jobErrors ?? [];
+  return { jobErrors: jobErrors.slice(0, MAX_LISTED_ERRORS), jobErrorCount: jobErrors.length, files, rowErrorsBySeverity: all };
+}
+
+export interface JobDetail extends JobSummary {
+  validationReport?: ReportDetail;
+  executionReport?: ReportDetail & { framesReported: number; totalRowsCount: number };
+}
+
+export function jobDetail(store: Store, name: string): JobDetail {
+  const job = readJob(store, name);
+  const execution = job.executionReport;
+  return {
+    ...jobSummary(job),
+    ...(job.validationReport ? { validationReport: reportDetail(job.validationReport) } : {}),
+    ...(execution
+      ? {
+          executionReport: {
+            ...reportDetail(execution.executionErrors ?? { fileValidations: [], jobErrors: [] }),
+            framesReported: execution.framesReported,
+            totalRowsCount: execution.totalRowsCount,
+          },
+        }
+      : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Row errors
+
+/** One line of the row-error table: one error of one row. */
+export interface RowErrorLine {
+  fileName: string;
+  rowNumber: number;
+  vmName: string;
+  vmUuid: string;
+  assetTitle?: string;
+  /** For workbook rows: the sheet. */
+  sheet?: string;
+  severity: string;
+  errorDetails: string;
+}
+
+export interface RowErrorQuery {
+  report: ReportKind;
+  /** Only this file (exact file name). */
+  file?: string;
+  severity?: ConsoleSeverity;
+  offset: number;
+  pageSize: number;
+}
+
+export interface RowErrorPage {
+  name: string;
+  report: ReportKind;
+  /** Whether the job has this report at all (a job not yet validated or run has none). */
+  reportPresent: boolean;
+  file?: string;
+  severity?: string;
+  offset: number;
+  pageSize: number;
+  /** Lines matching file and severity. */
+  totalSize: number;
+  /** Lines of the file filter by severity (ignoring the severity filter): the filter's choices. */
+  severityCounts: SeverityCounts;
+  rowErrors: RowErrorLine[];
+  /** The offset of the next page, absent on the last one. */
+  nextOffset?: number;
+  /** The job's updateTime: a new one means the report was replaced since an earlier page. */
+  jobUpdateTime: string;
+}
+
+export function parseReportKind(raw: string | undefined): ReportKind {
+  if (raw === undefined || raw === '') return 'validation';
+  if ((REPORTS as readonly string[]).includes(raw)) return raw as ReportKind;
+  throw invalidArgument([{ field: 'report', description: `must be validation or execution, not '${raw}'` }]);
+}
+
+export function parseSeverity(raw: string | undefined): ConsoleSeverity | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const upper = raw.toUpperCase();
+  if ((SEVERITIES as readonly string[]).includes(upper)) return upper as ConsoleSeverity;
+  throw invalidArgument([{ field: 'severity', description: `must be ERROR, WARNING or INFO, not '${raw}'` }]);
+}
+
+function lineOf(fileName: string, row: ImportRowError, error: ImportError): RowErrorLine {
+  const line: RowErrorLine = {
+    fileName,
+    rowNumber: row.rowNumber,
+    vmName: row.vmName ?? '',
+    vmUuid: row.vmUuid ?? '',
+    severity: error.severity,
+    errorDetails: error.errorDetails,
+  };
+  if (row.assetTitle !== undefined) line.assetTitle = row.assetTitle;
+  if (row.xlsxError?.sheet !== undefined) line.sheet = row.xlsxError.sheet;
+  return line;
+}
+
+/**
+ * One page of a report's row errors, one line per error of a row, in report order (file by file,
+ * row by row). One pass over the report: O(row errors) time, O(pageSize) output.
+ */
+export function rowErrorPage(report: ValidationReport | undefined, query: RowErrorQuery): Omit<RowErrorPage, 'name' | 'jobUpdateTime' | 'report'> {
+  const { file, severity, offset, pageSize } = query;
+  const severityCounts = emptyCounts();
+  const rowErrors: RowErrorLine[] = [];
+  let matched = 0;
+  const end = offset + pageSize;
+  for (const f of report?.fileValidations ?? []) {
+    if (file !== undefined && f.fileName !== file) continue;
+    for (const row of f.rowErrors ?? []) {
+      for (const error of row.errors ?? []) {
+        bump(severityCounts, error.severity);
+        if (severity !== undefined && error.severity !== severity) continue;
+        if (matched >= offset && matched < end) rowErrors.push(lineOf(f.fileName, row, error));
+        matched++;
+      }
+    }
+  }
+  return {
+    reportPresent: report !== undefined,
+    ...(file !== undefined ? { file } : {}),
+    ...(severity !== undefined ? { severity } : {}),
+    offset,
+    pageSize,
+    totalSize: matched,
+    severityCounts,
+    rowErrors,
+    ...(end < matched ? { nextOffset: end } : {}),
+  };
+}
+
+export function jobRowErrorPage(store: Store, name: string, query: RowErrorQuery): RowErrorPage {
+  const job = readJob(store, name);
+  const report = query.report === 'validation' ? job.validationReport : job.executionReport?.executionErrors;
+  return { name, report: query.report, jobUpdateTime: job.updateTime, ...rowErrorPage(report, query) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assets
+
+/** How many assets one scan step reads while looking for the assets of one job. */
+const ASSET_SCAN_CHUNK = 500;
+
+/** Who an import job's assets name in their `sources`: its asset source, else the job itself. */
+export function jobReporter(job: ImportJobWire): string {
+  return job.assetSource ?? job.name;
+}
+
+/**
+ * A page of assets (BASIC view, as the Migration Center list returns them). With `importJob`:
+ * the assets of the job's parent that its reporter (source, or the job) reported, found by a
+ * keyset scan of that parent's assets in chunks.
+ */
+export function assetPage(store: Store, page: PageRequest, importJob?: string): Page<AssetWire> & { reporter?: string } {
+  if (importJob === undefined) {
+    const result = listPage<AssetWire>(store, COLLECTIONS.assets, '', page);
+    return { items: result.items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')), nextPageToken: result.nextPageToken };
+  }
+  const job = readJob(store, importJob);
+  const reporter = jobReporter(job);
+  const prefix = `${parentOf(job.name)}/assets/`;
+  const found: Array<{ key: string; value: AssetWire }> = [];
+  let after = page.after;
+  for (;;) {
+    const chunk = store.list<AssetWire>(COLLECTIONS.assets, { prefix, after, limit: ASSET_SCAN_CHUNK });
+    for (const entry of chunk) {
+      if (Array.isArray(entry.value.sources) && entry.value.sources.includes(reporter)) found.push(entry);
+      if (found.length > page.pageSize) break;
+    }
+    if (found.length > page.pageSize || chunk.length < ASSET_SCAN_CHUNK) break;
+    after = chunk[chunk.length - 1].key;
+  }
+  const items = found.slice(0, page.pageSize);
+  return {
+    reporter,
+    items: items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')),
+    ...(found.length > page.pageSize ? { nextPageToken: encodePageToken(items[items.length - 1].key, page.scope) } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Summary
+
+export interface ConsoleSummary {
+  endpointPolicies: number;
+  importJobs: number;
+  assets: number;
+}
+
+export function summary(store: Store): ConsoleSummary {
+  return {
+    endpointPolicies: store.count(ENDPOINT_POLICIES),
+    importJobs: store.count(COLLECTIONS.importJobs),
+    assets: store.count(COLLECTIONS.assets),
+  };
+}

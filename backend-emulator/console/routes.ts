@@ -1,0 +1,137 @@
+/**
+ * The emulator's read-only web console: one static page at `/` and the small JSON routes it reads
+ * (the emulator's own namespace, not Google's). See docs/console.md.
+ *
+ *   GET /                                   the console page (static/index.html)
+ *   GET /console/app.js, /console/console.css
+ *   GET /emulator/v1/console/summary        {endpointPolicies, importJobs, assets}: counts
+ *   GET /emulator/v1/console/endpointPolicies?pageSize=&pageToken=
+ *         -> {endpointPolicies: [{policy, iamPolicy, iamUpdateTime?, iamRevision?}], nextPageToken?}
+ *   GET /emulator/v1/console/importJobs?pageSize=&pageToken=
+ *         -> {importJobs: [JobSummary], nextPageToken?}   (state, times, payload, report counts)
+ *   GET /emulator/v1/console/projects/P/locations/L/importJobs/J
+ *         -> JobDetail (summary + each report's job errors, files with counts, file errors)
+ *   GET /emulator/v1/console/projects/P/locations/L/importJobs/J/rowErrors
+ *         ?report=validation|execution&file=&severity=ERROR|WARNING|INFO&offset=&pageSize=
+ *         -> {rowErrors: [one line per error of a row], totalSize, severityCounts, nextOffset?, ...}
+ *   GET /emulator/v1/console/assets?importJob=NAME&pageSize=&pageToken=
+ *         -> {assets: [Asset (BASIC view)], nextPageToken?, reporter?}
+ *
+ * With `--auth`: the app-wide hook already asks every request for a token and `/emulator/*` for an
+ * admin token; the JSON routes check the admin token once more themselves, so they stay admin-only
+ * whatever the hook's prefix. The static files hold no data.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context';
+import { intQueryParam, queryParam } from '../http/body';
+import { locationName, splitVerb } from '../http/names';
+import { pageRequest } from '../http/paging';
+import { unknownPath } from '../errors';
+import {
+  ROW_ERRORS_DEFAULT_PAGE,
+  ROW_ERRORS_MAX_PAGE,
+  assetPage,
+  endpointPolicyPage,
+  jobDetail,
+  jobPage,
+  jobRowErrorPage,
+  parseReportKind,
+  parseSeverity,
+  summary,
+} from './data';
+import { loadStaticFiles } from './static-files';
+
+export const CONSOLE_API = '/emulator/v1/console';
+/** Page sizes of the console's lists (default, largest). */
+export const CONSOLE_PAGE = { default: 50, max: 500 } as const;
+
+/** Only this page's own files; data reaches it through fetch() of the JSON routes. */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+interface JobParams {
+  project: string;
+  location: string;
+  importJob: string;
+}
+
+export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
+  const { store } = ctx;
+
+  // ------------------------------------------------------------------ static page
+  let files: ReturnType<typeof loadStaticFiles>['files'] = [];
+  try {
+    files = loadStaticFiles().files;
+  } catch (err) {
+    ctx.log.error({ err }, 'the web console is not available');
+  }
+  for (const file of files) {
+    app.get(file.url, async (_request, reply) => {
+      reply
+        .type(file.contentType)
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', CONTENT_SECURITY_POLICY);
+      return reply.send(file.body);
+    });
+  }
+
+  // ------------------------------------------------------------------ JSON routes
+  await app.register(async (api) => {
+    api.addHook('onRequest', async (request) => {
+      ctx.auth.requireAdmin(request.principal);
+    });
+    api.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('cache-control', 'no-store');
+      return payload;
+    });
+
+    const page = (request: FastifyRequest, scope: string) => pageRequest(request, scope, CONSOLE_PAGE.default, CONSOLE_PAGE.max);
+
+    api.get(`${CONSOLE_API}/summary`, async () => summary(store));
+
+    api.get(`${CONSOLE_API}/endpointPolicies`, async (request) => {
+      const result = endpointPolicyPage(store, page(request, 'console:endpointPolicies'));
+      return { endpointPolicies: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
+    });
+
+    api.get(`${CONSOLE_API}/importJobs`, async (request) => {
+      const result = jobPage(store, page(request, 'console:importJobs'));
+      return { importJobs: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
+    });
+
+    const jobName = (request: FastifyRequest<{ Params: JobParams }>): string => {
+      const { parent } = locationName(request.params.project, request.params.location, 'name');
+      const { id, verb } = splitVerb(request.params.importJob);
+      if (!id || verb !== undefined) throw unknownPath(request.method, request.url.split('?')[0]);
+      return `${parent}/importJobs/${id}`;
+    };
+    const jobPath = `${CONSOLE_API}/projects/:project/locations/:location/importJobs/:importJob`;
+
+    api.get<{ Params: JobParams }>(jobPath, async (request) => jobDetail(store, jobName(request)));
+
+    api.get<{ Params: JobParams }>(`${jobPath}/rowErrors`, async (request) => {
+      const name = jobName(request);
+      const size = intQueryParam(request, 'pageSize', 0, Number.MAX_SAFE_INTEGER);
+      const file = queryParam(request, 'file');
+      return jobRowErrorPage(store, name, {
+        report: parseReportKind(queryParam(request, 'report')),
+        file: file === undefined || file === '' ? undefined : file,
+        severity: parseSeverity(queryParam(request, 'severity')),
+        offset: intQueryParam(request, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+        pageSize: !size ? ROW_ERRORS_DEFAULT_PAGE : Math.min(size, ROW_ERRORS_MAX_PAGE),
+      });
+    });
+
+    api.get(`${CONSOLE_API}/assets`, async (request) => {
+      const raw = queryParam(request, 'importJob');
+      const importJob = raw === undefined || raw === '' ? undefined : raw;
+      const result = assetPage(store, page(request, importJob ? `console:assets:${importJob}` : 'console:assets'), importJob);
+      return {
+        assets: result.items,
+        ...(result.reporter ? { reporter: result.reporter } : {}),
+        ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+      };
+    });
+  });
+}

@@ -1,0 +1,291 @@
+/**
+ * The web console in a real browser: Debian's Chromium driven by playwright-core against a
+ * listening emulator seeded through its REST API (an endpoint policy with a conditional IAM
+ * binding, inline manual CSV import jobs validated and run) and through the seed route (a job whose
+ * validation report holds 100,000 row errors). Checks what the page shows, that the big report's
+ * first page renders within seconds, paging and the file / severity filters; saves screenshots
+ * under the OS temp folder (the path is printed).
+ *
+ * Needs /usr/bin/chromium (Debian package `chromium`; CI installs it from .ci/apt-packages):
+ * without it the test fails saying so, it does not skip.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startEmulator, type RunningEmulator } from '../../backend-emulator';
+import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PARENT, bigJobSeed, expectedCount, inlinePayload } from './helpers';
+
+jest.setTimeout(180_000);
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** The first page of the 100,000-line table must be on screen within this time after the click. */
+const FIRST_PAGE_BUDGET_MS = 5_000;
+
+let emulator: RunningEmulator;
+let browser: Browser;
+let page: Page;
+let shots: string;
+let etag: string;
+const pageErrors: string[] = [];
+
+async function api(method: string, url: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${emulator.url}${url}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 1000)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function waitOperation(name: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const op = await api('GET', `/v1alpha1/${name}`);
+    if (op.done) {
+      if (op.error) throw new Error(`operation ${name} failed: ${JSON.stringify(op.error)}`);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`operation ${name} not done`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function importJob(id: string, csvText: string, run: boolean): Promise<void> {
+  await api('POST', `/v1alpha1/${MC_PARENT}/importJobs?importJobId=${id}`, {
+    displayName: id === 'inline-bad' ? 'Inline CSV with bad rows' : 'Inline CSV',
+    inlinePayload: inlinePayload({ 'vmInfo.csv': csvText }),
+  });
+  await waitOperation((await api('POST', `/v1alpha1/${MC_PARENT}/importJobs/${id}:validate`, {})).name);
+  if (run) await waitOperation((await api('POST', `/v1alpha1/${MC_PARENT}/importJobs/${id}:run`, {})).name);
+}
+
+/** Waits until the element's text matches (polling from Node: the test code has no DOM types). */
+async function waitText(selector: string, pattern: RegExp, timeout = 15_000): Promise<string> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  for (;;) {
+    last = (await page.locator(selector).first().textContent({ timeout })) ?? '';
+    if (pattern.test(last)) return last;
+    if (Date.now() > deadline) throw new Error(`${selector} never matched ${pattern}; last text: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function rowTexts(selector: string): Promise<string[]> {
+  return page.locator(selector).allTextContents();
+}
+
+async function openJob(linkText: string): Promise<void> {
+  await page.getByRole('link', { name: linkText, exact: true }).click();
+}
+
+async function screenshot(name: string): Promise<string> {
+  const file = path.join(shots, name);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+beforeAll(async () => {
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: the web console's browser test drives Debian's chromium through playwright-core. ` +
+        'Install it with `apt-get update && apt-get install -y chromium` (CI installs it from .ci/apt-packages).',
+    );
+  }
+  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
+
+  // An endpoint policy with an IAM policy holding a conditional binding, and one without.
+  await api('POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=web-policy`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, description: 'Sidecars of the web tier' });
+  await api('POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=grpc-policy`, { type: 'GRPC_SERVER', endpointMatcher: MATCHER });
+  const iam = await api('POST', `/v1/${NS_PARENT}/endpointPolicies/web-policy:setIamPolicy`, {
+    policy: {
+      version: 3,
+      bindings: [
+        { role: 'roles/networkservices.viewer', members: ['user:alice@example.com', 'group:web-devs@example.com'] },
+        { role: 'roles/networkservices.admin', members: ['serviceAccount:deployer@p1.iam.gserviceaccount.com'], condition: CONDITION },
+      ],
+    },
+  });
+  etag = iam.etag;
+  expect(etag).toMatch(/^[A-Za-z0-9+/]+=*$/);
+
+  // Inline manual CSVs: one with bad rows (FAILED_VALIDATION), one validated and run (assets).
+  await importJob('inline-bad', MIXED_CSV, false);
+  await importJob('inline-good', GOOD_CSV, true);
+  // 100,000 row errors, through the seed route (the reports of a seeded job are stored as given).
+  await api('POST', '/emulator/v1/seed', { importJobs: [bigJobSeed('big-report')] });
+
+  shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-'));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
+  });
+  await page.goto(`${emulator.url}/`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await emulator?.close();
+  if (shots) console.log(`console screenshots: ${shots}`);
+});
+
+test('endpoint policies with their IAM bindings: members, condition title, etag', async () => {
+  await waitText('#policies tbody', /web-policy/);
+  const rows = await rowTexts('#policies tbody tr');
+  expect(rows).toHaveLength(2);
+  const web = page.locator(`#policies tr[data-name="${NS_PARENT}/endpointPolicies/web-policy"]`);
+  const text = (await web.textContent()) ?? '';
+  expect(text).toContain(`${NS_PARENT}/endpointPolicies/web-policy`);
+  expect(text).toContain('Sidecars of the web tier');
+  expect(text).toContain('SIDECAR_PROXY');
+  expect(await web.locator('.etag').textContent()).toBe(etag);
+  expect(await web.locator('.role').allTextContents()).toEqual(['roles/networkservices.viewer', 'roles/networkservices.admin']);
+  expect(await web.locator('.member').allTextContents()).toEqual([
+    'user:alice@example.com',
+    'group:web-devs@example.com',
+    'serviceAccount:deployer@p1.iam.gserviceaccount.com',
+  ]);
+  expect(await web.locator('.cond-title').textContent()).toBe(CONDITION.title);
+  expect(await web.locator('.cond-expr').textContent()).toBe(CONDITION.expression);
+  const grpc = page.locator(`#policies tr[data-name="${NS_PARENT}/endpointPolicies/grpc-policy"]`);
+  expect(await grpc.locator('.etag').textContent()).toBe('ACAB');
+  expect(await grpc.textContent()).toContain('no bindings');
+
+  await waitText('#summary', /2 endpoint policies · 3 import jobs · 3 assets/);
+  const jobs = await rowTexts('#jobs tbody tr');
+  expect(jobs).toHaveLength(3);
+  const state = async (id: string) => page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/${id}"] .state`).textContent();
+  expect(await state('big-report')).toBe('FAILED_VALIDATION');
+  expect(await state('inline-bad')).toBe('FAILED_VALIDATION');
+  expect(await state('inline-good')).toBe('COMPLETED');
+  expect(await page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/big-report"]`).textContent()).toContain('100,000 rows with errors');
+  await screenshot('1-overview.png');
+});
+
+test('a validated inline CSV: state, timestamps, its bad rows filtered by severity', async () => {
+  await openJob('Inline CSV with bad rows');
+  await waitText('#job-title', /inline-bad/);
+  expect(await page.locator('#job-state').textContent()).toBe('FAILED_VALIDATION');
+  const meta = (await page.locator('#job-meta').textContent()) ?? '';
+  expect(meta).toMatch(/Created\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  expect(meta).toMatch(/Updated\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  expect(meta).toContain('vmInfo.csv');
+  await waitText('#row-range', /Lines 1–2 of 2\b/);
+  const rows = await rowTexts('#row-errors tbody tr');
+  expect(rows[0]).toMatch(/^vmInfo\.csv4bad-1m-3ERROR.*AllocatedProcessorCoreCount/);
+  expect(rows[1]).toMatch(/^vmInfo\.csv5warn-1m-4WARNING.*TotalDiskUsedGiB/);
+
+  await page.selectOption('#filter-severity', 'WARNING');
+  await waitText('#row-range', /Lines 1–1 of 1\b/);
+  expect(await page.locator('#row-errors tbody .row-number').allTextContents()).toEqual(['5']);
+  expect(await page.locator('#row-errors tbody .sev').allTextContents()).toEqual(['WARNING']);
+  await page.selectOption('#filter-severity', 'ERROR');
+  await waitText('#row-range', /Lines 1–1 of 1\b/);
+  expect(await page.locator('#row-errors tbody .row-number').allTextContents()).toEqual(['4']);
+  // No execution report yet; no assets.
+  expect(await page.locator('#report-tabs button[data-report="execution"]').textContent()).toBe('Execution report (none)');
+  await waitText('#assets tbody', /No assets from this import/);
+  await screenshot('2-inline-bad-rows.png');
+});
+
+test('a run inline CSV: both reports and the assets the import produced', async () => {
+  await openJob('Inline CSV');
+  await waitText('#job-title', /inline-good/);
+  expect(await page.locator('#job-state').textContent()).toBe('COMPLETED');
+  expect(await page.locator('#job-meta').textContent()).toMatch(/Completed\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+  await waitText('#row-range', /of 1\b/); // the WARNING row of app-3
+  await waitText('#assets tbody', /app-1/);
+  const assets = await page.locator('#assets .asset-title').allTextContents();
+  expect(assets.sort()).toEqual(['app-1', 'app-2', 'app-3']);
+  expect(await page.locator('#assets tbody').textContent()).toContain('g-2');
+
+  await page.locator('#report-tabs button[data-report="execution"]').click();
+  await waitText('#report-summary', /3 frames reported · 3 rows read/);
+  await waitText('#row-range', /of \d/);
+  await screenshot('3-inline-good-execution-assets.png');
+});
+
+test('100,000 row errors: the first page renders within seconds; paging and filters work', async () => {
+  const started = Date.now();
+  await openJob('Big import');
+  await waitText('#row-range', /^Lines 1–50 of 100,000 · page 1 of 2,000$/, FIRST_PAGE_BUDGET_MS);
+  const firstPageMs = Date.now() - started;
+  expect(firstPageMs).toBeLessThan(FIRST_PAGE_BUDGET_MS);
+  expect(await page.locator('#row-errors tbody tr').count()).toBe(50);
+  expect(await page.locator('#row-errors tbody tr').first().textContent()).toMatch(/^vmInfo\.csv2vm-0uuid-0ERROR/);
+  expect(await page.locator('#job-state').textContent()).toBe('FAILED_VALIDATION');
+  await screenshot('4-big-report-first-page.png');
+
+  // Next, Last, First.
+  let t = Date.now();
+  await page.locator('#row-pager [data-go="next"]').click();
+  await waitText('#row-range', /^Lines 51–100 of 100,000 · page 2 of 2,000$/);
+  const nextMs = Date.now() - t;
+  expect(await page.locator('#row-errors tbody tr').first().textContent()).toMatch(/vm-50uuid-50/);
+  await page.locator('#row-pager [data-go="last"]').click();
+  await waitText('#row-range', /^Lines 99,951–100,000 of 100,000 · page 2,000 of 2,000$/);
+  expect(await page.locator('#row-errors tbody tr').last().textContent()).toMatch(/^perfInfo\.csv40001vm-99999uuid-99999/);
+  expect(await page.locator('#row-pager [data-go="next"]').isDisabled()).toBe(true);
+  await page.locator('#row-pager [data-go="first"]').click();
+  await waitText('#row-range', /^Lines 1–50 of 100,000/);
+
+  // Filter by file and severity.
+  t = Date.now();
+  await page.selectOption('#filter-file', 'perfInfo.csv');
+  const perfTotal = expectedCount(BIG_FILES, 'perfInfo.csv', undefined);
+  await waitText('#row-range', new RegExp(`of ${perfTotal.toLocaleString('en-US')} `));
+  await page.selectOption('#filter-severity', 'ERROR');
+  const errTotal = expectedCount(BIG_FILES, 'perfInfo.csv', 'ERROR');
+  await waitText('#row-range', new RegExp(`^Lines 1–50 of ${errTotal.toLocaleString('en-US')} `));
+  const filterMs = Date.now() - t;
+  expect(new Set(await page.locator('#row-errors tbody td.file').allTextContents())).toEqual(new Set(['perfInfo.csv']));
+  expect(new Set(await page.locator('#row-errors tbody .sev').allTextContents())).toEqual(new Set(['ERROR']));
+  // The severity choices count the file's lines by severity.
+  expect(await page.locator('#filter-severity option').allTextContents()).toEqual([
+    `All severities (${perfTotal.toLocaleString('en-US')})`,
+    `ERROR (${errTotal.toLocaleString('en-US')})`,
+    `WARNING (${expectedCount(BIG_FILES, 'perfInfo.csv', 'WARNING').toLocaleString('en-US')})`,
+    `INFO (${expectedCount(BIG_FILES, 'perfInfo.csv', 'INFO').toLocaleString('en-US')})`,
+  ]);
+  await page.locator('#row-pager [data-go="next"]').click();
+  await waitText('#row-range', new RegExp(`^Lines 51–100 of ${errTotal.toLocaleString('en-US')} `));
+  // The state is in the URL: a reload shows the same page.
+  expect(page.url()).toContain('file=perfInfo.csv');
+  await page.reload();
+  await waitText('#row-range', new RegExp(`^Lines 51–100 of ${errTotal.toLocaleString('en-US')} `));
+  expect(await page.locator('#filter-severity').inputValue()).toBe('ERROR');
+  expect(await page.locator('#filter-file').inputValue()).toBe('perfInfo.csv');
+  await screenshot('5-big-report-filtered.png');
+  console.log(`100,000 row errors: first page ${firstPageMs} ms after the click, next page ${nextMs} ms, two filters ${filterMs} ms`);
+});
+
+test('the page logged no errors (scripts, content security policy, failed requests)', () => {
+  expect(pageErrors).toEqual([]);
+});
+
+test('with --auth: an admin token (sent as a header) shows the data; another token gets the explanation', async () => {
+  const secured = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent', auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] } });
+  try {
+    const admin = await browser.newContext({ extraHTTPHeaders: { authorization: 'Bearer tok-admin' } });
+    const adminPage = await admin.newPage();
+    await adminPage.goto(`${secured.url}/`);
+    await adminPage.locator('#summary', { hasText: '0 endpoint policies · 0 import jobs · 0 assets' }).waitFor({ timeout: 15_000 });
+    expect(await adminPage.locator('#notice').isHidden()).toBe(true);
+    await admin.close();
+
+    const alice = await browser.newContext({ extraHTTPHeaders: { authorization: 'Bearer tok-alice' } });
+    const alicePage = await alice.newPage();
+    await alicePage.goto(`${secured.url}/`);
+    await alicePage.locator('#notice', { hasText: '#token=ADMIN_TOKEN' }).waitFor({ timeout: 15_000 });
+    expect(await alicePage.locator('#notice').textContent()).toContain('admin token');
+    await alice.close();
+  } finally {
+    await secured.close();
+  }
+});
