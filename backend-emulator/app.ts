@@ -41,6 +41,7 @@ export interface EmulatorAppOptions {
   auth?: AuthConfig | string;
   strictReferences?: boolean;
   storageDir?: string;
+  storageEndpoint?: string;
   bodyLimit?: number;
   /** Extra services registered after the built-in ones. */
   services?: ServiceRoutes[];
@@ -86,6 +87,7 @@ export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
     auth: typeof options.auth === 'string' ? loadAuthFile(options.auth) : options.auth,
     strictReferences: options.strictReferences,
     storageDir: options.storageDir,
+    storageEndpoint: options.storageEndpoint,
     bodyLimit: options.bodyLimit,
   });
 }

@@ -22,6 +22,7 @@ Flags (each has an environment twin; a flag wins over its variable):
   --auth FILE            bearer tokens and admin tokens, JSON (EMULATOR_AUTH_FILE); none: no auth
   --strict-references    referenced resources must exist (EMULATOR_STRICT_REFERENCES=1)
   --storage-dir DIR      folder standing for Cloud Storage, for import jobs (STORAGE_DIR)
+  --storage-endpoint URL read storage payloads from a GCS-compatible server (STORAGE_ENDPOINT)
   --help                 print this help
 
 When ready, prints one line: listening on http://HOST:PORT
@@ -36,6 +37,7 @@ export interface CliOptions {
   authFile?: string;
   strictReferences: boolean;
   storageDir?: string;
+  storageEndpoint?: string;
   help: boolean;
 }
 
@@ -60,6 +62,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
         auth: { type: 'string' },
         'strict-references': { type: 'boolean' },
         'storage-dir': { type: 'string' },
+        'storage-endpoint': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -80,6 +83,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     authFile: str('auth', 'EMULATOR_AUTH_FILE'),
     strictReferences: v['strict-references'] === true || envFlag(env.EMULATOR_STRICT_REFERENCES),
     storageDir: str('storage-dir', 'STORAGE_DIR'),
+    storageEndpoint: str('storage-endpoint', 'STORAGE_ENDPOINT'),
     help: v.help === true,
   };
 }
@@ -115,6 +119,7 @@ export async function main(argv: string[]): Promise<void> {
       auth,
       strictReferences: options.strictReferences,
       storageDir: options.storageDir,
+      storageEndpoint: options.storageEndpoint,
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

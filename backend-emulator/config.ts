@@ -43,6 +43,8 @@ export interface EmulatorConfig {
   strictReferences: boolean;
   /** Folder that stands for Cloud Storage (import jobs' `gcsPayload`); `undefined`: none. */
   storageDir?: string;
+  /** Origin of a GCS-compatible server to read storage payloads from instead of `storageDir`. */
+  storageEndpoint?: string;
   bodyLimit: number;
 }
 

@@ -1,9 +1,35 @@
-/** `npm run bench`: every benchmark of the project, each printing its own figures. */
+/**
+ * `npm run bench`: every benchmark of the project, each printing its own figures.
+ * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx).
+ */
 import { runValidationBench } from './validation';
 
+const BENCHES: Record<string, () => Promise<void>> = {
+  async validation() {
+    const v = runValidationBench();
+    console.log(`schema validation: ${v.count} typical inputs in ${v.seconds.toFixed(3)} s (${v.perSecond}/s)`);
+  },
+  async iam() {
+    await (await import('./iam')).runIamBench();
+  },
+  async 'import-csv'() {
+    const m = await import('./import-csv');
+    m.printImportCsvBench(await m.runImportCsvBench());
+  },
+  async 'import-xlsx'() {
+    const m = await import('./import-xlsx');
+    m.printImportXlsxBench(await m.runImportXlsxBench());
+  },
+};
+
 async function main(): Promise<void> {
-  const v = runValidationBench();
-  console.log(`schema validation: ${v.count} typical inputs in ${v.seconds.toFixed(3)} s (${v.perSecond}/s)`);
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}`);
+  for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHES)) {
+    console.log(`\n== ${name}`);
+    await BENCHES[name]();
+  }
 }
 
 main().catch((err) => {

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Authorizer } from './auth';
 
 export const ADMIN_PREFIX = '/emulator/';
-export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz']);
+/** Paths open without a token: health, and the console's static files (they hold no data; its JSON routes need an admin token). */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(['/healthz', '/', '/console/app.js', '/console/console.css']);
 
 export function installAuthHook(app: FastifyInstance, auth: Authorizer): void {
   if (!auth.enabled) return;

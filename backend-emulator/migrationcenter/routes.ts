@@ -10,6 +10,7 @@
  *   POST   /v1alpha1/{name}:run       {requestId}                       -> Operation (not done; response Empty)
  *   POST   /v1alpha1/{parent}/sources?sourceId=&requestId=              -> Operation (done; response Source)
  *   GET    /v1alpha1/{parent}/sources, GET /v1alpha1/{source}
+ *   PATCH  /v1alpha1/{source}?updateMask=                                -> Operation (done; response Source)
  *   DELETE /v1alpha1/{source}?requestId=                                -> Operation (done; response Empty)
  *   GET    /v1alpha1/{parent}/assets?pageSize=&pageToken=&filter=&orderBy=&view=, GET /v1alpha1/{asset}?view=
  *   GET    /v1alpha1/{parent}/operations[/{id}], DELETE .../{id}, POST .../{id}:cancel
@@ -91,7 +92,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   let tempStorage: string | undefined;
   const storage = (): StorageSettings => {
-    const config = ctx.config as typeof ctx.config & { storageEndpoint?: string };
+    const config = ctx.config;
     let dir = config.storageDir;
     if (!dir) {
       if (config.dataDir) dir = path.join(config.dataDir, 'storage');
@@ -229,6 +230,24 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   });
 
   app.get<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => sources.get(sourceName(request).name));
+
+  app.patch<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
+    const { name, parent } = sourceName(request);
+    const requestId = checkRequestId(queryParam(request, 'requestId'));
+    const input = checkSourceBody(objectBody(request));
+    const mask = (queryParam(request, 'updateMask') ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+    const hash = requestHash('updateSource', name, { input, mask });
+    return store.transaction(() => {
+      if (requestId) {
+        const prior = requestIds.lookup(parent, requestId, hash);
+        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
+      }
+      const source = sources.update(name, input, mask);
+      const op = ops.completed({ parent, target: name, verb: 'update', responseType: TYPES.source, response: { ...source } });
+      if (requestId) requestIds.remember(parent, requestId, hash, op);
+      return op;
+    });
+  });
 
   app.delete<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
     const { name, parent } = sourceName(request);

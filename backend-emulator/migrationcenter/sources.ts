@@ -1,6 +1,6 @@
 /**
  * Sources (`projects/{project}/locations/{location}/sources/{source}`): where assets come from. Import jobs refer to one
- * through `assetSource`. Create, get, list and delete; create and delete return Operations that are
+ * through `assetSource`. Create, get, list, patch (`updateMask`) and delete; create, patch and delete return Operations that are
  * done at once, as the real API's long-running methods do when the work is immediate.
  *
  * A reference to a source that does not exist creates it (type SOURCE_TYPE_UPLOAD), unless the
@@ -125,6 +125,25 @@ export class Sources {
     };
     this.store.put(COLLECTIONS.sources, name, source);
     return source;
+  }
+
+  /** Applies `updateMask` fields of `input` (inside a transaction); an empty mask means every given field. */
+  update(name: string, input: SourceInput, updateMask: string[]): SourceWire {
+    const source = this.get(name);
+    const fields = updateMask.length > 0 ? updateMask : (Object.keys(input) as Array<keyof SourceInput>);
+    const next: SourceWire = { ...source };
+    for (const raw of fields) {
+      const field = (raw === 'managed' ? 'isManaged' : raw) as keyof SourceInput;
+      if (!SOURCE_INPUT_FIELDS.has(field)) {
+        throw invalidArgument([{ field: 'updateMask', description: `'${raw}' cannot be updated: updatable fields are displayName, description, type, priority, isManaged` }]);
+      }
+      const value = input[field];
+      if (value === undefined) delete (next as unknown as Record<string, unknown>)[field];
+      else (next as unknown as Record<string, unknown>)[field] = value;
+    }
+    next.updateTime = this.now();
+    this.store.put(COLLECTIONS.sources, name, next);
+    return next;
   }
 
   /**

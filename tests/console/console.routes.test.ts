@@ -398,9 +398,10 @@ describe('with --auth', () => {
     googleError(await call(app, 'GET', jobUrl('x'), undefined, as('tok-admin')), 404, 'NOT_FOUND');
   });
 
-  test('the static page needs a token, as every route but /healthz does (the app-wide hook)', async () => {
-    googleError(await call(app, 'GET', '/'), 401, 'UNAUTHENTICATED');
-    expect((await call(app, 'GET', '/', undefined, as('tok-alice'))).status).toBe(200);
+  test('the static page opens without a token (it holds no data); its JSON routes still need an admin token', async () => {
+    expect((await call(app, 'GET', '/')).status).toBe(200);
+    expect((await call(app, 'GET', '/console/app.js')).status).toBe(200);
+    googleError(await call(app, 'GET', `${CONSOLE}/summary`), 401, 'UNAUTHENTICATED');
   });
 });
 

@@ -7,16 +7,6 @@ import * as path from 'path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
 
-/*
- * fastify's inject() loads light-my-request, which require()s `cookie` 2.x, an ESM-only package
- * that jest cannot load untransformed (jest.config.js transforms only @marcbachmann/cel-js).
- * Node itself loads it fine; under jest a stand-in of the one function used is enough (these
- * tests never send cookies). The lasting fix is adding `cookie` to transformIgnorePatterns.
- */
-jest.mock('cookie', () => ({
-  stringifySetCookie: (c: { name: string; value: string }) => `${c.name}=${encodeURIComponent(c.value)}`,
-}));
-
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const PARENT = 'projects/p1/locations/global';
 export const EP_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.EndpointPolicy';

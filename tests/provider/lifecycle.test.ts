@@ -285,3 +285,39 @@ describe('the embedded default backend', () => {
     await expect(api('GET', `/v1/${policy.id}`)).rejects.toThrow(/404/);
   });
 });
+
+describe('companion resources update in place through updateMask', () => {
+  it('EndpointPolicy and Source', async () => {
+    const host = await hostFor('source');
+    try {
+      const urn = dynamicUrn('migrationcenter/v1alpha1:Source', 'patched');
+      const first = (await host.check(urn, {}, { sourceId: 'patched', displayName: 'One', type: 'SOURCE_TYPE_UPLOAD' })).inputs;
+      const created = await host.create(urn, first);
+      const second = (await host.check(urn, first, { sourceId: 'patched', displayName: 'Two', type: 'SOURCE_TYPE_UPLOAD', priority: 7 })).inputs;
+      const diff = await host.diff(created.id, urn, created.properties, second);
+      expect([diff.changes, diff.replaces]).toEqual(['some', []]);
+      const updated = await host.update(created.id, urn, created.properties, second);
+      expect(updated.properties).toMatchObject({ displayName: 'Two', priority: 7 });
+      expect(await api('GET', `/v1alpha1/${created.id}`)).toMatchObject({ displayName: 'Two', priority: 7, type: 'SOURCE_TYPE_UPLOAD' });
+      expect((await host.diff(created.id, urn, updated.properties, second)).changes).toBe('none');
+      const moved = (await host.check(urn, second, { ...second, sourceId: 'moved' })).inputs;
+      expect((await host.diff(created.id, urn, updated.properties, moved)).replaces).toEqual(['sourceId']);
+      await host.delete(created.id, urn, updated.properties);
+
+      host.provider = serialized.policy;
+      const purn = dynamicUrn('networkservices/v1:EndpointPolicy', 'patched');
+      const matcher = { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } };
+      const p1 = (await host.check(purn, {}, { endpointPolicyId: 'patched', type: 'SIDECAR_PROXY', endpointMatcher: matcher })).inputs;
+      const policy = await host.create(purn, p1);
+      const p2 = (await host.check(purn, p1, { ...p1, description: 'now described', labels: { env: 'test' } })).inputs;
+      expect((await host.diff(policy.id, purn, policy.properties, p2)).replaces).toEqual([]);
+      const updatedPolicy = await host.update(policy.id, purn, policy.properties, p2);
+      expect(updatedPolicy.properties).toMatchObject({ description: 'now described', labels: { env: 'test' } });
+      expect(await api('GET', `/v1/${policy.id}`)).toMatchObject({ description: 'now described', type: 'SIDECAR_PROXY' });
+      await host.delete(policy.id, purn, updatedPolicy.properties);
+      await expect(api('GET', `/v1/${policy.id}`)).rejects.toThrow(/404/);
+    } finally {
+      await host.close();
+    }
+  });
+});
