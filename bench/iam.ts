@@ -34,6 +34,8 @@ export interface IamBenchResult {
   getIamPolicy: Throughput;
   setIamPolicy: Throughput;
   hello: Throughput;
+  /** A bare fastify POST route echoing the same JSON body: the framework's own cost of a POST. */
+  echo: Throughput;
   startupMs: { median: number; min: number; max: number; runs: number };
 }
 
@@ -104,8 +106,9 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   const emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'warn' });
   let getResult: Throughput;
   let setResult: Throughput;
+  const json = { 'content-type': 'application/json' };
+  let body = '';
   try {
-    const json = { 'content-type': 'application/json' };
     const created = await fetch(`${emulator.url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
       method: 'POST',
       headers: json,
@@ -121,7 +124,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
         ],
       },
     };
-    const body = JSON.stringify(policy);
+    body = JSON.stringify(policy);
     const first = await fetch(`${emulator.url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
     if (!first.ok) throw new Error(`setup failed: ${first.status} ${await first.text()}`);
 
@@ -136,10 +139,14 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   const Fastify = require('fastify') as typeof import('fastify');
   const bare = Fastify.default({ logger: false });
   bare.get('/hello', async () => ({ hello: 'world' }));
+  bare.post('/echo', async (request) => request.body);
   await bare.listen({ host: '127.0.0.1', port: 0 });
   let helloResult: Throughput;
+  let echoResult: Throughput;
   try {
-    helloResult = await measure(autocannon, 'bare fastify hello', `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/hello`, duration, connections);
+    const origin = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
+    helloResult = await measure(autocannon, 'bare fastify hello', `${origin}/hello`, duration, connections);
+    echoResult = await measure(autocannon, 'bare fastify POST echo', `${origin}/echo`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
     await bare.close();
   }
@@ -151,17 +158,19 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   times.sort((a, b) => a - b);
   const startupMs = { median: Math.round(times[Math.floor(times.length / 2)]), min: Math.round(times[0]), max: Math.round(times[times.length - 1]), runs: times.length };
 
-  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, startupMs };
+  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, echo: echoResult, startupMs };
   if (options.print !== false) printTable(result, duration, connections);
   return result;
 }
 
 export function printTable(r: IamBenchResult, duration: number, connections: number): void {
-  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello];
+  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo];
   const line = (cells: string[]) => `${cells[0].padEnd(26)}${cells.slice(1).map((c) => c.padStart(10)).join('')}`;
   console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections, in-memory store)`);
   console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']));
   for (const t of rows) console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
+  const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
+  console.log(`getIamPolicy: ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy: ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`);
   console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
 }
 
