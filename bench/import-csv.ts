@@ -51,15 +51,19 @@ function row(i: number): string {
   const b = (i >> 8) & 255;
   const c = i & 255;
   const os_ = OSES[i % OSES.length];
-  const mac = `00:1a:${a.toString(16).padStart(2, '0')}:${b.toString(16).padStart(2, '0')}:${c.toString(16).padStart(2, '0')}:0${i % 10}`;
+  const mac = i % 2 === 1 ? '' : `00:1a:${a.toString(16).padStart(2, '0')}:${b.toString(16).padStart(2, '0')}:${c.toString(16).padStart(2, '0')}:0${i % 10}`;
   const cores = 1 << i % 6;
   const alloc = 50 + (i % 1000);
   const used = (alloc * ((i % 90) + 5)) / 100;
   const day = String((i % 28) + 1).padStart(2, '0');
+  // About 150 bytes a row, as the reference measurement's 158 MB for a million rows: most machines
+  // have no public address and one private one, like the collection scripts' output.
+  const pub = i % 10 === 0 ? `203.0.${b}.${c}` : '';
+  const list = i % 4 === 0 ? `10.${a}.${b}.${c};172.16.${b}.${c}` : '';
   return (
-    `vm-${String(i).padStart(8, '0')},host-${i},10.${a}.${b}.${c},${mac},203.0.${b}.${c},10.${a}.${b}.${c};172.16.${b}.${c},` +
+    `vm-${String(i).padStart(8, '0')},host-${i},10.${a}.${b}.${c},${mac},${pub},${list},` +
     `${alloc},${used.toFixed(1)},${TYPES[i % TYPES.length]},${cores},${cores * 4},${REGIONS[i % REGIONS.length]},` +
-    `${os_[0]},${os_[1]},${os_[2]},${os_[3]},${i % 7 === 0 ? 'stopped' : 'running'},Succeeded,2023-05-${day}T08:00:00Z,0\r\n`
+    `${os_[0]},${os_[1]},${os_[2]},${os_[3]},${i % 7 === 0 ? 'stopped' : 'running'},,2023-05-${day}T08:00:00Z,0\r\n`
   );
 }
 
@@ -145,20 +149,28 @@ function runInChild(phase: Phase, file: string): Promise<PhaseResult> {
   });
 }
 
-export async function runImportCsvBench(rows = 1_000_000): Promise<ImportCsvBenchResult> {
+/**
+ * Generates the file, then runs the three phases `repeat` times (interleaved) and keeps each
+ * phase's fastest run: on a shared machine the other runs measure the neighbours.
+ */
+export async function runImportCsvBench(rows = 1_000_000, repeat = 1): Promise<ImportCsvBenchResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-csv-bench-'));
   const file = path.join(dir, 'vmInfo.csv');
   try {
     const g0 = process.hrtime.bigint();
     const fileBytes = await generateVmInfo(file, rows);
     const generateSeconds = Number(process.hrtime.bigint() - g0) / 1e9;
-    const phases: PhaseResult[] = [];
-    for (const phase of ['papaparse', 'validate', 'execute'] as Phase[]) {
-      const r = await runInChild(phase, file);
-      if (r.rows < 0) r.rows = rows;
-      r.rowsPerSecond = Math.round(r.rows / r.seconds);
-      phases.push(r);
+    const best = new Map<Phase, PhaseResult>();
+    for (let i = 0; i < Math.max(1, repeat); i++) {
+      for (const phase of ['papaparse', 'validate', 'execute'] as Phase[]) {
+        const r = await runInChild(phase, file);
+        if (r.rows < 0) r.rows = rows;
+        r.rowsPerSecond = Math.round(r.rows / r.seconds);
+        const prev = best.get(phase);
+        if (!prev || r.seconds < prev.seconds) best.set(phase, r);
+      }
     }
+    const phases = (['papaparse', 'validate', 'execute'] as Phase[]).map((p) => best.get(p)!);
     const base = phases[0].seconds;
     return {
       rows,
@@ -174,6 +186,7 @@ export async function runImportCsvBench(rows = 1_000_000): Promise<ImportCsvBenc
 
 export function printImportCsvBench(r: ImportCsvBenchResult): void {
   console.log(`import-csv: vmInfo.csv, ${r.rows} rows, ${(r.fileBytes / 1e6).toFixed(1)} MB (generated in ${r.generateSeconds.toFixed(1)} s)`);
+  console.log(`  cores ${os.cpus().length}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const base = r.phases[0].seconds;
   for (const p of r.phases) {
     console.log(
@@ -198,7 +211,8 @@ if (require.main === module) {
     );
   } else {
     const rows = Number(process.argv[2] ?? 1_000_000);
-    runImportCsvBench(rows).then(printImportCsvBench, (e) => {
+    const repeat = Number(process.argv[3] ?? 1);
+    runImportCsvBench(rows, repeat).then(printImportCsvBench, (e) => {
       console.error(e);
       process.exit(1);
     });

@@ -5,6 +5,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, FORMAT_ALIASES, FIELD_ALIASES, type JsonSchema } from '../schemas';
+import { columnTable, type FileKind, type FormatDefinition } from '../backend-emulator/import-engine';
+import { awsCsv } from '../backend-emulator/import-engine/formats/aws-csv';
+import { azureCsv } from '../backend-emulator/import-engine/formats/azure-csv';
+import { cmdb } from '../backend-emulator/import-engine/formats/cmdb';
+import { KEY_COLUMN, NOT_IMPORTED } from '../backend-emulator/import-engine/formats/rvtools-common';
+import { rvtoolsCsv } from '../backend-emulator/import-engine/formats/rvtools-csv';
+import { rvtoolsXlsx } from '../backend-emulator/import-engine/formats/rvtools-xlsx';
 
 type Node = Record<string, unknown>;
 
@@ -105,9 +112,47 @@ export function renderReferenceDocs(): Map<string, string> {
   return files;
 }
 
+export const FORMATS_DIR = path.join(__dirname, '..', 'docs', 'formats');
+
+/** [doc, format, the doc holding its column tables] */
+export const FORMAT_DOCS: Array<[string, FormatDefinition, string]> = [
+  ['rvtools-xlsx.md', rvtoolsXlsx, 'rvtools-xlsx.md'],
+  ['rvtools-csv.md', rvtoolsCsv, 'rvtools-xlsx.md'],
+  ['aws-csv.md', awsCsv, 'aws-csv.md'],
+  ['azure-csv.md', azureCsv, 'azure-csv.md'],
+  ['cmdb.md', cmdb, 'cmdb.md'],
+];
+
+/** The table of a kind: RVTools lists the imported columns; the read-and-ignored ones are named in a sentence. */
+function renderColumns(kind: FileKind): string {
+  const imported = { ...kind, columns: kind.columns.filter((c) => c.description !== NOT_IMPORTED && c.name !== KEY_COLUMN) };
+  const ignored = kind.columns.filter((c) => c.description === NOT_IMPORTED).map((c) => `\`${c.name}\``);
+  const table = columnTable(imported);
+  return ignored.length > 0 ? `${table}\n\nRead and ignored (no "unknown column" INFO): ${ignored.join(', ')}.` : table;
+}
+
+/**
+ * A format doc with every `<!-- columns: KIND -->` ... `<!-- /columns -->` block rendered again
+ * from the format's definition; the prose around the blocks is the doc's own.
+ */
+export function renderFormatDoc(text: string, def: FormatDefinition): string {
+  return text.replace(/(<!-- columns: (\S+) -->)\n(?:[\s\S]*?\n)??(<!-- \/columns -->)/g, (_m, open: string, kindName: string, close: string) => {
+    const kind = def.fileKinds.find((k) => k.kind === kindName);
+    if (!kind) throw new Error(`no kind ${kindName} in ${def.format}`);
+    return `${open}\n${renderColumns(kind)}\n${close}`;
+  });
+}
+
 if (require.main === module) {
   fs.rmSync(REFERENCE_DIR, { recursive: true, force: true });
   fs.mkdirSync(REFERENCE_DIR, { recursive: true });
   for (const [file, content] of renderReferenceDocs()) fs.writeFileSync(path.join(REFERENCE_DIR, file), content);
   console.log(`wrote ${renderReferenceDocs().size} files to docs/reference/`);
+  for (const [file, def] of FORMAT_DOCS) {
+    const target = path.join(FORMATS_DIR, file);
+    const text = fs.readFileSync(target, 'utf8');
+    const next = renderFormatDoc(text, def);
+    if (next !== text) fs.writeFileSync(target, next);
+  }
+  console.log(`updated the column tables of ${FORMAT_DOCS.length} files in docs/formats/`);
 }

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { listFormats, templateCsv, type FormatDefinition } from '../import-engine';
+import { fileColumns, listFormats, templateCsv, type FormatDefinition } from '../import-engine';
 import { UsageError } from './local-files';
 import { parseFormat } from './validate';
 
@@ -26,8 +26,8 @@ async function writeWorkbook(definition: FormatDefinition, file: string): Promis
   for (const kind of definition.fileKinds) {
     const name = /^sheet (\S+)$/.exec(kind.title)?.[1] ?? kind.title;
     const sheet = workbook.addWorksheet(name);
-    sheet.addRow(kind.columns.map((c) => c.name));
-    sheet.addRow(kind.columns.map((c) => c.example ?? ''));
+    sheet.addRow(fileColumns(kind).map((c) => c.name));
+    sheet.addRow(fileColumns(kind).map((c) => c.example ?? ''));
   }
   await workbook.xlsx.writeFile(file);
 }
@@ -50,7 +50,8 @@ export async function templatesCommand(argv: string[], out: NodeJS.WritableStrea
     await writeWorkbook(definition, file);
     written.push(file);
   } else {
-    for (const kind of definition.fileKinds) {
+    // A kind titled with a pattern (`other RVTools_tab*.csv`) stands for files the format tolerates, not a template.
+    for (const kind of definition.fileKinds.filter((k) => !k.title.includes('*'))) {
       const file = path.join(dir, templateFileName(kind.title));
       fs.writeFileSync(file, templateCsv(kind));
       written.push(file);

@@ -107,7 +107,12 @@ export interface Asset {
   performanceData?: AssetPerformanceData;
 }
 
-/** Receives assets in batches (at most `EngineOptions.sinkBatchSize`, default 1000). */
+/**
+ * Receives assets in batches (at most `EngineOptions.sinkBatchSize`, default 1000); an async
+ * `write` is awaited before reading on. Strings in the assets may share memory with the reader's
+ * current batch of text: a sink that keeps assets in memory for long should store copies (a JSON
+ * round trip does), a sink that serialises them (the SQLite store) need not care.
+ */
 export interface AssetSink {
   write(assets: Asset[]): void | Promise<void>;
 }

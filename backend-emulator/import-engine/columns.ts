@@ -138,9 +138,39 @@ function parseTime(raw: CellValue, col: ColumnSpec, report: RowReporter): number
   return t;
 }
 
+/** Dotted-quad IPv4 without leading zeros (node:net's rule), checked without a regular expression. */
+function isIPv4(s: string): boolean {
+  const n = s.length;
+  if (n < 7 || n > 15) return false;
+  let parts = 0;
+  let i = 0;
+  while (i < n) {
+    const start = i;
+    let v = 0;
+    while (i < n) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+      i++;
+    }
+    const len = i - start;
+    if (len === 0 || len > 3 || v > 255 || (len > 1 && s.charCodeAt(start) === 48)) return false;
+    parts++;
+    if (i === n) break;
+    if (s.charCodeAt(i) !== 46 || parts === 4) return false;
+    i++;
+    if (i === n) return false;
+  }
+  return parts === 4;
+}
+
+function isIpAddress(s: string): boolean {
+  return isIPv4(s) || isIP(s) !== 0;
+}
+
 function parseIp(raw: CellValue, col: ColumnSpec, report: RowReporter): string | undefined {
   const s = text(raw);
-  if (isIP(s) === 0) {
+  if (!isIpAddress(s)) {
     report.error(`${col.name} must be an IPv4 or IPv6 address, got "${clip(s)}"`);
     return undefined;
   }
@@ -149,12 +179,22 @@ function parseIp(raw: CellValue, col: ColumnSpec, report: RowReporter): string |
 
 function parseIpList(raw: CellValue, col: ColumnSpec, report: RowReporter): string[] | undefined {
   const s = text(raw);
-  if (!s.includes(';') && isIP(s) !== 0) return [s];
-  const parts = s.split(';').map((p) => p.trim()).filter((p) => p.length > 0);
-  const bad = parts.filter((p) => isIP(p) === 0);
-  if (bad.length > 0) {
-    const hint = bad.some((p) => p.includes(',')) ? ' (separate addresses with ";")' : '';
-    report.error(`${col.name} must list IP addresses separated by ";", "${clip(bad[0])}" is not one${hint}`);
+  const parts: string[] = [];
+  let bad: string | undefined;
+  for (let at = 0; at <= s.length; ) {
+    let end = s.indexOf(';', at);
+    if (end === -1) end = s.length;
+    let p = s.slice(at, end);
+    if (p.length > 0 && (p.charCodeAt(0) <= 32 || p.charCodeAt(p.length - 1) <= 32)) p = p.trim();
+    if (p.length > 0) {
+      if (isIpAddress(p)) parts.push(p);
+      else if (bad === undefined) bad = p;
+    }
+    at = end + 1;
+  }
+  if (bad !== undefined) {
+    const hint = bad.includes(',') ? ' (separate addresses with ";")' : '';
+    report.error(`${col.name} must list IP addresses separated by ";", "${clip(bad)}" is not one${hint}`);
     return undefined;
   }
   return parts;

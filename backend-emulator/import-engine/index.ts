@@ -18,7 +18,7 @@ export type * from './types';
 export { hasBlockingErrors, countBySeverity } from './report';
 export { IMPORT_JOB_FORMATS } from './types';
 export { DEFAULTS } from './pipeline';
-export { templateCsv, columnTable } from './templates';
+export { templateCsv, columnTable, fileColumns } from './templates';
 export { csvReader } from './readers/csv';
 export { validateWith, executeWith } from './pipeline';
 

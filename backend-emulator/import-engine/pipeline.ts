@@ -420,16 +420,30 @@ export class ImportRun {
         signal: this.options.signal,
       })) {
         this.checkAbort();
-        const go = this.onEvent(run, pass, state, ev);
+        let go: 'go' | 'stop-table' | 'stop-file';
         if (ev.type === 'rows') {
+          go = 'go';
+          if (state.active) {
+            for (let at = 0; ; ) {
+              const r = state.rows(ev.firstRow, ev.rows, ev.rowNumbers, ev.issues, at);
+              if (this.pending.length >= this.options.sinkBatchSize) await this.flushSink(false);
+              if (r.status === 'stop-file' || r.next >= ev.rows.length) {
+                go = r.status;
+                break;
+              }
+              at = r.next;
+            }
+          }
           this.options.onProgress?.({ rowsRead: this.progressRows, file: run.file.name });
-          if (this.pending.length >= this.options.sinkBatchSize) await this.flushSink(false);
+        } else {
+          go = this.onEvent(run, pass, state, ev);
         }
         if (go === 'stop-file' || (go === 'stop-table' && singleTable)) {
           stoppedEarly = true;
           break;
         }
       }
+      if (!stoppedEarly) state.endTable();
     } catch (e) {
       if (this.options.signal?.aborted) throw this.options.signal.reason ?? e;
       if (e instanceof PassThroughError) throw e;
@@ -457,8 +471,7 @@ export class ImportRun {
         if (!state.active) return 'go';
         return state.readerRowIssue(ev.rowNumber, ev.issue);
       case 'rows':
-        if (!state.active) return 'go';
-        return state.rows(ev.firstRow, ev.rows, ev.rowNumbers, ev.issues);
+        return 'go'; // handled in readFile (it may have to flush the sink between rows)
     }
   }
 
@@ -479,6 +492,10 @@ export class ImportRun {
 
   kindPresent(kind: string): boolean {
     return this.presentKinds.has(kind);
+  }
+
+  pendingCount(): number {
+    return this.pending.length;
   }
 
   countRow(pass: Pass): void {
@@ -562,6 +579,7 @@ class TableState {
   private checkRefs = false;
   private isMachine = false;
   private sheet?: string;
+  private dataRows = 0;
 
   constructor(
     private readonly run: ImportRun,
@@ -569,8 +587,18 @@ class TableState {
     private readonly pass: Pass,
   ) {}
 
-  startTable(header: CellValue[], sheet?: string): 'go' | 'stop-table' | 'stop-file' {
+  /** Ends the current table: a table without a data row is worth a warning. */
+  endTable(): void {
+    if (this.active && this.dataRows === 0 && this.pass.mode !== 'build') {
+      const where = this.sheet === undefined ? 'the file' : `the sheet "${clip(this.sheet)}"`;
+      this.file.report.fileErrors.push(warning(`${where} has a header but no data rows`));
+    }
     this.active = false;
+  }
+
+  startTable(header: CellValue[], sheet?: string): 'go' | 'stop-table' | 'stop-file' {
+    this.endTable();
+    this.dataRows = 0;
     this.sheet = sheet;
     const reporting = this.pass.mode !== 'build';
     let candidates = this.file.kinds;
@@ -634,7 +662,17 @@ class TableState {
     return this.sheet === undefined ? { csvError: { rowNumber } } : { xlsxError: { sheet: this.sheet, rowNumber } };
   }
 
-  rows(firstRow: number, rows: CellValue[][], rowNumbers: number[] | undefined, readerIssues: ReaderRowIssue[] | undefined): 'go' | 'stop-file' {
+  /**
+   * Checks rows from index `from`. Returns the index to resume at when the sink buffer is full
+   * (the caller flushes it, so assets do not pile up in memory), or the end of the batch.
+   */
+  rows(
+    firstRow: number,
+    rows: CellValue[][],
+    rowNumbers: number[] | undefined,
+    readerIssues: ReaderRowIssue[] | undefined,
+    from = 0,
+  ): { status: 'go' | 'stop-file'; next: number } {
     const b = this.binding!;
     const cols = b.columns;
     const ncols = cols.length;
@@ -649,7 +687,9 @@ class TableState {
     let issueMap: Map<number, ImportError> | undefined;
     if (readerIssues) issueMap = new Map(readerIssues.map((i) => [i.rowNumber, i.issue]));
 
-    for (let r = 0; r < rows.length; r++) {
+    const flushAt = this.run.options.sinkBatchSize;
+    for (let r = from; r < rows.length; r++) {
+      if (this.run.pendingCount() >= flushAt) return { status: 'go', next: r };
       const cells = rows[r];
       const rowNumber = rowNumbers ? rowNumbers[r] : firstRow + r;
       // Blank rows (empty lines, rows of empty cells) are skipped and not counted.
@@ -661,6 +701,7 @@ class TableState {
         }
       }
       if (blank) continue;
+      this.dataRows++;
       this.run.countRow(pass);
       issues.reset();
       const readerIssue = issueMap?.get(rowNumber);
@@ -717,7 +758,7 @@ class TableState {
 
       if (issues.list !== null && !building) {
         const rowError = this.rowError(rowNumber, cells, issues.list);
-        if (!this.run.addRowError(this.file, pass, rowError, issues.hasError)) return 'stop-file';
+        if (!this.run.addRowError(this.file, pass, rowError, issues.hasError)) return { status: 'stop-file', next: rows.length };
       }
       if (issues.hasError) continue;
 
@@ -734,7 +775,7 @@ class TableState {
         this.run.foldChild(pass, b.kind.kind, rec, ref);
       }
     }
-    return 'go';
+    return { status: 'go', next: rows.length };
   }
 
   private rowError(rowNumber: number, cells: CellValue[], errors: ImportError[]): ImportRowError {

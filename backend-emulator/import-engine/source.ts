@@ -80,9 +80,10 @@ export async function* guardedBytes(file: PayloadFile, maxBytes: number, stats: 
       else if (chunk instanceof Uint8Array) buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
       else if (typeof chunk === 'string') {
         // Text decoded upstream: a replacement character means the bytes were not valid UTF-8.
-        if (chunk.includes('\uFFFD')) {
+        const at = chunk.indexOf('\uFFFD');
+        if (at !== -1) {
           throw new SourceError(
-            `the file is not valid UTF-8: it contains a replacement character (U+FFFD) near byte ${stats.bytes}`,
+            `the file is not valid UTF-8: it contains a replacement character (U+FFFD) at byte ${stats.bytes + Buffer.byteLength(chunk.slice(0, at))}`,
             'NOT_UTF8',
           );
         }

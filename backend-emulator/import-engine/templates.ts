@@ -6,10 +6,16 @@ function csvCell(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** The columns a file of this kind carries (the reader's derived columns are not in files). */
+export function fileColumns(kind: FileKind): ColumnSpec[] {
+  return kind.columns.filter((c) => !c.derived);
+}
+
 /** The template file of a kind: its header line and one example row, CRLF-terminated like the published copies. */
 export function templateCsv(kind: FileKind): string {
-  const header = kind.columns.map((c) => c.name).join(',');
-  const example = kind.columns.map((c) => csvCell(c.example ?? '')).join(',');
+  const columns = fileColumns(kind);
+  const header = columns.map((c) => c.name).join(',');
+  const example = columns.map((c) => csvCell(c.example ?? '')).join(',');
   return `${header}\r\n${example}\r\n`;
 }
 

@@ -96,6 +96,8 @@ export interface ColumnSpec {
   description: string;
   /** A value for the template's example row. */
   example?: string;
+  /** Added by the reader, never in a file: left out of templates. */
+  derived?: boolean;
 }
 
 /**
@@ -168,9 +170,11 @@ export interface ReaderContext {
 }
 
 /**
- * Turns the bytes of one payload file into tables of rows. The byte source is already guarded
- * (size limit, non-byte chunks, stream errors); it throws when the file cannot be read further.
- * Events come in batches of rows so the per-row cost stays in the pipeline's checks.
+ * Turns the bytes of one payload file into tables of rows: the generic async iterator the pipeline
+ * consumes (`table`, then `rows` batches of `{rowNumber, record}` pairs, plus row and file issues).
+ * The byte source is already guarded (size limit, non-byte chunks, stream errors); it throws when
+ * the file cannot be read further. Rows come in batches so the per-row cost stays in the checks
+ * (one `await` per row would cost as much as parsing the row).
  */
 export type Reader = (bytes: AsyncIterable<Buffer>, ctx: ReaderContext) => AsyncIterable<ReaderEvent>;
 
@@ -178,7 +182,7 @@ export type Reader = (bytes: AsyncIterable<Buffer>, ctx: ReaderContext) => Async
 export interface AssetMapping<C> {
   /** The kind whose rows become assets (one per row), keyed by that kind's `key`. */
   machineKind: string;
-  /** The key column of child kinds (they `reference` the machine kind through it). */
+  /** An empty accumulator for the child rows (kinds that `reference` the machine kind) of one machine. */
   newChildren(): C;
   /** Folds one valid child row. Keep only what `build` needs: child rows are held until their machine is built. */
   addChild(kind: string, children: C, record: RowRecord): void;

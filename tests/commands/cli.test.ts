@@ -115,3 +115,20 @@ describe('the progress bar', () => {
     expect([notTty.writes, small.writes]).toEqual([[], []]);
   });
 });
+
+describe("every format's templates", () => {
+  it.each(['manual-csv', 'rvtools-xlsx', 'rvtools-csv', 'exported-aws-csv', 'exported-azure-csv', 'cmdb'])(
+    '%s: written, then validated without an ERROR',
+    async (format) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
+      try {
+        expect(await templatesCommand([format, dir], sink())).toBe(0);
+        const out = sink();
+        const code = await validateCommand([dir, '--format', format], out);
+        expect({ code, report: out.text }).toEqual({ code: 0, report: expect.stringContaining('OK: no blocking errors') });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -107,6 +107,8 @@ function expectExecutionReport(report: any): void {
   expect(report.executionErrors.jobErrors).toEqual([]);
   const rowErrors = report.executionErrors.fileValidations.flatMap((f: any) => f.rowErrors);
   expect(rowErrors.flatMap((r: any) => r.errors).filter((e: any) => e.severity === 'ERROR')).toEqual([]);
+  // The imported row with a warning is reported again by execution.
+  expect(rowErrors).toContainEqual(expect.objectContaining({ vmName: 'warn-1', vmUuid: 'm-4', errors: [expect.objectContaining({ severity: 'WARNING' })] }));
 }
 
 test('inline manual CSV: create, validate (FAILED_VALIDATION), fix, validate (READY), run (COMPLETED), read reports and assets', async () => {

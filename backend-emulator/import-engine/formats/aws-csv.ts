@@ -22,7 +22,7 @@
 import type { Asset } from '../asset';
 import { clip, normaliseHeader } from '../columns';
 import { csvReader } from '../readers/csv';
-import { error, info } from '../report';
+import { error } from '../report';
 import type { AssetMapping, ColumnSpec, FileKind, FormatDefinition, ImportJobFormat, Reader, ReaderEvent, RowRecord, RowRule } from '../types';
 import { flat } from '../util';
 import { MANUAL_CSV_KINDS, manualCsvAssets, MAX_LABELS_PER_MACHINE, type ManualChildren } from './manual-csv';
@@ -51,7 +51,7 @@ export function labelValueOf(value: string): string {
 }
 
 const TAG_COLUMNS: readonly ColumnSpec[] = [
-  { name: 'MachineId', type: 'string', presence: 'required', description: 'The MachineId of a row of vmInfo.csv.', example: 'i-0abc1234def567890' },
+  { name: 'MachineId', type: 'string', presence: 'required', description: 'The MachineId of a row of vmInfo.csv.', example: 'vm-0001' },
   {
     name: 'Key',
     type: 'string',

@@ -16,6 +16,7 @@
 import type { Asset, DiskEntry, MachineDetails, PowerState } from '../asset';
 import { clip } from '../columns';
 import type { AssetMapping, ColumnSpec, FileKind, FormatDefinition, RowRecord, RowRule } from '../types';
+import { isoString } from '../timestamps';
 import { flat } from '../util';
 import { osFamilyOf } from './manual-csv';
 
@@ -182,7 +183,7 @@ function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: As
 
   const details: MachineDetails = { uuid: machineId };
   if (name !== undefined) details.machineName = name;
-  if (typeof m.sys_created_on === 'number') details.createTime = new Date(m.sys_created_on).toISOString();
+  if (typeof m.sys_created_on === 'number') details.createTime = isoString(m.sys_created_on);
   const cores = num(m.cpu_core_count) ?? num(m.cpu_count);
   if (cores !== undefined) details.coreCount = cores;
   const ram = num(m.ram);

@@ -2,15 +2,23 @@
  * The registry of import formats. A format plugs in with a definition (file kinds + column
  * templates + rules, an optional reader, an asset mapping); the pipeline is shared.
  *
- * Implemented: IMPORT_JOB_FORMAT_MANUAL_CSV. The others are listed with their file-name hints so a
- * payload that mixes formats is recognised, and a job in a format not implemented yet gets a clear
- * job error instead of a silent pass.
+ * Every format of the API is implemented. File-name hints recognise a payload that mixes formats.
  */
 import type { FormatDefinition, ImportJobFormat } from '../types';
 import { manualCsv } from './manual-csv';
+import { rvtoolsXlsx } from './rvtools-xlsx';
+import { rvtoolsCsv } from './rvtools-csv';
+import { awsCsv } from './aws-csv';
+import { azureCsv } from './azure-csv';
+import { cmdb } from './cmdb';
 
 export const FORMATS: Partial<Record<ImportJobFormat, FormatDefinition>> = {
   IMPORT_JOB_FORMAT_MANUAL_CSV: manualCsv,
+  IMPORT_JOB_FORMAT_RVTOOLS_XLSX: rvtoolsXlsx,
+  IMPORT_JOB_FORMAT_RVTOOLS_CSV: rvtoolsCsv,
+  IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV: awsCsv,
+  IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV: azureCsv,
+  IMPORT_JOB_FORMAT_CMDB: cmdb,
 };
 
 export const FORMAT_LABELS: Record<ImportJobFormat, string> = {
@@ -29,6 +37,7 @@ export const FORMAT_LABELS: Record<ImportJobFormat, string> = {
 const FILE_HINTS: Array<{ format: ImportJobFormat; test: RegExp }> = [
   { format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', test: /\.xlsx$/i },
   { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', test: /^RVTools_tab\w+\.csv$/i },
+  { format: 'IMPORT_JOB_FORMAT_CMDB', test: /^cmdb(?:_ci_\w+)?\.csv$/i },
 ];
 
 /** The format a file name clearly belongs to, when it is not `current`. */

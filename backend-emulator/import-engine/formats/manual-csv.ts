@@ -260,15 +260,23 @@ export function powerStateOf(status: string | undefined): PowerState {
   return POWER_STATES.get(s) ?? 'POWER_STATE_UNSPECIFIED';
 }
 
-const OS_FAMILY_CACHE = new Map<string, OsFamily>();
+/** OsType -> (OsName -> family): a few distinct pairs repeat over millions of rows. */
+const OS_FAMILY_CACHE = new Map<string, Map<string, OsFamily>>();
+let osFamilyCacheSize = 0;
 
 /** OsType and OsName -> GuestOsDetails.family. */
 export function osFamilyOf(osType: string | undefined, osName: string | undefined): OsFamily {
-  const t = `${osType ?? ''} ${osName ?? ''}`;
-  let family = OS_FAMILY_CACHE.get(t);
+  const type = osType ?? '';
+  const name = osName ?? '';
+  let byName = OS_FAMILY_CACHE.get(type);
+  let family = byName?.get(name);
   if (family === undefined) {
-    family = osFamilyOfText(t.toLowerCase());
-    if (OS_FAMILY_CACHE.size < 10_000) OS_FAMILY_CACHE.set(flat(t), family);
+    family = osFamilyOfText(`${type} ${name}`.toLowerCase());
+    if (osFamilyCacheSize < 10_000) {
+      if (!byName) OS_FAMILY_CACHE.set(flat(type), (byName = new Map()));
+      byName.set(flat(name), family);
+      osFamilyCacheSize++;
+    }
   }
   return family;
 }
@@ -335,6 +343,7 @@ function networkDetails(m: RowRecord): MachineNetworkDetails | undefined {
   if (mac) net.primaryMacAddress = mac;
   if (ips.length) net.ipAddresses = ips;
   if (mac || ips.length) {
+    // The wire form: one adapter with the MAC and the addresses.
     const adapter: NetworkAdapterDetails = {};
     if (mac) adapter.macAddress = mac;
     if (ips.length) adapter.addresses = { entries: ips.map((ipAddress) => ({ ipAddress })) };

@@ -21,8 +21,9 @@ import type { Asset, DiskEntry, MachineDetails, NetworkAdapterDetails } from '..
 import { clip, isEmptyCell, normaliseHeader } from '../columns';
 import { info, warning } from '../report';
 import { combineIssues } from '../readers/xlsx';
-import { parseTimestamp } from '../timestamps';
-import type { AssetMapping, CellValue, ColumnSpec, FileKind, Reader, ReaderEvent, RowRecord, RowRule } from '../types';
+import { isoString, parseTimestamp } from '../timestamps';
+import type { ImportError } from '../report';
+import type { AssetMapping, CellValue, ColumnSpec, FileKind, Reader, ReaderEvent, ReaderRowIssue, RowRecord, RowRule } from '../types';
 import { flat } from '../util';
 import { osFamilyOf, powerStateOf } from './manual-csv';
 
@@ -45,7 +46,7 @@ const KIND_OF_TAB: Record<RvTab, string> = {
 // Column templates
 // ---------------------------------------------------------------------------------------------
 
-const NOT_IMPORTED = 'Read and ignored: the emulated asset has no field for it.';
+export const NOT_IMPORTED = 'Read and ignored: the emulated asset has no field for it.';
 
 /** Columns RVTools writes that the emulator accepts without importing them (no "unknown column" INFO). */
 function known(names: readonly (string | [string, string[]])[]): ColumnSpec[] {
@@ -60,6 +61,7 @@ const KEY_SPEC: ColumnSpec = {
   name: KEY_COLUMN,
   type: 'string',
   presence: 'optional',
+  derived: true,
   description:
     'Added by the reader, never in the file: `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name. Joins the tabs.',
 };
@@ -575,12 +577,30 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
         continue;
       }
       const tc = t;
-      const rows: CellValue[][] = [];
-      const rowNumbers: number[] = [];
-      const notes: ReaderEvent[] = [];
+      let rows: CellValue[][] = [];
+      let rowNumbers: number[] = [];
       const short = new Map<number, string>();
       const n = tc.headerLength;
       const keep = tc.keep;
+      const issuesOf = new Map<number, ImportError>();
+      for (const i of ev.issues ?? []) issuesOf.set(i.rowNumber, i.issue);
+      // Rows go out in order: a template row's INFO comes between the rows around it.
+      const flushRows = (): ReaderEvent | undefined => {
+        if (rows.length === 0) return undefined;
+        const issues: ReaderRowIssue[] = [];
+        for (const rowNumber of rowNumbers) {
+          const list: ImportError[] = [];
+          const inner = issuesOf.get(rowNumber);
+          if (inner) list.push(inner);
+          const s = short.get(rowNumber);
+          if (s) list.push(warning(s));
+          if (list.length > 0) issues.push({ rowNumber, issue: combineIssues(list) });
+        }
+        const out: ReaderEvent = { type: 'rows', firstRow: rowNumbers[0], rows, rowNumbers, issues: issues.length > 0 ? issues : undefined };
+        rows = [];
+        rowNumbers = [];
+        return out;
+      };
       for (let r = 0; r < ev.rows.length; r++) {
         const row = ev.rows[r];
         const rowNumber = ev.rowNumbers ? ev.rowNumbers[r] : ev.firstRow + r;
@@ -592,11 +612,13 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
         if (template || (tc.tab !== 'vInfo' && key !== '' && templateKeys.has(key))) {
           if (tc.tab === 'vInfo') {
             if (key !== '') templateKeys.add(flat(key));
-            notes.push({
+            const before = flushRows();
+            if (before) yield before;
+            yield {
               type: 'rowIssue',
               rowNumber,
               issue: info(`VM "${clip(name || id)}" is a template (Template = True): templates are not machines, the row is skipped`),
-            });
+            };
           } else tc.templatesDropped++;
           continue;
         }
@@ -621,17 +643,8 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
         rows.push(out);
         rowNumbers.push(rowNumber);
       }
-      yield* notes;
-      if (rows.length > 0) {
-        const kept = new Set(rowNumbers);
-        let issues = ev.issues?.filter((i) => kept.has(i.rowNumber)) ?? [];
-        if (short.size > 0) {
-          const merged = new Map(issues.map((i) => [i.rowNumber, [i.issue]]));
-          for (const [rowNumber, text] of short) (merged.get(rowNumber) ?? merged.set(rowNumber, []).get(rowNumber)!).push(warning(text));
-          issues = [...merged].map(([rowNumber, list]) => ({ rowNumber, issue: combineIssues(list) }));
-        }
-        yield { type: 'rows', firstRow: rowNumbers[0], rows, rowNumbers, issues: issues.length > 0 ? issues : undefined };
-      }
+      const last = flushRows();
+      if (last) yield last;
     }
     yield* endTable();
   };
@@ -694,7 +707,7 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   const created = str(m['Creation date']);
   if (created !== undefined) {
     const t = parseRvDate(created);
-    if (Number.isFinite(t)) details.createTime = new Date(t).toISOString();
+    if (Number.isFinite(t)) details.createTime = isoString(t);
   }
   if (typeof m.CPUs === 'number') details.coreCount = m.CPUs;
   const memory = numOf(m.Memory);

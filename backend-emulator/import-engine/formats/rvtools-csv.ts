@@ -7,8 +7,8 @@
  * `RVTools_tab*.csv` files of an "Export all" are accepted and ignored with an INFO.
  * Same columns, rules and assets as the XLSX format: docs/formats/rvtools-csv.md.
  */
-import { info } from '../report';
 import { csvReader } from '../readers/csv';
+import { info } from '../report';
 import type { FileKind, FormatDefinition, Reader, ReaderEvent } from '../types';
 import { RV_TABS, rvtoolsAssets, rvtoolsKinds, rvtoolsReader, type RvChildren, type RvTab } from './rvtools-common';
 

@@ -7,10 +7,11 @@
  * finds sheets by the `sheetN.xml` naming convention instead of the workbook's relationships. This
  * reader keeps exceljs' model (stream the sheet XML, deliver rows) with every bound explicit:
  *
- * 1. Zip: the workbook's compressed bytes are held in memory (the pipeline's `maxFileBytes`, 100 MiB
- *    by default, bounds them) and read through the central directory. Only stored and deflated
- *    entries are accepted; encrypted, multi-disk and overlapping entries are refused.
- * 2. Inflate: each entry is inflated as a stream of 64 KiB pieces, never whole. Its inflated size may
+ * 1. Zip: the workbook's compressed bytes are held in memory as the pieces they arrived in, never
+ *    joined (the pipeline's `maxFileBytes`, 100 MiB by default, bounds them), and read through the
+ *    central directory. Only stored and deflated entries are accepted; encrypted, multi-disk and
+ *    overlapping entries are refused.
+ * 2. Inflate: each entry is inflated as a stream of 256 KiB pieces, never whole. Its inflated size may
  *    not exceed what the central directory declares, the per-entry cap (`maxEntryBytes`) nor the
  *    workbook's remaining total (`maxTotalBytes`); an entry declaring more than a cap is refused
  *    before a byte is inflated, an entry lying about its size is stopped one byte past its claim.
@@ -21,8 +22,9 @@
  *    one value and any unfinished markup are bounded (`maxTokenChars`).
  * 4. Sheets are read in the order the caller asks (`sheetOrder`), unrequested sheets are never
  *    inflated. Each sheet is inflated twice: a fast byte scan (caps, CRC, merged ranges, which come
- *    after the rows in the XML) and the row pass. Rows are delivered in batches with the sheet's own
- *    row numbers; empty rows are skipped. Shared strings, inline strings, booleans, numbers,
+ *    after the rows in the XML; remembered for the pipeline's later passes over the same workbook)
+ *    and the row pass. Rows are delivered in batches with the sheet's own row numbers; empty rows
+ *    are skipped, a row holding more text than `maxRowBytes` is skipped with an ERROR. Shared strings, inline strings, booleans, numbers,
  *    date-formatted numbers (as `Date`, 1900 and 1904 systems), ISO dates and error values are
  *    decoded; a formula cell gives its cached value with a WARNING.
  */
@@ -47,6 +49,8 @@ export interface XlsxLimits {
   maxTokenChars: number;
   /** Most shared strings. Default 10,000,000. */
   maxSharedStrings: number;
+  /** Largest inflated shared strings part: the strings are held while the sheets are read. Default 256 MiB. */
+  maxSharedStringsBytes: number;
 }
 
 export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
@@ -55,6 +59,7 @@ export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
   maxEntries: 10_000,
   maxTokenChars: 1024 * 1024,
   maxSharedStrings: 10_000_000,
+  maxSharedStringsBytes: 256 * 1024 * 1024,
 };
 
 export type XlsxErrorCode =
@@ -111,88 +116,157 @@ function readU64(buf: Buffer, at: number): number {
   return Number(v);
 }
 
-/** Parses the central directory of `buf`. Keys are lower-cased entry names (OPC part names ignore case). */
-export function readZipDirectory(buf: Buffer, limits: XlsxLimits): Map<string, ZipEntry> {
-  if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1) {
+/**
+ * The workbook's bytes as the pieces they arrived in: never copied into one Buffer (that would
+ * briefly double the memory of a large workbook). Small ranges (headers, the central directory)
+ * are joined when they straddle pieces; part data is handed to zlib piece by piece.
+ */
+export class ZipBytes {
+  readonly length: number;
+  private readonly starts: number[] = [];
+
+  constructor(readonly parts: readonly Buffer[]) {
+    let n = 0;
+    for (const p of parts) {
+      this.starts.push(n);
+      n += p.length;
+    }
+    this.length = n;
+  }
+
+  static of(input: Buffer | ZipBytes): ZipBytes {
+    return input instanceof ZipBytes ? input : new ZipBytes([input]);
+  }
+
+  private pieceAt(at: number): number {
+    let lo = 0;
+    let hi = this.parts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Bytes [start, end) as one Buffer (a view when they lie in one piece). */
+  range(start: number, end: number): Buffer {
+    const from = Math.max(0, start);
+    const to = Math.min(this.length, end);
+    if (to <= from) return Buffer.alloc(0);
+    const i = this.pieceAt(from);
+    const off = from - this.starts[i];
+    if (off + (to - from) <= this.parts[i].length) return this.parts[i].subarray(off, off + (to - from));
+    return Buffer.concat([...this.views(from, to)], to - from);
+  }
+
+  /** Bytes [start, end) as views of the pieces, in order. */
+  *views(start: number, end: number): Generator<Buffer> {
+    let at = Math.max(0, start);
+    const to = Math.min(this.length, end);
+    if (to <= at) return;
+    let i = this.pieceAt(at);
+    while (at < to && i < this.parts.length) {
+      const piece = this.parts[i];
+      const off = at - this.starts[i];
+      const take = Math.min(piece.length - off, to - at);
+      if (take > 0) yield piece.subarray(off, off + take);
+      at += take;
+      i++;
+    }
+  }
+}
+
+/** Parses the central directory of the archive. Keys are lower-cased entry names (OPC part names ignore case). */
+export function readZipDirectory(input: Buffer | ZipBytes, limits: XlsxLimits): Map<string, ZipEntry> {
+  const bytes = ZipBytes.of(input);
+  const total = bytes.length;
+  const head = bytes.range(0, 8);
+  if (head.length >= 8 && head.readUInt32BE(0) === 0xd0cf11e0 && head.readUInt32BE(4) === 0xa1b11ae1) {
     throw new XlsxError(
       'the file is a legacy .xls workbook or a password-protected workbook (an OLE compound file), not an .xlsx: save it as an unprotected .xlsx',
       'LEGACY_OR_ENCRYPTED',
     );
   }
-  if (buf.length < 22 || buf.readUInt32LE(0) !== SIG_LOCAL) {
+  if (total < 22 || head.readUInt32LE(0) !== SIG_LOCAL) {
     throw new XlsxError('the file is not an .xlsx workbook (not a zip archive)', 'NOT_A_WORKBOOK');
   }
   // End of central directory: the last 22 bytes plus at most a 65,535-byte comment.
-  let eocd = -1;
-  const stop = Math.max(0, buf.length - 22 - 65535);
-  for (let i = buf.length - 22; i >= stop; i--) {
-    if (buf[i] === 0x50 && buf.readUInt32LE(i) === SIG_EOCD) {
-      eocd = i;
+  const tailStart = Math.max(0, total - 22 - 65535);
+  const tail = bytes.range(tailStart, total);
+  let e = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail[i] === 0x50 && tail.readUInt32LE(i) === SIG_EOCD) {
+      e = i;
       break;
     }
   }
-  if (eocd < 0) throw new XlsxError('the zip archive is truncated or corrupt: no end of central directory', 'CORRUPT_ZIP');
-  const diskNo = buf.readUInt16LE(eocd + 4);
-  const cdDisk = buf.readUInt16LE(eocd + 6);
-  let count = buf.readUInt16LE(eocd + 10);
-  let cdSize = buf.readUInt32LE(eocd + 12);
-  let cdOffset = buf.readUInt32LE(eocd + 16);
+  if (e < 0) throw new XlsxError('the zip archive is truncated or corrupt: no end of central directory', 'CORRUPT_ZIP');
+  const eocd = tailStart + e;
+  const diskNo = tail.readUInt16LE(e + 4);
+  const cdDisk = tail.readUInt16LE(e + 6);
+  let count = tail.readUInt16LE(e + 10);
+  let cdSize = tail.readUInt32LE(e + 12);
+  let cdOffset = tail.readUInt32LE(e + 16);
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
     const loc = eocd - 20;
-    if (loc < 0 || buf.readUInt32LE(loc) !== SIG_EOCD64_LOCATOR) {
+    const locator = bytes.range(loc, loc + 20);
+    if (loc < 0 || locator.length < 20 || locator.readUInt32LE(0) !== SIG_EOCD64_LOCATOR) {
       throw new XlsxError('the zip archive is corrupt: a Zip64 end of central directory is announced but missing', 'CORRUPT_ZIP');
     }
-    const at = readU64(buf, loc + 8);
-    if (at + 56 > buf.length || buf.readUInt32LE(at) !== SIG_EOCD64) {
+    const at = readU64(locator, 8);
+    const rec = bytes.range(at, at + 56);
+    if (rec.length < 56 || rec.readUInt32LE(0) !== SIG_EOCD64) {
       throw new XlsxError('the zip archive is corrupt: bad Zip64 end of central directory', 'CORRUPT_ZIP');
     }
-    count = readU64(buf, at + 32);
-    cdSize = readU64(buf, at + 40);
-    cdOffset = readU64(buf, at + 48);
+    count = readU64(rec, 32);
+    cdSize = readU64(rec, 40);
+    cdOffset = readU64(rec, 48);
   }
   if (diskNo !== 0 || cdDisk !== 0) throw new XlsxError('multi-part (spanned) zip archives are not supported', 'UNSUPPORTED_ZIP');
   if (count > limits.maxEntries) {
     throw new XlsxError(`the archive holds ${count} entries, more than the ${limits.maxEntries} accepted`, 'TOO_LARGE');
   }
-  if (cdOffset + cdSize > buf.length) throw new XlsxError('the zip archive is truncated: the central directory lies past its end', 'CORRUPT_ZIP');
+  if (cdOffset + cdSize > total) throw new XlsxError('the zip archive is truncated: the central directory lies past its end', 'CORRUPT_ZIP');
 
+  const cd = bytes.range(cdOffset, cdOffset + cdSize);
   const entries = new Map<string, ZipEntry>();
   const spans: Array<[number, number]> = [];
-  let p = cdOffset;
+  let p = 0;
   for (let n = 0; n < count; n++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== SIG_CENTRAL) {
+    if (p + 46 > cd.length || cd.readUInt32LE(p) !== SIG_CENTRAL) {
       throw new XlsxError('the zip archive is corrupt: bad central directory entry', 'CORRUPT_ZIP');
     }
-    const flags = buf.readUInt16LE(p + 8);
-    const method = buf.readUInt16LE(p + 10);
-    const crc = buf.readUInt32LE(p + 16);
-    let csize = buf.readUInt32LE(p + 20);
-    let usize = buf.readUInt32LE(p + 24);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    let offset = buf.readUInt32LE(p + 42);
+    const flags = cd.readUInt16LE(p + 8);
+    const method = cd.readUInt16LE(p + 10);
+    const crc = cd.readUInt32LE(p + 16);
+    let csize = cd.readUInt32LE(p + 20);
+    let usize = cd.readUInt32LE(p + 24);
+    const nameLen = cd.readUInt16LE(p + 28);
+    const extraLen = cd.readUInt16LE(p + 30);
+    const commentLen = cd.readUInt16LE(p + 32);
+    let offset = cd.readUInt32LE(p + 42);
     const nameEnd = p + 46 + nameLen;
-    if (nameEnd + extraLen + commentLen > buf.length) throw new XlsxError('the zip archive is corrupt: entry runs past the end', 'CORRUPT_ZIP');
-    const name = buf.toString((flags & 0x800) !== 0 ? 'utf8' : 'latin1', p + 46, nameEnd);
+    if (nameEnd + extraLen + commentLen > cd.length) throw new XlsxError('the zip archive is corrupt: entry runs past the end', 'CORRUPT_ZIP');
+    const name = cd.toString((flags & 0x800) !== 0 ? 'utf8' : 'latin1', p + 46, nameEnd);
     // Zip64 extended information: the 64-bit values of the fields that hold 0xFFFFFFFF, in order.
     if (usize === 0xffffffff || csize === 0xffffffff || offset === 0xffffffff) {
-      let e = nameEnd;
+      let x = nameEnd;
       const extraEnd = nameEnd + extraLen;
       let found = false;
-      while (e + 4 <= extraEnd) {
-        const id = buf.readUInt16LE(e);
-        const size = buf.readUInt16LE(e + 2);
+      while (x + 4 <= extraEnd) {
+        const id = cd.readUInt16LE(x);
+        const size = cd.readUInt16LE(x + 2);
         if (id === 0x0001) {
-          let q = e + 4;
+          let q = x + 4;
           const end = q + size;
-          if (usize === 0xffffffff && q + 8 <= end) (usize = readU64(buf, q)), (q += 8);
-          if (csize === 0xffffffff && q + 8 <= end) (csize = readU64(buf, q)), (q += 8);
-          if (offset === 0xffffffff && q + 8 <= end) (offset = readU64(buf, q)), (q += 8);
+          if (usize === 0xffffffff && q + 8 <= end) (usize = readU64(cd, q)), (q += 8);
+          if (csize === 0xffffffff && q + 8 <= end) (csize = readU64(cd, q)), (q += 8);
+          if (offset === 0xffffffff && q + 8 <= end) (offset = readU64(cd, q)), (q += 8);
           found = true;
           break;
         }
-        e += 4 + size;
+        x += 4 + size;
       }
       if (!found) throw new XlsxError(`the zip archive is corrupt: entry ${name} lacks its Zip64 sizes`, 'CORRUPT_ZIP');
     }
@@ -201,11 +275,12 @@ export function readZipDirectory(buf: Buffer, limits: XlsxLimits): Map<string, Z
     const key = name.toLowerCase();
     if (entries.has(key)) throw new XlsxError(`the zip archive holds the part ${name} twice`, 'CORRUPT_ZIP');
     if ((flags & 0x1) !== 0) throw new XlsxError(`the part ${name} is encrypted: save the workbook without a password`, 'LEGACY_OR_ENCRYPTED');
-    if (offset + 30 > buf.length || buf.readUInt32LE(offset) !== SIG_LOCAL) {
+    const local = bytes.range(offset, offset + 30);
+    if (local.length < 30 || local.readUInt32LE(0) !== SIG_LOCAL) {
       throw new XlsxError(`the zip archive is corrupt: bad local header for ${name}`, 'CORRUPT_ZIP');
     }
-    const dataOffset = offset + 30 + buf.readUInt16LE(offset + 26) + buf.readUInt16LE(offset + 28);
-    if (dataOffset + csize > buf.length) throw new XlsxError(`the zip archive is truncated: ${name} runs past its end`, 'CORRUPT_ZIP');
+    const dataOffset = offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+    if (dataOffset + csize > total) throw new XlsxError(`the zip archive is truncated: ${name} runs past its end`, 'CORRUPT_ZIP');
     spans.push([offset, dataOffset + csize]);
     entries.set(key, { name, method, flags, crc32: crc, compressedSize: csize, uncompressedSize: usize, localHeaderOffset: offset, dataOffset });
   }
@@ -223,13 +298,13 @@ export class InflateBudget {
   constructor(readonly limits: XlsxLimits) {}
 }
 
-const PIECE = 64 * 1024;
+const PIECE = 256 * 1024;
 
 /**
- * Inflates one entry as a stream of Buffers of at most 64 KiB, enforcing the declared size, the
+ * Inflates one entry as a stream of Buffers of at most 256 KiB, enforcing the declared size, the
  * per-entry cap and the workbook's total cap, and checking the CRC-32 at the end.
  */
-export async function* inflateEntry(zip: Buffer, entry: ZipEntry, budget: InflateBudget): AsyncGenerator<Buffer> {
+export async function* inflateEntry(zip: ZipBytes, entry: ZipEntry, budget: InflateBudget): AsyncGenerator<Buffer> {
   const { limits } = budget;
   const label = entry.name;
   if (entry.uncompressedSize > limits.maxEntryBytes) {
@@ -244,7 +319,7 @@ export async function* inflateEntry(zip: Buffer, entry: ZipEntry, budget: Inflat
       'TOO_LARGE',
     );
   }
-  const data = zip.subarray(entry.dataOffset, entry.dataOffset + entry.compressedSize);
+  const pieces = (): Generator<Buffer> => zip.views(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   const cap = entry.uncompressedSize;
   let produced = 0;
   let crc = 0;
@@ -261,26 +336,32 @@ export async function* inflateEntry(zip: Buffer, entry: ZipEntry, budget: Inflat
   };
   if (entry.method === 0) {
     if (entry.compressedSize !== entry.uncompressedSize) throw new XlsxError(`the zip archive is corrupt: stored part ${label} has two sizes`, 'CORRUPT_ZIP');
-    for (let at = 0; at < data.length; at += PIECE) {
-      const out = data.subarray(at, Math.min(data.length, at + PIECE));
-      take(out);
-      yield out;
+    for (const data of pieces()) {
+      for (let at = 0; at < data.length; at += PIECE) {
+        const out = data.subarray(at, Math.min(data.length, at + PIECE));
+        take(out);
+        yield out;
+      }
     }
   } else if (entry.method === 8) {
     const inflater = zlib.createInflateRaw({ chunkSize: PIECE });
     const feed = (async () => {
-      for (let at = 0; at < data.length; at += PIECE) {
-        if (inflater.destroyed) return;
-        const ok = inflater.write(data.subarray(at, Math.min(data.length, at + PIECE)));
-        if (!ok) await new Promise<void>((resolve) => {
-          const done = (): void => {
-            inflater.off('drain', done);
-            inflater.off('close', done);
-            resolve();
-          };
-          inflater.once('drain', done);
-          inflater.once('close', done);
-        });
+      for (const data of pieces()) {
+        for (let at = 0; at < data.length; at += PIECE) {
+          if (inflater.destroyed) return;
+          const ok = inflater.write(data.subarray(at, Math.min(data.length, at + PIECE)));
+          if (!ok) {
+            await new Promise<void>((resolve) => {
+              const done = (): void => {
+                inflater.off('drain', done);
+                inflater.off('close', done);
+                resolve();
+              };
+              inflater.once('drain', done);
+              inflater.once('close', done);
+            });
+          }
+        }
       }
       if (!inflater.destroyed) inflater.end();
     })();
@@ -337,8 +418,12 @@ async function* decodeText(pieces: AsyncIterable<Buffer>, label: string): AsyncG
 // ---------------------------------------------------------------------------------------------
 
 export interface XmlHandler {
-  /** `name` is the local name (prefix removed); `attrs` is the raw attribute text. */
-  open(name: string, attrs: string, selfClosing: boolean): void;
+  /**
+   * `name` is the local name (prefix removed); the raw attribute text is `src.slice(from, to)`
+   * (given as a range so that handlers which ignore attributes, or read them in place, allocate
+   * nothing).
+   */
+  open(name: string, src: string, from: number, to: number, selfClosing: boolean): void;
   close(name: string): void;
   /** Text (entities decoded) is delivered only while `wantText()` is true. */
   wantText(): boolean;
@@ -370,6 +455,32 @@ function decodeOoxmlEscapes(s: string): string {
   return s.replace(/_x([0-9A-Fa-f]{4})_/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
+/**
+ * The local name of the tag name at `s[from, to)`. The names of a sheet's cells and rows come back
+ * as constants, without slicing.
+ */
+function tagName(s: string, from: number, to: number): string {
+  const len = to - from;
+  if (len === 1) {
+    switch (s.charCodeAt(from)) {
+      case 99:
+        return 'c';
+      case 118:
+        return 'v';
+      case 116:
+        return 't';
+      case 102:
+        return 'f';
+      case 114:
+        return 'r';
+      default:
+        break;
+    }
+  } else if (len === 3 && s.charCodeAt(from) === 114 && s.charCodeAt(from + 1) === 111 && s.charCodeAt(from + 2) === 119) return 'row';
+  else if (len === 2 && s.charCodeAt(from) === 105 && s.charCodeAt(from + 1) === 115) return 'is';
+  return localName(s.slice(from, to));
+}
+
 function localName(qname: string): string {
   const c = qname.indexOf(':');
   return c === -1 ? qname : qname.slice(c + 1);
@@ -397,18 +508,18 @@ export function attr(attrs: string, name: string): string | undefined {
 
 /** Finds the `>` closing a start tag, skipping quoted attribute values; -1 when not yet in `s`. */
 function findTagEnd(s: string, from: number): number {
+  const len = s.length;
   let i = from;
-  for (;;) {
-    const gt = s.indexOf('>', i);
-    if (gt === -1) return -1;
-    const q1 = s.indexOf('"', i);
-    const q2 = s.indexOf("'", i);
-    const q = q1 === -1 ? q2 : q2 === -1 ? q1 : q1 < q2 ? q1 : q2;
-    if (q === -1 || q > gt) return gt;
-    const close = s.indexOf(s[q], q + 1);
-    if (close === -1) return -1;
-    i = close + 1;
+  while (i < len) {
+    const c = s.charCodeAt(i);
+    if (c === 62 /* > */) return i;
+    if (c === 34 /* " */ || c === 39 /* ' */) {
+      const close = s.indexOf(c === 34 ? '"' : "'", i + 1);
+      if (close === -1) return -1;
+      i = close + 1;
+    } else i++;
   }
+  return -1;
 }
 
 export class XmlScanner {
@@ -473,7 +584,9 @@ export class XmlScanner {
         const gt = s.indexOf('>', lt + 2);
         if (gt === -1) return this.keep(s, lt);
         this.flushText();
-        h.close(localName(s.slice(lt + 2, gt).trim()));
+        const last = s.charCodeAt(gt - 1);
+        const raw = s.slice(lt + 2, gt);
+        h.close(localName(last <= 32 ? raw.trim() : raw));
         i = gt + 1;
       } else if (c === 63 /* ? */) {
         const end = s.indexOf('?>', lt + 2);
@@ -510,9 +623,8 @@ export class XmlScanner {
           if (ch === 32 || ch === 9 || ch === 10 || ch === 13) break;
           n++;
         }
-        const name = localName(s.slice(lt + 1, n));
-        const attrs = n < end ? s.slice(n, end) : '';
-        h.open(name, attrs, selfClosing);
+        const name = tagName(s, lt + 1, n);
+        h.open(name, s, n, n < end ? end : n, selfClosing);
         if (selfClosing) h.close(name);
         i = gt + 1;
       }
@@ -534,7 +646,7 @@ export class XmlScanner {
   }
 }
 
-async function scanXml(zip: Buffer, entry: ZipEntry, budget: InflateBudget, handler: XmlHandler): Promise<void> {
+async function scanXml(zip: ZipBytes, entry: ZipEntry, budget: InflateBudget, handler: XmlHandler): Promise<void> {
   const scanner = new XmlScanner(handler, entry.name, budget.limits.maxTokenChars);
   for await (const text of decodeText(inflateEntry(zip, entry, budget), entry.name)) scanner.feed(text);
   scanner.end();
@@ -589,6 +701,9 @@ function isBuiltinDateFormat(id: number): boolean {
   return (id >= 14 && id <= 22) || (id >= 27 && id <= 36) || (id >= 45 && id <= 47) || (id >= 50 && id <= 58);
 }
 
+/** Merged ranges of recently scanned sheets (see `prescanSheet`), least recently used first. */
+const PRESCANS = new Map<string, string[]>();
+
 export class XlsxWorkbook {
   readonly sheets: SheetInfo[] = [];
   date1904 = false;
@@ -600,14 +715,15 @@ export class XlsxWorkbook {
   private stylesPart?: string;
 
   private constructor(
-    readonly zip: Buffer,
+    readonly zip: ZipBytes,
     readonly entries: Map<string, ZipEntry>,
     readonly limits: XlsxLimits,
   ) {
     this.budget = new InflateBudget(limits);
   }
 
-  static async open(zip: Buffer, limits: XlsxLimits = DEFAULT_XLSX_LIMITS): Promise<XlsxWorkbook> {
+  static async open(input: Buffer | ZipBytes, limits: XlsxLimits = DEFAULT_XLSX_LIMITS): Promise<XlsxWorkbook> {
+    const zip = ZipBytes.of(input);
     const wb = new XlsxWorkbook(zip, readZipDirectory(zip, limits), limits);
     await wb.load();
     return wb;
@@ -622,7 +738,8 @@ export class XlsxWorkbook {
     if (!e) return [];
     const out: Relationship[] = [];
     await scanXml(this.zip, e, this.budget, {
-      open: (name, attrs) => {
+      open: (name, src, from, to) => {
+        const attrs = src.slice(from, to);
         if (name === 'Relationship') {
           const mode = attr(attrs, 'TargetMode');
           if (mode === 'External') return;
@@ -646,7 +763,9 @@ export class XlsxWorkbook {
     const byId = new Map(rels.map((r) => [r.id, r]));
     const declared: Array<{ name: string; rid: string; state: string }> = [];
     await scanXml(this.zip, wbEntry, this.budget, {
-      open: (name, attrs) => {
+      open: (name, src, from, to) => {
+        if (name !== 'sheet' && name !== 'workbookPr') return;
+        const attrs = src.slice(from, to);
         if (name === 'sheet') {
           declared.push({ name: attr(attrs, 'name') ?? '', rid: attr(attrs, 'id') ?? '', state: attr(attrs, 'state') ?? 'visible' });
         } else if (name === 'workbookPr') {
@@ -679,6 +798,12 @@ export class XlsxWorkbook {
     }
     if (this.sharedStringsPart) {
       const e = this.entry(this.sharedStringsPart);
+      if (e && e.uncompressedSize > this.limits.maxSharedStringsBytes) {
+        throw new XlsxError(
+          `the shared strings part would inflate to ${e.uncompressedSize} bytes, more than the ${mib(this.limits.maxSharedStringsBytes)} accepted (they are held in memory while the sheets are read)`,
+          'TOO_LARGE',
+        );
+      }
       if (e) await this.loadSharedStrings(e);
     }
   }
@@ -688,7 +813,8 @@ export class XlsxWorkbook {
     const xfFormats: number[] = [];
     let inCellXfs = false;
     await scanXml(this.zip, e, this.budget, {
-      open: (name, attrs) => {
+      open: (name, src, from, to) => {
+        const attrs = name === 'numFmt' || name === 'xf' ? src.slice(from, to) : '';
         if (name === 'numFmt') {
           const id = Number(attr(attrs, 'numFmtId'));
           if (Number.isInteger(id)) custom.set(id, isDateFormat(attr(attrs, 'formatCode') ?? ''));
@@ -712,7 +838,7 @@ export class XlsxWorkbook {
     let parts: string[] = [];
     const max = this.limits.maxSharedStrings;
     await scanXml(this.zip, e, this.budget, {
-      open: (name, _attrs, selfClosing) => {
+      open: (name, _src, _from, _to, selfClosing) => {
         if (name === 'si') {
           depthSi = true;
           parts = [];
@@ -741,6 +867,26 @@ export class XlsxWorkbook {
   async prescanSheet(sheet: SheetInfo): Promise<{ merges: string[] }> {
     const e = this.entry(sheet.part);
     if (!e) throw new XlsxError(`the sheet "${sheet.name}" has no part ${sheet.part} in the archive`, 'MISSING_PART');
+    // The import pipeline reads a workbook up to three times (validation, then the two join passes
+    // of execution): a sheet scanned once is not scanned again. The key binds the part's name,
+    // sizes, declared CRC and the CRC of its compressed bytes; the row pass still enforces the caps
+    // and the CRC, and refuses a DOCTYPE before any row.
+    let dataCrc = 0;
+    for (const v of this.zip.views(e.dataOffset, e.dataOffset + e.compressedSize)) dataCrc = zlib.crc32(v, dataCrc);
+    const key = `${e.name}\u0000${e.compressedSize}\u0000${e.uncompressedSize}\u0000${e.crc32}\u0000${dataCrc}`;
+    const known = PRESCANS.get(key);
+    if (known) {
+      PRESCANS.delete(key);
+      PRESCANS.set(key, known);
+      return { merges: known.slice() };
+    }
+    const result = await this.scanMerges(e);
+    PRESCANS.set(key, result.merges.slice());
+    if (PRESCANS.size > 32) PRESCANS.delete(PRESCANS.keys().next().value as string);
+    return result;
+  }
+
+  private async scanMerges(e: ZipEntry): Promise<{ merges: string[] }> {
     const merges: string[] = [];
     const needle = Buffer.from('<mergeCell ');
     const needlePrefixed = Buffer.from(':mergeCell ');
@@ -780,10 +926,10 @@ export class XlsxWorkbook {
   }
 
   /** Streams the rows of a sheet in batches; see `SheetRowReader`. */
-  async *rows(sheet: SheetInfo, batchRows = 1000): AsyncGenerator<SheetBatch> {
+  async *rows(sheet: SheetInfo, batchRows = 1000, maxRowChars = Number.MAX_SAFE_INTEGER): AsyncGenerator<SheetBatch> {
     const e = this.entry(sheet.part);
     if (!e) throw new XlsxError(`the sheet "${sheet.name}" has no part ${sheet.part} in the archive`, 'MISSING_PART');
-    const reader = new SheetRowReader(this, sheet.name);
+    const reader = new SheetRowReader(this, sheet.name, maxRowChars);
     const scanner = new XmlScanner(reader, `sheet "${sheet.name}"`, this.limits.maxTokenChars);
     for await (const text of decodeText(inflateEntry(this.zip, e, this.budget), e.name)) {
       scanner.feed(text);
@@ -818,6 +964,52 @@ export function columnIndex(ref: string): number {
     else break;
   }
   return i === 0 ? -1 : n - 1;
+}
+
+/** The `r` attribute of a row tag's attribute text `s[from, to)`, as text; undefined when absent. */
+function rowNumberAttr(s: string, from: number, to: number): string | undefined {
+  let i = from;
+  while (i < to) {
+    const eq = s.indexOf('=', i);
+    if (eq === -1 || eq >= to) return undefined;
+    let q = eq + 1;
+    while (q < to && s.charCodeAt(q) <= 32) q++;
+    const quote = s.charCodeAt(q);
+    const end = s.indexOf(quote === 39 ? "'" : '"', q + 1);
+    if (end === -1 || end >= to) return undefined;
+    let k = i;
+    while (k < eq && s.charCodeAt(k) <= 32) k++;
+    let ke = eq;
+    while (ke > k && s.charCodeAt(ke - 1) <= 32) ke--;
+    if (ke - k === 1 && s.charCodeAt(k) === 114) return s.slice(q + 1, end);
+    i = end + 1;
+  }
+  return undefined;
+}
+
+/** `columnIndex` of `s.slice(from, to)`, without the slice. */
+function columnIndexAt(s: string, from: number, to: number): number {
+  let n = 0;
+  let i = from;
+  for (; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) n = n * 26 + (c - 64);
+    else if (c >= 97 && c <= 122) n = n * 26 + (c - 96);
+    else break;
+  }
+  return i === from ? -1 : n - 1;
+}
+
+/** A non-negative decimal integer of `s.slice(from, to)`; -1 when it is not one. */
+function intAt(s: string, from: number, to: number): number {
+  if (to <= from || to - from > 9) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
 }
 
 export function columnName(index: number): string {
@@ -866,6 +1058,9 @@ class SheetRowReader implements XmlHandler {
   private row: CellValue[] | null = null;
   private rowNumber = 0;
   private rowIssues: ImportError[] = [];
+  /** Characters of the current row's text values; past `maxRowChars` the row is dropped. */
+  private rowChars = 0;
+  private rowTooLong = false;
   private nextCol = 0;
   // current cell
   private inCell = false;
@@ -882,6 +1077,7 @@ class SheetRowReader implements XmlHandler {
   constructor(
     private readonly wb: XlsxWorkbook,
     private readonly sheetName: string,
+    private readonly maxRowChars: number,
   ) {}
 
   takeBatch(): SheetBatch {
@@ -900,7 +1096,7 @@ class SheetRowReader implements XmlHandler {
     else if (this.capture === 't' && this.inlineParts) this.inlineParts.push(value);
   }
 
-  open(name: string, attrs: string, selfClosing: boolean): void {
+  open(name: string, src: string, from: number, to: number, selfClosing: boolean): void {
     if (!this.inSheetData) {
       if (name === 'sheetData') this.inSheetData = !selfClosing;
       return;
@@ -915,23 +1111,32 @@ class SheetRowReader implements XmlHandler {
         this.cellFormula = null;
         this.inlineParts = null;
         let col = this.nextCol;
-        // One pass over the attributes: r, t, s.
-        let i = 0;
-        const len = attrs.length;
+        // One pass over the attributes, in place: r, t, s.
+        const attrs = src;
+        let i = from;
+        const len = to;
         while (i < len) {
           const eq = attrs.indexOf('=', i);
-          if (eq === -1) break;
+          if (eq === -1 || eq >= len) break;
           let q = eq + 1;
           while (q < len && attrs.charCodeAt(q) <= 32) q++;
-          const quote = attrs[q];
-          const end = attrs.indexOf(quote === "'" ? "'" : '"', q + 1);
-          if (end === -1) break;
-          const key = attrs.slice(i, eq).trim();
-          if (key === 'r') {
-            const c = columnIndex(attrs.slice(q + 1, end));
-            if (c >= 0) col = c;
-          } else if (key === 't') this.cellType = attrs.slice(q + 1, end);
-          else if (key === 's') this.cellStyle = +attrs.slice(q + 1, end);
+          const quote = attrs.charCodeAt(q);
+          const end = attrs.indexOf(quote === 39 ? "'" : '"', q + 1);
+          if (end === -1 || end >= len) break;
+          // The key without allocating: a one-letter name after optional spaces.
+          let k = i;
+          while (k < eq && attrs.charCodeAt(k) <= 32) k++;
+          let ke = eq;
+          while (ke > k && attrs.charCodeAt(ke - 1) <= 32) ke--;
+          if (ke - k === 1) {
+            const key = attrs.charCodeAt(k);
+            if (key === 114 /* r */) {
+              const c = columnIndexAt(attrs, q + 1, end);
+              if (c >= 0) col = c;
+            } else if (key === 116 /* t */) {
+              this.cellType = end - q - 1 === 1 && attrs.charCodeAt(q + 1) === 115 ? 's' : attrs.slice(q + 1, end);
+            } else if (key === 115 /* s */) this.cellStyle = intAt(attrs, q + 1, end);
+          }
           i = end + 1;
         }
         if (col >= MAX_COLUMNS) {
@@ -967,7 +1172,7 @@ class SheetRowReader implements XmlHandler {
         if (this.inIs && this.inRPh === 0 && !selfClosing) this.capture = 't';
         return;
       case 'row': {
-        const r = attr(attrs, 'r');
+        const r = rowNumberAttr(src, from, to);
         this.startRow(r);
         if (selfClosing) this.row = null; // an empty row
         return;
@@ -986,6 +1191,8 @@ class SheetRowReader implements XmlHandler {
     this.rowNumber = n;
     this.row = [];
     this.rowIssues = [];
+    this.rowChars = 0;
+    this.rowTooLong = false;
     this.nextCol = 0;
   }
 
@@ -1024,7 +1231,6 @@ class SheetRowReader implements XmlHandler {
     const col = this.cellCol;
     let value: CellValue;
     const raw = this.cellValue;
-    const ref = () => `${columnName(col)}${this.rowNumber}`;
     switch (this.cellType) {
       case 's': {
         if (raw === null || raw === '') {
@@ -1034,7 +1240,7 @@ class SheetRowReader implements XmlHandler {
         const idx = Number(raw);
         const s = Number.isInteger(idx) ? this.wb.sharedStrings[idx] : undefined;
         if (s === undefined) {
-          this.rowIssues.push(error(`cell ${ref()} refers to shared string ${clipText(raw)}, which the workbook does not hold`));
+          this.rowIssues.push(error(`cell ${columnName(col)}${this.rowNumber} refers to shared string ${clipText(raw)}, which the workbook does not hold`));
           value = undefined;
         } else value = s;
         break;
@@ -1050,7 +1256,7 @@ class SheetRowReader implements XmlHandler {
         break;
       case 'e':
         if (raw !== null && raw !== '') {
-          this.rowIssues.push(warning(`cell ${ref()} holds the error value ${clipText(raw)}; it is read as empty`));
+          this.rowIssues.push(warning(`cell ${columnName(col)}${this.rowNumber} holds the error value ${clipText(raw)}; it is read as empty`));
         }
         value = undefined;
         break;
@@ -1076,9 +1282,17 @@ class SheetRowReader implements XmlHandler {
     }
     if (this.cellFormula !== null) {
       const f = this.cellFormula.length > 0 ? ` (=${clipText(this.cellFormula, 40)})` : '';
-      if (value === undefined) this.rowIssues.push(warning(`cell ${ref()} holds a formula${f} without a cached value; it is read as empty`));
-      else this.rowIssues.push(warning(`cell ${ref()} holds a formula${f}; its cached value is used, the formula is not evaluated`));
+      if (value === undefined) this.rowIssues.push(warning(`cell ${columnName(col)}${this.rowNumber} holds a formula${f} without a cached value; it is read as empty`));
+      else this.rowIssues.push(warning(`cell ${columnName(col)}${this.rowNumber} holds a formula${f}; its cached value is used, the formula is not evaluated`));
     }
+    if (typeof value === 'string') {
+      this.rowChars += value.length;
+      if (this.rowChars > this.maxRowChars && !this.rowTooLong) {
+        this.rowTooLong = true;
+        row.length = 0; // stop holding the row's values
+      }
+    }
+    if (this.rowTooLong) return;
     while (row.length < col) row.push(undefined);
     row[col] = value;
   }
@@ -1087,6 +1301,13 @@ class SheetRowReader implements XmlHandler {
     const row = this.row;
     this.row = null;
     if (row === null) return;
+    if (this.rowTooLong) {
+      this.batch.issues.push({
+        rowNumber: this.rowNumber,
+        issue: error(`the row holds more than ${this.maxRowChars} characters of text; it is skipped`),
+      });
+      return;
+    }
     let empty = true;
     for (let i = 0; i < row.length; i++) {
       if (!isEmptyCell(row[i])) {
@@ -1117,6 +1338,36 @@ export function rangeRows(ref: string): { top: number; bottom: number; left: num
   return { top: Math.min(top, bottom), bottom: Math.max(top, bottom), left: Math.min(left, right), right: Math.max(left, right) };
 }
 
+/**
+ * A batch as events in sheet row order: the issues of rows not delivered (skipped empty or too
+ * long rows) go out as `rowIssue` events between the rows around them.
+ */
+function* inRowOrder(rows: CellValue[][], rowNumbers: number[], issues: ReaderRowIssue[]): Generator<ReaderEvent> {
+  const delivered = new Set(rowNumbers);
+  const own = new Map<number, ReaderRowIssue>();
+  const loose: ReaderRowIssue[] = [];
+  for (const is of issues) (delivered.has(is.rowNumber) ? own.set(is.rowNumber, is) : loose.push(is));
+  loose.sort((a, b) => a.rowNumber - b.rowNumber);
+  let from = 0;
+  const slice = (to: number): ReaderEvent | undefined => {
+    if (to <= from) return undefined;
+    const nums = rowNumbers.slice(from, to);
+    const mine = nums.flatMap((n) => (own.has(n) ? [own.get(n)!] : []));
+    const ev: ReaderEvent = { type: 'rows', firstRow: nums[0], rows: rows.slice(from, to), rowNumbers: nums, issues: mine.length > 0 ? mine : undefined };
+    from = to;
+    return ev;
+  };
+  let i = 0;
+  for (const is of loose) {
+    while (i < rowNumbers.length && rowNumbers[i] < is.rowNumber) i++;
+    const ev = slice(i);
+    if (ev) yield ev;
+    yield { type: 'rowIssue', rowNumber: is.rowNumber, issue: is.issue };
+  }
+  const last = slice(rowNumbers.length);
+  if (last) yield last;
+}
+
 export interface XlsxReaderOptions {
   /**
    * The sheets to read, in this order (the machines' sheet first). Sheet names match case-blind,
@@ -1130,15 +1381,11 @@ export interface XlsxReaderOptions {
   batchRows?: number;
 }
 
-/** Collects the guarded byte stream into one Buffer (the pipeline bounds its size). */
-async function collect(bytes: AsyncIterable<Buffer>): Promise<Buffer> {
+/** Collects the guarded byte stream (the pipeline bounds its size), keeping its pieces as they are. */
+async function collect(bytes: AsyncIterable<Buffer>): Promise<ZipBytes> {
   const parts: Buffer[] = [];
-  let total = 0;
-  for await (const b of bytes) {
-    parts.push(b);
-    total += b.length;
-  }
-  return parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+  for await (const b of bytes) if (b.length > 0) parts.push(b);
+  return new ZipBytes(parts);
 }
 
 function fatal(message: string): ReaderEvent {
@@ -1190,8 +1437,12 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
       const names = ignored.length > 12 ? `${ignored.slice(0, 12).join(', ')} and ${ignored.length - 12} more` : ignored.join(', ');
       yield { type: 'fileIssue', issue: info(`sheets not read by this format: ${names}`), fatal: false };
     }
+    // A pass that uses only some tables may say so (a proposed `ReaderContext.tables`): the other
+    // sheets are then not inflated at all.
+    const wants = (ctx as ReaderContext & { tables?: (sheet: string) => boolean }).tables;
     for (const sheet of picked) {
       if (ctx.signal?.aborted) return;
+      if (wants && !wants(sheet.name)) continue;
       const where = `sheet "${sheet.name}"`;
       try {
         const { merges } = await wb.prescanSheet(sheet);
@@ -1200,7 +1451,7 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
         const headerMerges: string[] = [];
         const dataMerges: string[] = [];
         let skipSheet = false;
-        for await (const batch of wb.rows(sheet, batchRows)) {
+        for await (const batch of wb.rows(sheet, batchRows, ctx.maxRowBytes)) {
           if (skipSheet) continue;
           let start = 0;
           if (header === null) {
@@ -1257,11 +1508,7 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
           for (const row of rows) while (row.length < width) row.push(undefined);
           const rowNumbers = start === 0 ? batch.rowNumbers : batch.rowNumbers.slice(start);
           const issues = start === 0 ? batch.issues : batch.issues.filter((is) => is.rowNumber !== headerRow);
-          if (rows.length > 0) {
-            yield { type: 'rows', firstRow: rowNumbers[0], rows, rowNumbers, issues: issues.length > 0 ? issues : undefined };
-          } else {
-            for (const is of issues) yield { type: 'rowIssue', rowNumber: is.rowNumber, issue: is.issue };
-          }
+          yield* inRowOrder(rows, rowNumbers, issues);
         }
         if (header === null && !skipSheet) {
           yield { type: 'table', header: [], headerRow: 1, sheet: sheet.name };
