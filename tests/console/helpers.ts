@@ -1,5 +1,8 @@
 /** Shared helpers of the web console tests: apps, calls, seed documents, big reports. */
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { csv, vmRow, VM_HEADER } from '../support/manual-csv';
+export { call, ok, googleError, type Res } from '../support/inject';
+export { VM_HEADER, vmRow, csv, inlinePayload } from '../support/manual-csv';
 import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
 
 /*
@@ -30,39 +33,6 @@ export const CONDITION = {
 
 export function newApp(options: EmulatorAppOptions = {}): FastifyInstance {
   return buildEmulatorApp({ inMemory: true, logLevel: 'silent', ...options });
-}
-
-export interface Res {
-  status: number;
-  body: any;
-  raw: string;
-  headers: Record<string, unknown>;
-}
-
-export async function call(app: FastifyInstance, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Res> {
-  const options: InjectOptions = { method: method as InjectOptions['method'], url, headers };
-  if (payload !== undefined) {
-    options.payload = typeof payload === 'string' ? payload : JSON.stringify(payload);
-    options.headers = { ...headers, 'content-type': 'application/json' };
-  }
-  const res = await app.inject(options);
-  let body: unknown;
-  try {
-    body = res.body ? JSON.parse(res.body) : undefined;
-  } catch {
-    body = res.body;
-  }
-  return { status: res.statusCode, body, raw: res.body, headers: res.headers as Record<string, unknown> };
-}
-
-export function ok(res: Res, status = 200): any {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.raw.slice(0, 2000)}`);
-  return res.body;
-}
-
-export function googleError(res: Res, code: number, status: string): { code: number; message: string; status: string; details: any[] } {
-  if (res.status !== code || res.body?.error?.status !== status) throw new Error(`expected ${code} ${status}, got ${res.status}: ${res.raw.slice(0, 2000)}`);
-  return res.body.error;
 }
 
 export const SEVERITY_CYCLE = ['ERROR', 'WARNING', 'INFO'] as const;
@@ -121,46 +91,6 @@ export function bigJobSeed(id: string, files: Record<string, number> = BIG_FILES
 
 // ---------------------------------------------------------------- manual CSV
 
-export const VM_HEADER =
-  'MachineId,MachineName,PrimaryIPAddress,PrimaryMACAddress,PublicIPAddress,IpAddressListSemiColonDelimited,TotalDiskAllocatedGiB,TotalDiskUsedGiB,MachineTypeLabel,AllocatedProcessorCoreCount,MemoryGiB,HostingLocation,OsType,OsName,OsVersion,MachineStatus,ProvisioningState,CreateDate,IsPhysical';
-
-export function vmRow(id: string, name: string, over: Record<string, string> = {}): string {
-  const values: Record<string, string> = {
-    MachineId: id,
-    MachineName: name,
-    PrimaryIPAddress: '10.0.0.1',
-    PrimaryMACAddress: '00:11:22:33:44:55',
-    PublicIPAddress: '',
-    IpAddressListSemiColonDelimited: '10.0.0.1',
-    TotalDiskAllocatedGiB: '100',
-    TotalDiskUsedGiB: '40',
-    MachineTypeLabel: 'n1-standard-2',
-    AllocatedProcessorCoreCount: '2',
-    MemoryGiB: '8',
-    HostingLocation: 'us-east-1',
-    OsType: 'Linux',
-    OsName: 'Ubuntu',
-    OsVersion: '22.04',
-    MachineStatus: 'Running',
-    ProvisioningState: '',
-    CreateDate: '2023-01-15 10:00:00',
-    IsPhysical: '0',
-    ...over,
-  };
-  return VM_HEADER.split(',')
-    .map((c) => values[c] ?? '')
-    .join(',');
-}
-
-export function csv(...lines: string[]): string {
-  return lines.join('\n') + '\n';
-}
-
-export function inlinePayload(files: Record<string, string>): Record<string, unknown> {
-  return { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: Object.entries(files).map(([name, text]) => ({ name, data: Buffer.from(text, 'utf8').toString('base64') })) };
-}
-
-/** Good rows web-1 and db-1, row 4 with an ERROR (cores not a number), row 5 with a WARNING. */
 export const MIXED_CSV = csv(
   VM_HEADER,
   vmRow('m-1', 'web-1'),

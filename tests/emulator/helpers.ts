@@ -4,7 +4,9 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { call, type Res } from '../support/inject';
+export { call, type Res } from '../support/inject';
 import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -32,29 +34,6 @@ export function endpointPolicyBody(extra: Record<string, unknown> = {}): Record<
  */
 export function newApp(options: EmulatorAppOptions = {}): FastifyInstance {
   return buildEmulatorApp({ inMemory: true, logLevel: 'silent', builtinServices: ['networkservices'], ...options });
-}
-
-export interface Res {
-  status: number;
-  body: any;
-  headers: Record<string, unknown>;
-  raw: string;
-}
-
-export async function call(app: FastifyInstance, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<Res> {
-  const options: InjectOptions = { method: method as InjectOptions['method'], url, headers };
-  if (payload !== undefined) {
-    options.payload = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) options.headers = { ...headers, 'content-type': 'application/json' };
-  }
-  const res = await app.inject(options);
-  let body: unknown;
-  try {
-    body = res.body ? JSON.parse(res.body) : undefined;
-  } catch {
-    body = res.body;
-  }
-  return { status: res.statusCode, body, headers: res.headers as Record<string, unknown>, raw: res.body };
 }
 
 export async function createPolicy(app: FastifyInstance, id: string, body = endpointPolicyBody(), parent = PARENT, headers: Record<string, string> = {}): Promise<Res> {
