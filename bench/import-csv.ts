@@ -138,7 +138,9 @@ async function runPhase(phase: Phase, file: string): Promise<PhaseResult> {
 function runInChild(phase: Phase, file: string): Promise<PhaseResult> {
   return new Promise((resolve, reject) => {
     const child = fork(__filename, ['--phase', phase, file], {
-      execArgv: [...process.execArgv.filter((a) => !a.startsWith('--inspect')), ...(__filename.endsWith('.ts') && !process.execArgv.some((a) => a.includes('ts-node')) ? ['-r', 'ts-node/register/transpile-only'] : [])],
+      // Never inherit execArgv: under `ts-node -e CODE` it holds the CODE, and every child would run
+      // the benchmark again and fork its own children.
+      execArgv: __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child.once('message', (m) => resolve(m as PhaseResult));
