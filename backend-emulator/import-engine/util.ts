@@ -23,5 +23,10 @@ const GIB = 1024 * 1024 * 1024;
 
 /** GiB -> int64 bytes as a decimal string (the wire form of int64). */
 export function gibToBytes(gib: number): string {
-  return BigInt(Math.round(Math.max(0, gib) * GIB)).toString();
+  const n = Math.round(Math.max(0, gib) * GIB);
+  if (!Number.isSafeInteger(n)) return BigInt(n).toString();
+  // Two small-integer halves print faster than one large double (a million rows, two per asset).
+  const hi = Math.floor(n / 1e9);
+  const lo = n - hi * 1e9;
+  return hi === 0 ? String(lo) : String(hi) + String(lo).padStart(9, '0');
 }

@@ -260,25 +260,25 @@ export function powerStateOf(status: string | undefined): PowerState {
   return POWER_STATES.get(s) ?? 'POWER_STATE_UNSPECIFIED';
 }
 
-/** OsType -> (OsName -> family): a few distinct pairs repeat over millions of rows. */
-const OS_FAMILY_CACHE = new Map<string, Map<string, OsFamily>>();
-let osFamilyCacheSize = 0;
+/** Text -> family, for the few distinct OsType and OsName values that repeat over millions of rows. */
+const OS_FAMILY_CACHE = new Map<string, OsFamily>();
 
-/** OsType and OsName -> GuestOsDetails.family. */
-export function osFamilyOf(osType: string | undefined, osName: string | undefined): OsFamily {
-  const type = osType ?? '';
-  const name = osName ?? '';
-  let byName = OS_FAMILY_CACHE.get(type);
-  let family = byName?.get(name);
+function cachedFamily(text: string): OsFamily {
+  let family = OS_FAMILY_CACHE.get(text);
   if (family === undefined) {
-    family = osFamilyOfText(`${type} ${name}`.toLowerCase());
-    if (osFamilyCacheSize < 10_000) {
-      if (!byName) OS_FAMILY_CACHE.set(flat(type), (byName = new Map()));
-      byName.set(flat(name), family);
-      osFamilyCacheSize++;
-    }
+    family = osFamilyOfText(text.toLowerCase());
+    if (OS_FAMILY_CACHE.size < 10_000) OS_FAMILY_CACHE.set(flat(text), family);
   }
   return family;
+}
+
+/** OsType and OsName -> GuestOsDetails.family (OsType decides when it names a family). */
+export function osFamilyOf(osType: string | undefined, osName: string | undefined): OsFamily {
+  if (osType !== undefined) {
+    const family = cachedFamily(osType);
+    if (family !== 'OS_FAMILY_UNKNOWN') return family;
+  }
+  return osName !== undefined ? cachedFamily(osName) : 'OS_FAMILY_UNKNOWN';
 }
 
 function osFamilyOfText(t: string): OsFamily {
