@@ -9,6 +9,7 @@
 import { isIP } from 'node:net';
 import { parseTimestamp } from './timestamps';
 import type { CellValue, ColumnSpec, ColumnType, RowReporter } from './types';
+import LABELS_SCHEMA from '../../schemas/Labels.schema.json';
 
 /** `  PrimaryIPAddress (Optional) ` -> `primaryipaddress`. */
 export function normaliseHeader(header: string): string {
@@ -47,8 +48,9 @@ const MAC_SEP = /^([0-9a-fA-F]{2})([:-])([0-9a-fA-F]{2})\2([0-9a-fA-F]{2})\2([0-
 const MAC_DOT = /^([0-9a-fA-F]{4})\.([0-9a-fA-F]{4})\.([0-9a-fA-F]{4})$/;
 const MAC_BARE = /^[0-9a-fA-F]{12}$/;
 /** Google label rules: lowercase letters (international ones too), digits, `_` and `-`. */
-const LABEL_KEY = /^\p{Ll}[\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
-const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
+// Google label rules, from the one schema that states them.
+const LABEL_KEY = new RegExp(LABELS_SCHEMA.propertyNames.pattern, 'u');
+const LABEL_VALUE = new RegExp(LABELS_SCHEMA.additionalProperties.pattern, 'u');
 
 function unitText(col: ColumnSpec): string {
   return col.unit ? ` (${col.unit})` : '';

@@ -295,3 +295,11 @@ describe('companion resources', () => {
     ]);
   });
 });
+
+describe('label rules shared with the import engine', () => {
+  it('accept international lowercase letters, as Google does, and still refuse upper case', () => {
+    expect(validateImportJobArgs(job({ labels: { équipe: 'données', 'κλειδί': 'τιμή' } }))).toEqual([]);
+    expect(props(validateImportJobArgs(job({ labels: { Équipe: 'x' } })))).toEqual(['labels.Équipe']);
+    expect(props(validateImportJobArgs(job({ labels: { env: 'Données' } })))).toEqual(['labels.env']);
+  });
+});
