@@ -11,13 +11,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { defaultConfig, loadAuthFile, type AuthConfig, type EmulatorConfig, type LogLevel } from './config';
 import type { EmulatorContext, ServiceRoutes } from './context';
-import { createLogger, genReqId, REQUEST_ID_HEADER } from './logging';
+import { createLogger, genReqId, redactUrl, REQUEST_ID_HEADER } from './logging';
 import type { Store } from './store/store';
 import { SqliteStore } from './store/sqlite-store';
 import { Operations } from './operations/operations';
 import { Authorizer } from './auth/auth';
 import { installAuthHook } from './auth/hook';
-import { installErrorHandlers } from './http/errors';
+import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
 import { Seeds } from './admin/seed';
@@ -112,6 +112,10 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
       onConstructorPoisoning: 'error',
       // Requests arriving while closing get a Google-shaped 503 from the hook below instead.
       return503OnClosing: false,
+      // Errors raised before routing (bad URL, overlong path segment, unparsable HTTP): Google's shape too.
+      routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+      frameworkErrors: frameworkErrorHandler,
+      clientErrorHandler,
     }) as unknown as FastifyInstance;
   } catch (err) {
     if (ownsStore) store.close();
@@ -156,7 +160,7 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, principal: request.principal?.member },
+      { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, principal: request.principal?.member },
       'request',
     );
   });

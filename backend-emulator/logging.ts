@@ -41,12 +41,20 @@ export function createLogger(options: LoggerOptions): Logger {
     base: { pid: process.pid },
     serializers: {
       // Only what identifies the request: never headers.
-      req: (req: { method?: string; url?: string; id?: string }) => ({ method: req.method, url: req.url, id: req.id }),
+      req: (req: { method?: string; url?: string; id?: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
     },
   };
   if (options.stream) return pino.default(pinoOptions, options.stream);
   // Synchronous writes: no line is lost when the process exits right after logging.
   return pino.default(pinoOptions, pino.destination({ dest: options.fd ?? 1, sync: true }));
+}
+
+/** Query parameters that carry credentials (Google APIs accept `access_token` and `key`): never logged. */
+const CREDENTIAL_PARAMS = /([?&](?:access_token|oauth_token|token|key)=)[^&#]*/gi;
+
+/** The URL as logged: the values of credential query parameters replaced by `[REDACTED]`. */
+export function redactUrl(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : url.replace(CREDENTIAL_PARAMS, '$1[REDACTED]');
 }
 
 let requestCounter = 0;

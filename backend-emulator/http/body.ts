@@ -2,26 +2,61 @@
  * Request bodies and query strings: JSON only, size-limited, objects only, and a query
  * parameter given twice is rejected rather than silently picked.
  */
+import { isUtf8 } from 'buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser with one that keeps its protections (`__proto__` and
  * `constructor.prototype` keys are errors) but reads an empty body as "no body", as Google's
- * front end does for bodiless POSTs such as `:cancel`.
+ * front end does for bodiless POSTs such as `:cancel`. A body that is not valid UTF-8 is refused
+ * (JSON text is UTF-8; decoding it anyway would store U+FFFD in place of the bad bytes).
  */
 export function installJsonParser(app: FastifyInstance): void {
   const strict = app.getDefaultJsonParser('error', 'error');
   // Only JSON: fastify's text/plain parser would hand routes a string.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    if (!isUtf8(bytes)) {
+      done(invalidArgument([{ field: '', description: 'the body is not valid UTF-8' }], 'Invalid JSON payload received. The body is not valid UTF-8.'), undefined);
+      return;
+    }
+    const text = bytes.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
       return;
     }
-    strict(request, text, done);
+    strict(request, text, (err, value) => {
+      // `\uD800` escapes are valid JSON but no Unicode text: refused like invalid UTF-8 bytes.
+      if (!err && SURROGATE_ESCAPE.test(text) && hasLoneSurrogate(value)) {
+        done(invalidArgument([{ field: '', description: 'a string holds an unpaired UTF-16 surrogate' }], 'Invalid JSON payload received. A string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF).'), undefined);
+        return;
+      }
+      done(err, value);
+    });
   });
+}
+
+/** A `\uD800`-`\uDFFF` escape in JSON text (the only way a parsed string can hold a surrogate). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string, or any key or string inside a parsed JSON value, holds an unpaired surrogate. */
+function hasLoneSurrogate(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return true;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+        if (LONE_SURROGATE.test(k)) return true;
+        stack.push(item);
+      }
+    }
+  }
+  return false;
 }
 
 /** The body as a JSON object; an absent body is `{}`; anything but an object is INVALID_ARGUMENT. */

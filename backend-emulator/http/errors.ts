@@ -2,10 +2,15 @@
  * The app-wide error and not-found handlers: whatever goes wrong, the client receives
  * `{"error":{"code","message","status","details"}}` (the REST form of google.rpc.Status).
  */
+import { STATUS_CODES } from 'http';
+import type { Socket } from 'net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoogleApiError, internal, invalidArgument, payloadTooLarge, unknownPath, type StatusName } from '../errors';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** fastify's `maxParamLength` (its default): the longest path segment a route parameter takes. */
+export const MAX_PATH_SEGMENT = 100;
 
 /** Maps an HTTP status fastify chose to the canonical status Google uses for it. */
 const STATUS_FOR_HTTP: Record<number, StatusName> = {
@@ -55,6 +60,13 @@ export function toGoogleApiError(err: unknown, request?: FastifyRequest): Google
     }
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return invalidArgument([{ field: '', description: 'Content-Length does not match the body' }], 'Invalid request: Content-Length does not match the body.');
+    case 'FST_ERR_BAD_URL':
+      return invalidArgument([{ field: '', description: 'the URL path is not valid (malformed percent-encoding)' }], 'Invalid request: the URL path is not valid.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return invalidArgument(
+        [{ field: '', description: `a path segment is longer than ${MAX_PATH_SEGMENT} characters` }],
+        `Invalid request: a path segment is longer than ${MAX_PATH_SEGMENT} characters; no resource name has one.`,
+      );
     default:
       break;
   }
@@ -75,6 +87,40 @@ export function toGoogleApiError(err: unknown, request?: FastifyRequest): Google
 
 export function sendGoogleError(reply: FastifyReply, error: GoogleApiError): FastifyReply {
   return reply.code(error.httpCode).type(JSON_TYPE).send(error.toJSON());
+}
+
+/**
+ * fastify's `frameworkErrors`: errors raised before any route runs (a malformed percent-encoding,
+ * a path segment over MAX_PATH_SEGMENT) get the Google shape too.
+ */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendGoogleError(reply, toGoogleApiError(err, request));
+}
+
+/**
+ * fastify's `clientErrorHandler`: a request Node's HTTP parser refuses (headers or URL over 16 KiB,
+ * malformed HTTP) never reaches fastify's routing; answer it in the Google shape as well, then
+ * close the connection, as Node and fastify do.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  let error: GoogleApiError;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') error = new GoogleApiError('DEADLINE_EXCEEDED', 'The request was not received in time.', [], 408);
+  else if (err.code === 'HPE_HEADER_OVERFLOW') {
+    error = new GoogleApiError(
+      'INVALID_ARGUMENT',
+      'Request header fields too large: the request line and headers exceed the HTTP limit (16 KiB).',
+      [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: '', description: 'the URL and headers are too long' }] }],
+      431,
+    );
+  } else error = new GoogleApiError('INVALID_ARGUMENT', 'Invalid request: the HTTP request could not be parsed.', [], 400);
+  if (socket.writable) {
+    const body = JSON.stringify(error.toJSON());
+    socket.write(
+      `HTTP/1.1 ${error.httpCode} ${STATUS_CODES[error.httpCode] ?? ''}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /** Installs the error handler and the not-found handler on the root instance. */

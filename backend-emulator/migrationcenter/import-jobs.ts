@@ -324,6 +324,9 @@ export class ImportJobs {
   patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
     requestId = checkRequestId(requestId);
     const input = inputFields(body);
+    // Fields outside the mask are ignored, but a name that is no field of ImportJob is refused, as on create.
+    const unknown = Object.keys(input).filter((k) => !PATCHABLE.includes(k) && k !== 'assetSource');
+    if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: 'is not a known property' })));
     const paths = this.maskPaths(updateMask, input);
     const isPayload = (p: string) => PAYLOAD_FIELDS.includes(p);
     const payloadChange = paths.some(isPayload);
@@ -474,8 +477,12 @@ export class ImportJobs {
     return stored;
   }
 
-  /** Writes the job's end state, if the job still belongs to this work. */
-  private finishJob(name: string, operation: string, state: string, change: (job: ImportJobWire) => void): void {
+  /**
+   * Writes the job's end state, if the job still belongs to this work, and ends its Operation (with
+   * `error`, or `google.protobuf.Empty`) in the same transaction: a crash can never leave a finished
+   * job whose Operation the next start-up would fail as interrupted.
+   */
+  private finishJob(name: string, operation: string, state: string, change: (job: ImportJobWire) => void, error?: unknown): void {
     this.store.transaction(() => {
       const stored = this.ownJob(name, operation, state);
       change(stored.job);
@@ -483,6 +490,8 @@ export class ImportJobs {
       delete stored.activeOperation;
       stored.job = ordered(stored.job);
       this.store.put(COLLECTIONS.importJobs, name, stored);
+      if (error === undefined) this.ops.finish(operation, { '@type': EMPTY_TYPE });
+      else this.ops.fail(operation, error);
     });
   }
 
@@ -561,13 +570,19 @@ export class ImportJobs {
       }
       const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
       const failed = blocking.length > 0;
-      this.finishJob(name, ctl.name, state, (j) => {
-        j.state = failed ? STATE.FAILED : STATE.COMPLETED;
-        j.executionReport = report;
-        j.completeTime = now();
-      });
-      this.store.delete(RUN_PROGRESS, name);
       if (failed) outcome = failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`);
+      this.finishJob(
+        name,
+        ctl.name,
+        state,
+        (j) => {
+          j.state = failed ? STATE.FAILED : STATE.COMPLETED;
+          j.executionReport = report;
+          j.completeTime = now();
+        },
+        outcome,
+      );
+      this.store.delete(RUN_PROGRESS, name);
     } catch (err) {
       throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
         j.state = STATE.FAILED;
@@ -614,7 +629,7 @@ export class ImportJobs {
       result = internal(`Import job ${name}: ${message}`);
     }
     try {
-      this.finishJob(name, ctl.name, state, (j) => markFailed(j, message));
+      this.finishJob(name, ctl.name, state, (j) => markFailed(j, message), result);
       this.store.delete(RUN_PROGRESS, name);
     } catch (writeErr) {
       if (writeErr instanceof JobGone) return writeErr;

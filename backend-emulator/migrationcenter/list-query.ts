@@ -202,12 +202,20 @@ function compileFilter<T>(node: Node, spec: ListFields<T>): (item: T) => boolean
   }
 }
 
+/**
+ * `record[key]` only when it is the record's own entry: a field named `__proto__`, `constructor`
+ * or `toString` in a filter or orderBy is an unknown field, never something inherited.
+ */
+function own<V>(record: Record<string, V> | undefined, key: string): V | undefined {
+  return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
 function compileComparison<T>(node: Extract<Node, { kind: 'cmp' }>, spec: ListFields<T>): (item: T) => boolean {
   const { field, op } = node;
   let value = node.value;
   const dot = field.indexOf('.');
   const mapName = dot > 0 ? field.slice(0, dot) : field;
-  const mapGetter = spec.maps?.[mapName];
+  const mapGetter = own(spec.maps, mapName);
   if (mapGetter) {
     if (dot < 0) {
       if (op !== ':') throw filterError(`'${field}' is a map: use ${field}:KEY or ${field}.KEY = VALUE`);
@@ -219,12 +227,12 @@ function compileComparison<T>(node: Extract<Node, { kind: 'cmp' }>, spec: ListFi
       return Object.prototype.hasOwnProperty.call(m, key) ? m[key] : undefined;
     }, op, value, node.wildcard, false, field);
   }
-  const getter = spec.scalars[field];
+  const getter = own(spec.scalars, field);
   if (!getter) {
     const known = [...Object.keys(spec.scalars), ...Object.keys(spec.maps ?? {}).map((m) => `${m}.KEY`)].join(', ');
     throw filterError(`unknown field '${field}' (known: ${known})`);
   }
-  const prefix = spec.enumPrefixes?.[field];
+  const prefix = own(spec.enumPrefixes, field);
   if (prefix && value !== '*' && !value.startsWith(prefix)) value = prefix + value;
   return comparator(getter, op, value, node.wildcard, isTimeField(field), field);
 }
@@ -290,7 +298,7 @@ function parseOrderBy<T>(text: string | undefined, spec: ListFields<T>): OrderKe
     if (words.length === 0 || !words[0]) throw orderError('has an empty entry');
     if (words.length > 2) throw orderError(`'${part.trim()}' must be FIELD, FIELD asc or FIELD desc`);
     const [field, dir] = words;
-    if (!spec.scalars[field]) throw orderError(`unknown field '${field}' (known: ${Object.keys(spec.scalars).join(', ')})`);
+    if (!own(spec.scalars, field)) throw orderError(`unknown field '${field}' (known: ${Object.keys(spec.scalars).join(', ')})`);
     if (dir !== undefined && !/^(asc|desc)$/i.test(dir)) throw orderError(`'${dir}' must be asc or desc`);
     return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
   });

@@ -130,6 +130,9 @@ export function parseEndpointPolicyMask(raw: string | undefined): MutableField[]
  */
 export function patchEndpointPolicy(store: Store, name: string, body: Record<string, unknown>, updateMask: string | undefined, options: DomainOptions): EndpointPolicy {
   const fields = parseEndpointPolicyMask(updateMask);
+  // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
+  const unknown = Object.keys(body).filter((k) => !(MUTABLE_FIELDS as readonly string[]).includes(k) && !OUTPUT_FIELDS.has(k));
+  if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: `endpointPolicy.${k}`, description: 'is not a known property' })));
   return store.transaction(() => {
     const current = getEndpointPolicy(store, name);
     const next: Record<string, unknown> = { ...current };

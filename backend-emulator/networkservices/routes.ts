@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
 import { invalidArgument, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
-import { checkResourceId, locationName, splitVerb } from '../http/names';
+import { RESOURCE_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
 import { EMPTY_TYPE } from '../operations/operations';
 import { registerOperationRoutes } from '../operations/routes';
@@ -76,6 +76,9 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     const { parent } = locationName(request.params.project, request.params.location, 'name');
     const { id, verb } = splitVerb(request.params.endpointPolicy);
     if (!id) throw unknownPath(request.method, path(request));
+    // A decoded `%2F`, `..` or any other id no endpoint policy can have: refused, so that no IAM
+    // policy is ever written under a name such as `.../endpointPolicies/a/../b`.
+    if (!RESOURCE_ID.test(id)) throw invalidArgument([{ field: 'name', description: `'${id.slice(0, 100)}' is not a valid endpoint policy id` }]);
     return { name: `${parent}/endpointPolicies/${id}`, parent, verb };
   };
 
@@ -123,6 +126,8 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     }
     if (verb === 'testIamPermissions') {
       const body = objectBody(request);
+      const unknown = Object.keys(body).filter((k) => k !== 'permissions');
+      if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: 'is not a known property' })));
       const permissions = body.permissions ?? [];
       if (!Array.isArray(permissions)) throw invalidArgument([{ field: 'permissions', description: 'must be a list of permission names' }]);
       permissions.forEach((p, i) => {

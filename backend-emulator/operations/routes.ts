@@ -6,7 +6,8 @@
  *   POST   {prefix}/projects/{p}/locations/{l}/operations/{id}:cancel cancel -> {}
  */
 import type { FastifyInstance } from 'fastify';
-import { unknownPath } from '../errors';
+import { invalidArgument, unknownPath } from '../errors';
+import { objectBody } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
 import type { ServiceOperations } from './operations';
@@ -44,6 +45,9 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
   app.post<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
     const { id, verb } = splitVerb(request.params.operation);
     if (verb !== 'cancel') throw unknownPath(request.method, request.url.split('?')[0]);
+    // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
+    const unknown = Object.keys(objectBody(request)).filter((k) => k !== 'name');
+    if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: 'is not a field of CancelOperationRequest' })));
     ops.cancel(nameOf(request.params, id));
     return {};
   });

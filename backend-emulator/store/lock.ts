@@ -36,7 +36,7 @@ export interface LockInfo {
 export function prepareDataDir(dir: string): string {
   const abs = path.resolve(dir);
   try {
-    fs.mkdirSync(abs, { recursive: true });
+    makeDirectories(abs);
   } catch (err) {
     throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot create the data directory ${abs}: ${describe(err)}`);
   }
@@ -61,6 +61,32 @@ export function prepareDataDir(dir: string): string {
     throw new DataDirError('DATA_DIR_UNUSABLE', `The data directory ${abs} is not writable: ${describe(err)}`);
   }
   return abs;
+}
+
+/**
+ * `mkdir -p` without `fs.mkdirSync(dir, { recursive: true })`, which on Linux spins forever on a
+ * path under /proc (the kernel answers ENOENT for the child and EEXIST for the parent, and Node
+ * retries) and reports ENOENT instead of the real cause (EROFS, ENOSPC, EACCES) of a failure.
+ * Creates each missing component in turn, from the deepest existing ancestor down; the first
+ * failure is thrown as it is.
+ */
+export function makeDirectories(abs: string): void {
+  const missing: string[] = [];
+  let at = abs;
+  while (!fs.existsSync(at)) {
+    missing.push(at);
+    const parent = path.dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const dir of missing.reverse()) {
+    try {
+      fs.mkdirSync(dir);
+    } catch (err) {
+      // Created meanwhile by someone else: fine if it is a directory (checked by the caller).
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
 }
 
 export function readLockFile(dir: string): LockInfo | undefined {
