@@ -9,8 +9,6 @@
 import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { AddressInfo } from 'net';
-import { startEmulator } from '../backend-emulator';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -73,6 +71,44 @@ function compiledCli(): string {
   return cli;
 }
 
+/** The bare fastify server measured beside the emulator: a hello route and a POST echo. */
+const BARE_SERVER = `
+const app = require('fastify')({ logger: false });
+app.get('/hello', async () => ({ hello: 'world' }));
+app.post('/echo', async (request) => request.body);
+app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening on ' + url));
+`;
+
+/**
+ * Starts a server in its own process and resolves once it prints `listening on URL`, so that the
+ * load generator (this process) and the server do not share one event loop.
+ */
+function spawnServer(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match) {
+        resolve({
+          url: match[1],
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      if (!/listening on /.test(out)) reject(new Error(`server exited with ${code} before listening: ${err}`));
+    });
+  });
+}
+
 /** Milliseconds from spawning `node cli.js --port 0 --in-memory` to its `listening on` line. */
 function startupOnce(cli: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -102,8 +138,9 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const autocannon = require('autocannon') as Autocannon;
 
-  // The emulator, in memory, with one endpoint policy and a small policy on it.
-  const emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'warn' });
+  // The emulator (the compiled CLI, in memory) with one endpoint policy and a small policy on it.
+  const cli = compiledCli();
+  const emulator = await spawnServer([cli, '--port', '0', '--in-memory']);
   let getResult: Throughput;
   let setResult: Throughput;
   const json = { 'content-type': 'application/json' };
@@ -131,27 +168,20 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     getResult = await measure(autocannon, 'getIamPolicy (v3)', `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`, duration, connections);
     setResult = await measure(autocannon, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
-    await emulator.close();
+    await emulator.stop();
   }
 
-  // A bare fastify route on the same machine, same run.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Fastify = require('fastify') as typeof import('fastify');
-  const bare = Fastify.default({ logger: false });
-  bare.get('/hello', async () => ({ hello: 'world' }));
-  bare.post('/echo', async (request) => request.body);
-  await bare.listen({ host: '127.0.0.1', port: 0 });
+  // A bare fastify server on the same machine, same run, measured the same way.
+  const bare = await spawnServer(['-e', BARE_SERVER]);
   let helloResult: Throughput;
   let echoResult: Throughput;
   try {
-    const origin = `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}`;
-    helloResult = await measure(autocannon, 'bare fastify hello', `${origin}/hello`, duration, connections);
-    echoResult = await measure(autocannon, 'bare fastify POST echo', `${origin}/echo`, duration, connections, { method: 'POST', headers: json, body });
+    helloResult = await measure(autocannon, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
+    echoResult = await measure(autocannon, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
-    await bare.close();
+    await bare.stop();
   }
 
-  const cli = compiledCli();
   await startupOnce(cli); // warm the file cache
   const times: number[] = [];
   for (let i = 0; i < startupRuns; i++) times.push(await startupOnce(cli));
@@ -166,7 +196,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
 export function printTable(r: IamBenchResult, duration: number, connections: number): void {
   const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo];
   const line = (cells: string[]) => `${cells[0].padEnd(26)}${cells.slice(1).map((c) => c.padStart(10)).join('')}`;
-  console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections, in-memory store)`);
+  console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store)`);
   console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']));
   for (const t of rows) console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
   const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
