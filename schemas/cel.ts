@@ -39,8 +39,23 @@ function countLogicalOperators(expression: string): number {
   return (code.match(/&&|\|\||!(?!=)/g) ?? []).length;
 }
 
+/**
+ * Results of recent checks. A stack or a client re-sends the same few conditions on every policy
+ * write, and a type check costs far more than a lookup; bounded, oldest entry out first.
+ */
+const CHECK_CACHE_SIZE = 500;
+const checked = new Map<string, string | undefined>();
+
 /** Returns why the expression is not a valid IAM condition, or undefined when it is. */
 export function checkIamCondition(expression: string): string | undefined {
+  if (checked.has(expression)) return checked.get(expression);
+  const verdict = checkUncached(expression);
+  if (checked.size >= CHECK_CACHE_SIZE) checked.delete(checked.keys().next().value as string);
+  checked.set(expression, verdict);
+  return verdict;
+}
+
+function checkUncached(expression: string): string | undefined {
   let result: { valid: boolean; type?: unknown; error?: { message?: string } };
   try {
     result = iamEnvironment().check(expression) as typeof result;

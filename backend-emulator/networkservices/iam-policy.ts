@@ -9,7 +9,8 @@
  * deleted); every accepted write gets a new random 8-byte etag (base64, e.g. `BwXhqTuaU8g=`).
  * The etag comparison and the write happen inside one store transaction.
  */
-import { createHash, randomBytes } from 'crypto';
+import { createHash } from 'crypto';
+import { randomBytesPooled } from '../random';
 import { aborted, invalidArgument, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
@@ -272,7 +273,7 @@ export function normalizeBindings(bindings: Binding[]): Binding[] {
 
 function newEtag(previous: string): string {
   for (;;) {
-    const bytes = randomBytes(8);
+    const bytes = randomBytesPooled(8);
     bytes[0] = 0x07;
     const etag = bytes.toString('base64');
     if (etag !== previous && etag !== EMPTY_ETAG) return etag;

@@ -13,7 +13,7 @@
  * AbortSignal that fires on `:cancel`, on reset and on shutdown. An operation still not done when
  * the process died is marked failed (ABORTED) the next time its service starts.
  */
-import { randomBytes } from 'crypto';
+import { randomBytesPooled } from '../random';
 import type { FastifyBaseLogger } from 'fastify';
 import { GoogleApiError, RPC_CODES, internal, notFound, type ErrorDetail } from '../errors';
 import type { Store } from '../store/store';
@@ -91,7 +91,7 @@ function now(): string {
 }
 
 function newOperationId(): string {
-  return `operation-${Date.now()}-${randomBytes(8).toString('hex')}`;
+  return `operation-${Date.now()}-${randomBytesPooled(8).toString('hex')}`;
 }
 
 function toRpcStatus(err: unknown): RpcStatus {
