@@ -159,6 +159,8 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    // Quiet by default: skip building the line (and redacting the URL) when info is off.
+    if (!(request.log as unknown as Logger).isLevelEnabled('info')) return;
     request.log.info(
       { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, principal: request.principal?.member },
       'request',

@@ -83,6 +83,15 @@ describe('real RVTools workbooks, against exceljs', () => {
     });
   }
 
+  it('reads the same from a workbook spooled to a temp file as from memory', async () => {
+    for (const name of ['BillSampleNextRvtoolsFinal.xlsx', 'SizingWorkshop-RVTools.xlsx']) {
+      const buf = readFileSync(join(FIXTURES, 'rvtools', name));
+      const inMemory = await readAll(buf);
+      expect(inMemory.filter((e) => e.type === 'rows').length).toBeGreaterThan(0);
+      expect(await readAll(buf, { spoolAboveBytes: 1 })).toEqual(inMemory);
+    }
+  });
+
   it('reads the same from any split of the bytes into pieces (headers and parts straddling pieces)', async () => {
     const buf = readFileSync(join(FIXTURES, 'rvtools', 'BillSampleNextRvtoolsFinal.xlsx'));
     const whole = await readAll(buf);

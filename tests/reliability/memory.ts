@@ -28,18 +28,29 @@ export function liveMb(): number {
 }
 
 /**
- * Runs `fn` while measuring the live memory every `intervalMs` (a full collection each time);
- * returns the highest growth over the value before, in MB.
+ * Runs `fn` while measuring the live memory about every `intervalMs` (a full collection each time);
+ * returns the highest growth over the value before, in MB. A full collection of a big test heap
+ * can take longer than the interval on a loaded machine, so the next sample waits at least four
+ * times as long as the last one took: sampling never takes more than a fifth of the time from `fn`.
  */
 export async function peakLiveGrowthMb<T>(fn: () => Promise<T>, intervalMs = 100): Promise<{ result: T; growthMb: number }> {
   const base = liveMb();
   let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, liveMb())), intervalMs);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const sample = (): void => {
+    if (stopped) return;
+    const t0 = performance.now();
+    peak = Math.max(peak, liveMb());
+    timer = setTimeout(sample, Math.max(intervalMs, 4 * (performance.now() - t0)));
+  };
+  timer = setTimeout(sample, intervalMs);
   try {
     const result = await fn();
     peak = Math.max(peak, liveMb());
     return { result, growthMb: peak - base };
   } finally {
-    clearInterval(timer);
+    stopped = true;
+    clearTimeout(timer);
   }
 }
