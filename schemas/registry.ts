@@ -23,6 +23,7 @@ import IamPolicy from './IamPolicy.schema.json';
 import SetIamPolicyRequest from './SetIamPolicyRequest.schema.json';
 import EndpointPolicy from './EndpointPolicy.schema.json';
 import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
+import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
@@ -45,6 +46,7 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   SetIamPolicyRequest,
   EndpointPolicy,
   EndpointPolicyArgs,
+  Source,
   SourceArgs,
 ];
 
@@ -70,6 +72,7 @@ export type SchemaName =
   | 'SetIamPolicyRequest'
   | 'EndpointPolicy'
   | 'EndpointPolicyArgs'
+  | 'Source'
   | 'SourceArgs'
   | 'ExecutionReport'
   | 'ValidationReport'

@@ -23,10 +23,22 @@ function refName(ref: string): string {
   return ref.replace(/\.json(#.*)?$/, '').replace(/^.*\//, '');
 }
 
+/** The node a `X.json#/properties/a/...` reference points to, when X is one of the package's schemas. */
+function refTarget(ref: string): Node | undefined {
+  const [file, pointer] = ref.split('#');
+  const schema = [...INPUT_SCHEMAS, ...OUTPUT_SCHEMAS].find((s) => s.$id.endsWith(`/${file}`));
+  if (!schema || !pointer) return undefined;
+  let node: unknown = schema;
+  for (const part of pointer.split('/').filter(Boolean)) node = (node as Node | undefined)?.[part];
+  return node && typeof node === 'object' ? (node as Node) : undefined;
+}
+
 function typeOf(node: Node): string {
   if (typeof node.$ref === 'string') {
     const name = refName(node.$ref);
-    return node.$ref.includes('#') ? name : `[${name}](${name}.md)`;
+    if (!node.$ref.includes('#')) return `[${name}](${name}.md)`;
+    const target = refTarget(node.$ref);
+    return target ? `${typeOf(target)}, as in [${name}](${name}.md)` : name;
   }
   if (Array.isArray(node.enum)) return 'enum';
   if (node.type === 'array') return `list of ${typeOf((node.items as Node) ?? {})}`;
@@ -36,6 +48,8 @@ function typeOf(node: Node): string {
 }
 
 function rules(node: Node): string[] {
+  const target = typeof node.$ref === 'string' && node.$ref.includes('#') ? refTarget(node.$ref) : undefined;
+  if (target) return rules(target);
   const out: string[] = [];
   if (typeof node['x-reason'] === 'string') out.push(`${node['x-reason'] as string}`);
   else if (typeof node.pattern === 'string') out.push(`matches \`${node.pattern as string}\``);

@@ -9,12 +9,12 @@
 import type { Store } from '../store/store';
 import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
 import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, parseSourceName, parentOf } from './names';
-import { SOURCE_TYPES, STATE, type SourceType, type SourceWire, type StoredJob } from './types';
+import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
+import { schemaViolations } from '../http/validation';
 import { listStorePage, type ListFields, type ListRequest, type ListPage } from './list-query';
 
-/** Source fields a client may set (wire names; `managed` is accepted for `isManaged`). */
-const SOURCE_INPUT_FIELDS = new Set(['displayName', 'description', 'type', 'priority', 'isManaged', 'managed']);
-const SOURCE_OUTPUT_FIELDS = new Set(['name', 'createTime', 'updateTime', 'state', 'pendingFrameCount', 'errorFrameCount']);
+/** Fields an updateMask may name (wire names; `managed` is read as `isManaged`). */
+const UPDATABLE_FIELDS: ReadonlySet<string> = new Set(['displayName', 'description', 'type', 'priority', 'isManaged']);
 
 export const SOURCE_LIST_FIELDS: ListFields<SourceWire> = {
   scalars: {
@@ -40,46 +40,24 @@ export interface SourceInput {
   isManaged?: boolean;
 }
 
-/** Checks a Source request body; returns the accepted fields in wire spelling. */
+/**
+ * Checks a Source request body against the `Source` schema (the one the provider's SourceArgs
+ * refers to); returns the accepted fields in wire spelling. Output-only fields are ignored.
+ */
 export function checkSourceBody(body: Record<string, unknown>): SourceInput {
-  const violations: FieldViolation[] = [];
-  const out: SourceInput = {};
+  const violations: FieldViolation[] = schemaViolations('Source', body);
   if ('managed' in body && 'isManaged' in body) {
     violations.push({ field: 'managed', description: 'cannot be given together with isManaged: they are two names of one field' });
   }
-  for (const [key, value] of Object.entries(body)) {
-    if (SOURCE_OUTPUT_FIELDS.has(key)) continue; // output only: ignored, as the real API does
-    if (!SOURCE_INPUT_FIELDS.has(key)) {
-      violations.push({ field: key, description: 'is not a known property of Source' });
-      continue;
-    }
-    switch (key) {
-      case 'displayName':
-      case 'description': {
-        const limit = key === 'displayName' ? 63 : 1024;
-        if (typeof value !== 'string') violations.push({ field: key, description: 'must be a string' });
-        else if (value.length > limit) violations.push({ field: key, description: `must have at most ${limit} characters` });
-        else out[key] = value;
-        break;
-      }
-      case 'type':
-        if (typeof value !== 'string' || !(SOURCE_TYPES as readonly string[]).includes(value)) {
-          violations.push({ field: key, description: `must be one of ${SOURCE_TYPES.join(', ')}` });
-        } else out.type = value as SourceType;
-        break;
-      case 'priority':
-        if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647) {
-          violations.push({ field: key, description: 'must be a 32-bit integer' });
-        } else out.priority = value;
-        break;
-      case 'isManaged':
-      case 'managed':
-        if (typeof value !== 'boolean') violations.push({ field: key, description: 'must be true or false' });
-        else out.isManaged = value;
-        break;
-    }
-  }
   if (violations.length > 0) throw invalidArgument(violations);
+  const input = body as SourceInput & { managed?: boolean };
+  const out: SourceInput = {};
+  if (input.displayName !== undefined) out.displayName = input.displayName;
+  if (input.description !== undefined) out.description = input.description;
+  if (input.type !== undefined) out.type = input.type;
+  if (input.priority !== undefined) out.priority = input.priority;
+  const managed = input.isManaged ?? input.managed;
+  if (managed !== undefined) out.isManaged = managed;
   return out;
 }
 
@@ -134,8 +112,8 @@ export class Sources {
     const next: SourceWire = { ...source };
     for (const raw of fields) {
       const field = (raw === 'managed' ? 'isManaged' : raw) as keyof SourceInput;
-      if (!SOURCE_INPUT_FIELDS.has(field)) {
-        throw invalidArgument([{ field: 'updateMask', description: `'${raw}' cannot be updated: updatable fields are displayName, description, type, priority, isManaged` }]);
+      if (!UPDATABLE_FIELDS.has(field)) {
+        throw invalidArgument([{ field: 'updateMask', description: `'${raw}' cannot be updated: updatable fields are ${[...UPDATABLE_FIELDS].join(', ')}` }]);
       }
       const value = input[field];
       if (value === undefined) delete (next as unknown as Record<string, unknown>)[field];
