@@ -6,6 +6,7 @@
  */
 import { createTestProgram } from '../tests/harness/program';
 import { dynamicUrn, serializeProvider, startProviderHost, type PropertyMap, type ProviderHost } from '../tests/harness/provider-host';
+import { DEFAULT_PROJECT, inventoryJob, sidecarsPolicy, temporaryAdminsBinding, uploadsSource, viewersBinding } from '../examples/basic/resources';
 
 type Outputs = Record<string, PropertyMap>;
 
@@ -16,70 +17,21 @@ interface Declared {
   inputs(outputs: Outputs): PropertyMap;
 }
 
-const project = 'example-project';
-const csv = (text: string) => Buffer.from(text).toString('base64');
+const project = DEFAULT_PROJECT;
+const nameOf = (outputs: PropertyMap) => outputs.name as string;
 
-/** The same graph as examples/basic/index.ts, in dependency order. */
+/** The graph of examples/basic/index.ts (same arguments, from examples/basic/resources.ts), in dependency order. */
 const GRAPH: Declared[] = [
-  {
-    name: 'sidecars',
-    type: 'networkservices/v1:EndpointPolicy',
-    provider: 'endpointPolicyProvider',
-    inputs: () => ({
-      project,
-      location: 'global',
-      endpointPolicyId: 'sidecars',
-      type: 'SIDECAR_PROXY',
-      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } },
-    }),
-  },
-  {
-    name: 'viewers',
-    type: 'networkservices/v1:EndpointPolicyIamBinding',
-    provider: 'endpointPolicyIamBindingProvider',
-    inputs: (o) => ({ name: o.sidecars.name, role: 'roles/networkservices.viewer', members: ['user:alice@example.com', 'group:ops@example.com'] }),
-  },
+  { name: 'sidecars', type: 'networkservices/v1:EndpointPolicy', provider: 'endpointPolicyProvider', inputs: () => sidecarsPolicy(project) },
+  { name: 'viewers', type: 'networkservices/v1:EndpointPolicyIamBinding', provider: 'endpointPolicyIamBindingProvider', inputs: (o) => viewersBinding(nameOf(o.sidecars)) },
   {
     name: 'temporary-admins',
     type: 'networkservices/v1:EndpointPolicyIamBinding',
     provider: 'endpointPolicyIamBindingProvider',
-    inputs: (o) => ({
-      name: o.sidecars.name,
-      role: 'roles/networkservices.admin',
-      members: ['serviceAccount:deployer@example-project.iam.gserviceaccount.com'],
-      condition: { title: 'until 2030', description: 'Temporary access for the migration', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
-    }),
+    inputs: (o) => temporaryAdminsBinding(nameOf(o.sidecars)),
   },
-  {
-    name: 'uploads',
-    type: 'migrationcenter/v1alpha1:Source',
-    provider: 'sourceProvider',
-    inputs: () => ({ project, location: 'global', sourceId: 'uploads', displayName: 'Manual uploads', type: 'SOURCE_TYPE_UPLOAD' }),
-  },
-  {
-    name: 'inventory',
-    type: 'migrationcenter/v1alpha1:ImportJob',
-    provider: 'importJobProvider',
-    inputs: (o) => ({
-      project,
-      location: 'global',
-      importJobId: 'inventory-2026-11',
-      displayName: 'November inventory',
-      assetSource: o.uploads.name,
-      inlinePayload: {
-        format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
-        payload: [
-          {
-            name: 'vmInfo.csv',
-            data: csv(
-              'MachineId,MachineName,AllocatedProcessorCoreCount,MemoryGiB,TotalDiskAllocatedGiB,OsName,IsPhysical\n' +
-                'vm-001,web-1,4,16,100,Debian 12,0\nvm-002,db-1,8,64,500,Ubuntu 22.04,0\n',
-            ),
-          },
-        ],
-      },
-    }),
-  },
+  { name: 'uploads', type: 'migrationcenter/v1alpha1:Source', provider: 'sourceProvider', inputs: () => uploadsSource(project) },
+  { name: 'inventory', type: 'migrationcenter/v1alpha1:ImportJob', provider: 'importJobProvider', inputs: (o) => inventoryJob(project, nameOf(o.uploads)) },
 ];
 
 interface StateEntry {

@@ -1,0 +1,64 @@
+/**
+ * The arguments of the example's resources, shared by the Pulumi program (index.ts, with Outputs
+ * wiring one resource to the next) and by `npm run example` (scripts/example.ts, which plays the
+ * engine's part with plain values). `Ref` is whatever carries a name from one resource to the next.
+ */
+export const DEFAULT_PROJECT = 'example-project';
+
+const csv = (text: string) => Buffer.from(text).toString('base64');
+
+export function sidecarsPolicy(project: string) {
+  return {
+    project,
+    location: 'global',
+    endpointPolicyId: 'sidecars',
+    type: 'SIDECAR_PROXY' as const,
+    endpointMatcher: {
+      metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY' as const, metadataLabels: [{ labelName: 'app', labelValue: 'web' }] },
+    },
+  };
+}
+
+export function viewersBinding<Ref>(policyName: Ref) {
+  return { name: policyName, role: 'roles/networkservices.viewer', members: ['user:alice@example.com', 'group:ops@example.com'] };
+}
+
+export function temporaryAdminsBinding<Ref>(policyName: Ref) {
+  return {
+    name: policyName,
+    role: 'roles/networkservices.admin',
+    members: ['serviceAccount:deployer@example-project.iam.gserviceaccount.com'],
+    condition: {
+      title: 'until 2030',
+      description: 'Temporary access for the migration',
+      expression: 'request.time < timestamp("2030-01-01T00:00:00Z")',
+    },
+  };
+}
+
+export function uploadsSource(project: string) {
+  return { project, location: 'global', sourceId: 'uploads', displayName: 'Manual uploads', type: 'SOURCE_TYPE_UPLOAD' as const };
+}
+
+export function inventoryJob<Ref>(project: string, sourceName: Ref) {
+  return {
+    project,
+    location: 'global',
+    importJobId: 'inventory-2026-11',
+    displayName: 'November inventory',
+    assetSource: sourceName,
+    inlinePayload: {
+      format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' as const,
+      payload: [
+        {
+          name: 'vmInfo.csv',
+          data: csv(
+            'MachineId,MachineName,AllocatedProcessorCoreCount,MemoryGiB,TotalDiskAllocatedGiB,OsName,IsPhysical\n' +
+              'vm-001,web-1,4,16,100,Debian 12,0\n' +
+              'vm-002,db-1,8,64,500,Ubuntu 22.04,0\n',
+          ),
+        },
+      ],
+    },
+  };
+}
