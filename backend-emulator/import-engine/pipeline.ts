@@ -22,6 +22,7 @@ import { csvReader } from './readers/csv';
 import { error, info, warning, type ExecutionReport, type FileValidationReport, type ImportError, type ImportRowError, type Severity, type ValidationReport } from './report';
 import { guardedBytes, SourceError, type GuardStats } from './source';
 import { flat, hashId } from './util';
+import { KeySet } from './key-set';
 import type {
   CellValue,
   ColumnSpec,
@@ -187,7 +188,7 @@ function recordConstructor(kind: FileKind): new (values: unknown[]) => RowRecord
 }
 
 interface KeyIndex {
-  ids: Map<string, number>;
+  ids: KeySet;
   /** False once a file of the key kind could not be read to its end: references are then not checked. */
   complete: boolean;
 }
@@ -484,7 +485,7 @@ export class ImportRun {
   ensureKeyIndex(kind: string): KeyIndex {
     let idx = this.keys.get(kind);
     if (!idx) {
-      idx = { ids: new Map(), complete: true };
+      idx = { ids: new KeySet(), complete: true };
       this.keys.set(kind, idx);
     }
     return idx;
@@ -573,7 +574,7 @@ class TableState {
   private readonly issues = new RowIssues();
   private keyCol?: string;
   private keyIdx?: KeyIndex;
-  private passKeys?: Set<string>;
+  private passKeys?: KeySet;
   private refCol?: string;
   private refIdx?: KeyIndex;
   private checkRefs = false;
@@ -633,7 +634,7 @@ class TableState {
     this.isMachine = kind.kind === this.run.definition.assets.machineKind;
     this.keyCol = kind.key;
     this.keyIdx = kind.key ? (this.pass.mode === 'build' ? this.run.keyIndex(kind.kind) : this.run.ensureKeyIndex(kind.kind)) : undefined;
-    this.passKeys = kind.key && this.pass.mode === 'build' ? new Set() : undefined;
+    this.passKeys = kind.key && this.pass.mode === 'build' ? new KeySet() : undefined;
     this.refCol = kind.references?.column;
     this.refIdx = kind.references ? this.run.keyIndex(kind.references.kind) : undefined;
     this.checkRefs = false;
@@ -735,11 +736,11 @@ class TableState {
           id = v;
           if (building) {
             if (this.passKeys!.has(v)) issues.error('duplicate');
-            else if (!part || hashId(v) % part.of === part.p) this.passKeys!.add(flat(v));
+            else if (!part || hashId(v) % part.of === part.p) this.passKeys!.set(v);
           } else {
             const seen = this.keyIdx!.ids.get(v);
             if (seen !== undefined) issues.error(`${this.keyCol} "${clip(v)}" is a duplicate: row ${seen} has the same ${this.keyCol}`);
-            else this.keyIdx!.ids.set(flat(v), rowNumber);
+            else this.keyIdx!.ids.set(v, rowNumber);
           }
         }
       }
