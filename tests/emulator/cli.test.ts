@@ -5,29 +5,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
-import { MATCHER, PARENT, compiledCli, http, policyName, runCli, spawnCli, tempDir, type CliProcess } from './helpers';
+import { MATCHER, PARENT, cliProcessesOfThisFile, http, policyName, runCli, spawnCli, tempDir, type CliProcess } from './helpers';
 
 jest.setTimeout(60_000);
 
-const running: CliProcess[] = [];
+const running = cliProcessesOfThisFile();
 async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliProcess> {
   const p = await spawnCli(args, env);
   running.push(p);
   return p;
 }
 
-beforeAll(() => {
-  compiledCli(); // build once (cached by source state) before the timed parts
-}, 120_000);
-
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) {
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
-  }
-});
 
 describe('flags', () => {
   test('--help prints the usage and exits 0', async () => {

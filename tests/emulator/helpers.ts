@@ -134,6 +134,27 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * For a test file that runs the compiled CLI: builds it once before the tests (so no test pays
+ * the build), and kills whatever the file's tests left running after each test. Push every
+ * started process onto the returned list.
+ */
+export function cliProcessesOfThisFile(): CliProcess[] {
+  const running: CliProcess[] = [];
+  beforeAll(() => {
+    compiledCli();
+  }, 120_000);
+  afterEach(async () => {
+    for (const p of running.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill('SIGKILL');
+        await p.exited;
+      }
+    }
+  });
+  return running;
+}
+
 /** Spawns the compiled CLI and resolves when it prints its `listening on` line. */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 15_000): Promise<CliProcess> {
   const cli = compiledCli();

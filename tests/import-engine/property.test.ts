@@ -4,30 +4,15 @@
  */
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
-import { executeImport, validateImport, type PayloadFile } from '../../backend-emulator/import-engine';
+import { executeImport, validateImport } from '../../backend-emulator/import-engine';
 import { csvReader } from '../../backend-emulator/import-engine/readers/csv';
 import { validate as validateSchema } from '../../schemas';
 import { MemorySink, VM_HEADER } from './helpers';
+import { chunkedFile } from '../support/payload-files';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 
-function chunked(name: string, bytes: Uint8Array, cuts: number[]): PayloadFile {
-  const buf = Buffer.from(bytes);
-  const points = [...new Set(cuts.map((c) => c % (buf.length + 1)))].sort((a, b) => a - b);
-  return {
-    name,
-    open: () => {
-      const parts: Buffer[] = [];
-      let at = 0;
-      for (const p of [...points, buf.length]) {
-        if (p > at) parts.push(buf.subarray(at, p));
-        at = Math.max(at, p);
-      }
-      return Readable.from(parts);
-    },
-  };
-}
 
 /** Characters that stress CSV: separators, quotes, line breaks, BOM, multi-byte, formula starters. */
 const cellChar = fc.constantFrom(',', '"', '\n', '\r', ' ', 'a', 'Z', '0', '9', '.', '-', '=', '@', '+', ';', ':', '\uFEFF', 'é', '€', '😀', '\t', '\u0000');
@@ -47,8 +32,8 @@ describe('never throws', () => {
         fc.uint8Array({ maxLength: 2000 }),
         fc.array(fc.nat(), { maxLength: 5 }),
         async (name, bytes, cuts) => {
-          const files = [chunked(name, bytes, cuts)];
-          if (name !== 'vmInfo.csv') files.push(chunked('vmInfo.csv', Buffer.from(`${VM_HEADER}\nvm-1,a,,,,,,,,1,1\n`), []));
+          const files = [chunkedFile(name, bytes, cuts)];
+          if (name !== 'vmInfo.csv') files.push(chunkedFile('vmInfo.csv', Buffer.from(`${VM_HEADER}\nvm-1,a,,,,,,,,1,1\n`), []));
           const report = await validateImport(FORMAT, files, { maxRowBytes: 256 });
           expect(validateSchema('ValidationReport', report)).toEqual([]);
           const exec = await executeImport(FORMAT, files, new MemorySink(), { maxRowBytes: 256 });
@@ -63,7 +48,7 @@ describe('never throws', () => {
     await fc.assert(
       fc.asyncProperty(table, fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 4 }), async (rows, nl, cuts) => {
         const csv = `${VM_HEADER}${nl}${toCsv(rows, nl)}`;
-        const file = chunked('vmInfo.csv', Buffer.from(csv), cuts);
+        const file = chunkedFile('vmInfo.csv', Buffer.from(csv), cuts);
         const report = await validateImport(FORMAT, [file]);
         expect(validateSchema('ValidationReport', report)).toEqual([]);
         const sink = new MemorySink();
@@ -82,7 +67,7 @@ test('round trip: any table written as CSV reads back cell for cell, whatever th
       // The header must not be blank (a blank first row is skipped as an empty line).
       const all = [['h1', 'h2'], ...rows];
       const bytes = Buffer.from(toCsv(all, nl));
-      const file = chunked('t.csv', bytes, cuts);
+      const file = chunkedFile('t.csv', bytes, cuts);
       const got: string[][] = [];
       const numbers: number[] = [];
       async function* source() {

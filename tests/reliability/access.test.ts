@@ -11,7 +11,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { compiledCli, spawnCli, tempDir, type CliProcess } from '../emulator/helpers';
+import { cliProcessesOfThisFile, spawnCli, tempDir } from '../emulator/helpers';
 
 jest.setTimeout(60_000);
 
@@ -23,18 +23,7 @@ const TOKENS = {
 const NOT_TOKENS = ['tok-unknown-1c4d', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 const RESOURCE = 'projects/acc/locations/global/endpointPolicies/ep';
 
-const running: CliProcess[] = [];
-beforeAll(() => {
-  compiledCli();
-}, 120_000);
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) {
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
-  }
-});
+const running = cliProcessesOfThisFile();
 
 async function call(url: string, method: string, token?: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { ...extra };

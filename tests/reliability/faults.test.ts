@@ -13,25 +13,13 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runKillRounds } from '../../bench/reliability';
-import { compiledCli, runCli, spawnCli, tempDir, type CliProcess } from '../emulator/helpers';
+import { cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../emulator/helpers';
 
 jest.setTimeout(180_000);
 
 const linux = process.platform === 'linux';
-const running: CliProcess[] = [];
+const running = cliProcessesOfThisFile();
 
-beforeAll(() => {
-  compiledCli();
-}, 120_000);
-
-afterEach(async () => {
-  for (const p of running.splice(0)) {
-    if (p.child.exitCode === null && p.child.signalCode === null) {
-      p.child.kill('SIGKILL');
-      await p.exited;
-    }
-  }
-});
 
 describe('kill -9 at random moments of a mixed workload', () => {
   test('6 rounds (2 aimed at a running import): every acknowledged write survives, nothing half-written, no job left in progress', async () => {

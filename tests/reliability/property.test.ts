@@ -9,12 +9,12 @@
  * Runs are kept modest (FC_RUNS scales them) so the suite stays fast.
  */
 import fc from 'fast-check';
-import { Readable } from 'node:stream';
 import { IMPORT_JOB_FORMATS, validateImport, type ImportJobFormat, type PayloadFile } from '../../backend-emulator/import-engine';
 import { FORMATS } from '../../backend-emulator/import-engine/formats';
 import { ALL_SCHEMAS, validate, validateImportJobArgs, type SchemaName } from '../../schemas';
 import { handWorkbook, inlineRow, sheetXml } from '../import-formats/xlsx-build';
 import { liveMb } from './memory';
+import { chunkedFile } from '../support/payload-files';
 
 jest.setTimeout(180_000);
 
@@ -119,23 +119,6 @@ describe('schema validation never throws', () => {
 // ---------------------------------------------------------------------------------------------
 // Format parsers
 
-function file(name: string, bytes: Uint8Array, cuts: number[] = []): PayloadFile {
-  const buf = Buffer.from(bytes);
-  const points = [...new Set(cuts.map((c) => c % (buf.length + 1)))].sort((a, b) => a - b);
-  return {
-    name,
-    size: buf.length,
-    open: () => {
-      const parts: Buffer[] = [];
-      let at = 0;
-      for (const p of [...points, buf.length]) {
-        if (p > at) parts.push(buf.subarray(at, p));
-        at = Math.max(at, p);
-      }
-      return Readable.from(parts);
-    },
-  };
-}
 
 /** The payload file names each format recognises (one per file kind). */
 function fileNames(format: ImportJobFormat): string[] {
@@ -183,7 +166,7 @@ describe.each(IMPORT_JOB_FORMATS.map((f) => [f]))('%s: validateImport never thro
     await withinMemory(64, () =>
       fc.assert(
         fc.asyncProperty(fc.subarray(names, { minLength: 1 }), fc.uint8Array({ maxLength: 3000 }), fc.array(fc.nat(), { maxLength: 5 }), async (chosen, bytes, cuts) => {
-          await checkReport(format, chosen.map((n) => file(n, bytes, cuts)));
+          await checkReport(format, chosen.map((n) => chunkedFile(n, bytes, cuts)));
         }),
         { numRuns: runs(40) },
       ),
@@ -208,9 +191,9 @@ describe.each(IMPORT_JOB_FORMATS.map((f) => [f]))('%s: validateImport never thro
                 k.sheet ?? k.name,
                 sheetXml(inlineRow(1, k.columns.slice(0, 26)) + rows.map((r, i) => inlineRow(i + 2, r.slice(0, 26).map(safe))).join('')),
               ]);
-              await checkReport(format, [file('RVTools_export_all.xlsx', handWorkbook(sheets))]);
+              await checkReport(format, [chunkedFile('RVTools_export_all.xlsx', handWorkbook(sheets))]);
             } else {
-              const files = chosen.map((k) => file(k.name, Buffer.from([k.columns.map(quote).join(','), ...rows.map((r) => r.map(quote).join(','))].join(nl) + nl)));
+              const files = chosen.map((k) => chunkedFile(k.name, Buffer.from([k.columns.map(quote).join(','), ...rows.map((r) => r.map(quote).join(','))].join(nl) + nl)));
               await checkReport(format, files);
             }
           },
@@ -229,7 +212,7 @@ describe('random bytes as an XLSX workbook (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', ()
   ]);
 
   test('the valid workbook these mutate validates clean', async () => {
-    const report = await validateImport(FORMAT, [file('RVTools.xlsx', valid)]);
+    const report = await validateImport(FORMAT, [chunkedFile('RVTools.xlsx', valid)]);
     expect(report.jobErrors).toEqual([]);
     expect(report.fileValidations[0].fileErrors.filter((e) => e.severity === 'ERROR')).toEqual([]);
   });
@@ -240,7 +223,7 @@ describe('random bytes as an XLSX workbook (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', ()
         fc.asyncProperty(fc.uint8Array({ maxLength: 4000 }), fc.boolean(), async (bytes, zipMagic) => {
           const buf = Buffer.from(bytes);
           if (zipMagic && buf.length >= 4) buf.writeUInt32LE(0x04034b50, 0);
-          await checkReport(FORMAT, [file('RVTools.xlsx', buf)]);
+          await checkReport(FORMAT, [chunkedFile('RVTools.xlsx', buf)]);
         }),
         { numRuns: runs(80) },
       ),
@@ -257,7 +240,7 @@ describe('random bytes as an XLSX workbook (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', ()
           async (writes, truncate, cuts) => {
             const buf = Buffer.from(valid);
             for (const [at, byte] of writes) buf[at] = byte;
-            await checkReport(FORMAT, [file('RVTools.xlsx', truncate === undefined ? buf : buf.subarray(0, truncate), cuts)]);
+            await checkReport(FORMAT, [chunkedFile('RVTools.xlsx', truncate === undefined ? buf : buf.subarray(0, truncate), cuts)]);
           },
         ),
         { numRuns: runs(120) },
