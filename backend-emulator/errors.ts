@@ -65,8 +65,9 @@ export class GoogleApiError extends Error {
   readonly details: ErrorDetail[];
 
   /**
-   * `httpCode` overrides the status's usual HTTP code; only the factories below use it, for the
-   * few transport-level errors whose HTTP code Google's front end sets itself (413).
+   * `httpCode` overrides the status's usual HTTP code, for the few transport-level errors whose
+   * HTTP code the front end sets itself: 413 (`payloadTooLarge` below), and 408 and 431 for
+   * requests Node's HTTP parser refuses (http/errors.ts).
    */
   constructor(status: StatusName, message: string, details: ErrorDetail[] = [], httpCode?: number) {
     super(message);

@@ -46,8 +46,13 @@ function countLogicalOperators(expression: string): number {
 const CHECK_CACHE_SIZE = 500;
 const checked = new Map<string, string | undefined>();
 
+/** IAM's limit on a condition expression (the Condition schema's maxLength says the same). */
+export const MAX_EXPRESSION_LENGTH = 12_800;
+
 /** Returns why the expression is not a valid IAM condition, or undefined when it is. */
 export function checkIamCondition(expression: string): string | undefined {
+  // Never parsed, never cached: a hostile client could otherwise pin 500 long strings in the cache.
+  if (expression.length > MAX_EXPRESSION_LENGTH) return `must have at most ${MAX_EXPRESSION_LENGTH} characters`;
   if (checked.has(expression)) return checked.get(expression);
   const verdict = checkUncached(expression);
   if (checked.size >= CHECK_CACHE_SIZE) checked.delete(checked.keys().next().value as string);

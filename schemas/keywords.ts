@@ -4,7 +4,7 @@
  */
 import type Ajv from 'ajv';
 import type { DataValidationCxt, ErrorObject } from 'ajv/dist/types';
-import { checkIamCondition } from './cel';
+import { MAX_EXPRESSION_LENGTH, checkIamCondition } from './cel';
 import { firstDuplicateMember } from './members';
 
 type KeywordValidate = ((schema: unknown, data: unknown, parentSchema?: unknown, cxt?: DataValidationCxt) => boolean) & {
@@ -33,7 +33,8 @@ export function addKeywords(ajv: Ajv): void {
   ajv.addKeyword({ keyword: 'base64', type: 'string', schemaType: 'boolean', errors: true, validate: base64 });
 
   const celExpression: KeywordValidate = (schema, data, _parent, cxt) => {
-    if (!schema || typeof data !== 'string') return true;
+    // Over-long expressions are the maxLength rule's to report, once.
+    if (!schema || typeof data !== 'string' || data.length > MAX_EXPRESSION_LENGTH) return true;
     const problem = checkIamCondition(data);
     return problem ? fail(celExpression, 'celExpression', cxt?.instancePath ?? '', problem) : true;
   };

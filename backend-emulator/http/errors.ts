@@ -113,7 +113,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
       [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: '', description: 'the URL and headers are too long' }] }],
       431,
     );
-  } else error = new GoogleApiError('INVALID_ARGUMENT', 'Invalid request: the HTTP request could not be parsed.', [], 400);
+  } else error = invalidArgument([{ field: '', description: 'the request is not valid HTTP/1.1' }], 'Invalid request: the HTTP request could not be parsed.');
   if (socket.writable) {
     const body = JSON.stringify(error.toJSON());
     socket.write(

@@ -478,21 +478,23 @@ export class ImportJobs {
   }
 
   /**
-   * Writes the job's end state, if the job still belongs to this work, and ends its Operation (with
-   * `error`, or `google.protobuf.Empty`) in the same transaction: a crash can never leave a finished
-   * job whose Operation the next start-up would fail as interrupted.
+   * Writes the job's end state, if the job still belongs to this work, ends its Operation (with
+   * `error`, or `google.protobuf.Empty`) and drops the run's progress record, all in one
+   * transaction: a crash, or a failed write, never leaves a finished job whose Operation the next
+   * start-up would fail as interrupted. Waiters on the Operation hear of it after the commit.
    */
   private finishJob(name: string, operation: string, state: string, change: (job: ImportJobWire) => void, error?: unknown): void {
-    this.store.transaction(() => {
+    const ended = this.store.transaction(() => {
       const stored = this.ownJob(name, operation, state);
       change(stored.job);
       stored.job.updateTime = now();
       delete stored.activeOperation;
       stored.job = ordered(stored.job);
       this.store.put(COLLECTIONS.importJobs, name, stored);
-      if (error === undefined) this.ops.finish(operation, { '@type': EMPTY_TYPE });
-      else this.ops.fail(operation, error);
+      this.store.delete(RUN_PROGRESS, name);
+      return this.ops.endInTransaction(operation, error === undefined ? { response: { '@type': EMPTY_TYPE } } : { error });
     });
+    this.ops.announce(ended);
   }
 
   /** A linked controller: fires with the operation's signal, or on force delete. */
@@ -582,7 +584,6 @@ export class ImportJobs {
         },
         outcome,
       );
-      this.store.delete(RUN_PROGRESS, name);
     } catch (err) {
       throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
         j.state = STATE.FAILED;
@@ -630,7 +631,6 @@ export class ImportJobs {
     }
     try {
       this.finishJob(name, ctl.name, state, (j) => markFailed(j, message), result);
-      this.store.delete(RUN_PROGRESS, name);
     } catch (writeErr) {
       if (writeErr instanceof JobGone) return writeErr;
       // The store is closed (shutdown): the next start-up recovers the job.

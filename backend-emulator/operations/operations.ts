@@ -94,6 +94,23 @@ function newOperationId(): string {
   return `operation-${Date.now()}-${randomBytesPooled(8).toString('hex')}`;
 }
 
+type Outcome = { response: { '@type': string } & Record<string, unknown> } | { error: unknown };
+
+/** Marks `op` done with the outcome; false (and no change) when it already was done. */
+function end(op: Operation, outcome: Outcome): boolean {
+  if (op.done) return false;
+  op.done = true;
+  op.metadata.endTime = now();
+  if ('error' in outcome) {
+    op.error = toRpcStatus(outcome.error);
+    delete op.response;
+  } else {
+    op.response = outcome.response;
+    delete op.error;
+  }
+  return true;
+}
+
 function toRpcStatus(err: unknown): RpcStatus {
   if (err instanceof GoogleApiError) return err.toRpcStatus();
   return internal(`Operation failed: ${(err as Error)?.message ?? String(err)}`).toRpcStatus();
@@ -207,7 +224,9 @@ export class ServiceOperations {
       progress: (statusMessage, metadata) => {
         if (this.registry.generation !== generation) return;
         this.patch(op.name, (cur) => {
+          if (cur.done) return false;
           cur.metadata = { ...cur.metadata, ...(metadata ?? {}), statusMessage };
+          return true;
         });
       },
     };
@@ -235,12 +254,16 @@ export class ServiceOperations {
     return op;
   }
 
-  private patch(name: string, change: (op: Operation) => void): Operation | undefined {
+  /**
+   * Applies `change` to the stored operation and writes it back, unless `change` returns false
+   * (nothing to change: no write, and undefined is returned).
+   */
+  private patch(name: string, change: (op: Operation) => boolean): Operation | undefined {
     try {
       return this.store.transaction(() => {
         const cur = this.store.get<Operation>(this.collection, name);
         if (!cur) return undefined; // deleted meanwhile: the client is no longer interested
-        change(cur);
+        if (!change(cur)) return undefined;
         this.store.put(this.collection, name, cur);
         return cur;
       });
@@ -251,30 +274,36 @@ export class ServiceOperations {
     }
   }
 
-  /** Marks an operation done with `response` (already carrying its `@type`). */
+  /** Marks an operation done with `response` (already carrying its `@type`); undefined if it already was. */
   finish(name: string, response: { '@type': string } & Record<string, unknown>): Operation | undefined {
-    const op = this.patch(name, (cur) => {
-      if (cur.done) return;
-      cur.done = true;
-      cur.metadata.endTime = now();
-      cur.response = response;
-      delete cur.error;
-    });
+    const op = this.patch(name, (cur) => end(cur, { response }));
     if (op) this.notify(op);
     return op;
   }
 
-  /** Marks an operation done with an error. */
+  /** Marks an operation done with an error; undefined if it already was. */
   fail(name: string, err: unknown): Operation | undefined {
-    const op = this.patch(name, (cur) => {
-      if (cur.done) return;
-      cur.done = true;
-      cur.metadata.endTime = now();
-      cur.error = toRpcStatus(err);
-      delete cur.response;
-    });
+    const op = this.patch(name, (cur) => end(cur, { error: err }));
     if (op) this.notify(op);
     return op;
+  }
+
+  /**
+   * Ends an operation inside the caller's transaction, beside the domain's own end state, so that
+   * both commit or neither does: unlike `finish` and `fail`, a store error is thrown, not logged.
+   * Returns the ended operation for `announce` once the transaction has committed; undefined when
+   * it is gone or was already done.
+   */
+  endInTransaction(name: string, outcome: Outcome): Operation | undefined {
+    const cur = this.store.get<Operation>(this.collection, name);
+    if (!cur || !end(cur, outcome)) return undefined;
+    this.store.put(this.collection, name, cur);
+    return cur;
+  }
+
+  /** Wakes those waiting on an operation ended by `endInTransaction`, after the commit. */
+  announce(op: Operation | undefined): void {
+    if (op) this.notify(op);
   }
 
   get(name: string): Operation {
@@ -298,6 +327,7 @@ export class ServiceOperations {
     const run = this.registry.running.get(name);
     const updated = this.patch(name, (cur) => {
       cur.metadata.requestedCancellation = true;
+      return true;
     });
     if (run) run.controller.abort('cancelled' satisfies AbortReason);
     else return this.fail(name, new GoogleApiError('CANCELLED', 'Operation was cancelled.')) ?? op;

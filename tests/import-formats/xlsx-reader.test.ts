@@ -167,6 +167,15 @@ describe('cells and XML details', () => {
     expect(excelSerialToDate(0, true).toISOString()).toBe('1904-01-01T00:00:00.000Z');
   });
 
+  it('keeps long shared strings exactly, a lone surrogate from an `_xD800_` escape included', async () => {
+    const ss =
+      '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+      '<si><t>VM</t></si><si><t>abc_xD800_defghijklmnop</t></si><si><t>a long name, \u00e9t\u00e9 \u4e2d\u6587 \ud83d\ude00 and more</t></si></sst>';
+    const rows = '<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>1</v></c></row><row r="3"><c r="A3" t="s"><v>2</v></c></row>';
+    const t = tables(await readAll(handWorkbook([['S', sheetXml(rows)]], { sharedStringsXml: ss }))).get('S')!;
+    expect(t.rows.map((r) => r.cells[0])).toEqual(['abc\ud800defghijklmnop', 'a long name, \u00e9t\u00e9 \u4e2d\u6587 \ud83d\ude00 and more']);
+  });
+
   it('reads shared strings (rich runs, phonetic runs left out), inline strings, booleans, errors, ISO dates, `_x000D_` escapes', async () => {
     const ss =
       '<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +

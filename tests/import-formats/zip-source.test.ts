@@ -56,3 +56,10 @@ test('a stream that fails while spooling closes the temp file and passes the err
   if (process.platform === 'linux') expect(fs.readdirSync('/proc/self/fd').length).toBe(before);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('when no temp file can be made, a large workbook is held in memory instead, bytes intact', async () => {
+  const source = await collectZip(chunks(data, [4096]), 10_000, path.join(os.tmpdir(), 'gnl-no-such-dir', 'deeper'));
+  expect(source).toBeInstanceOf(MemoryZipSource);
+  expect(source.range(0, data.length).equals(data)).toBe(true);
+  source.close();
+});

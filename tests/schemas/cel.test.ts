@@ -2,7 +2,7 @@
  * checkIamCondition keeps recent verdicts: a repeated expression must get the verdict a fresh check
  * gives, also after the cache has turned over.
  */
-import { checkIamCondition } from '../../schemas';
+import { checkIamCondition, validate } from '../../schemas';
 
 test('repeated and evicted expressions get the same verdict as the first check', () => {
   const bad = 'request.time < ';
@@ -18,4 +18,12 @@ test('repeated and evicted expressions get the same verdict as the first check',
   for (let i = 0; i < 600; i++) expect(checkIamCondition(`resource.name == "r-${i}"`)).toBeUndefined();
   expect([checkIamCondition(bad), checkIamCondition(wrongType), checkIamCondition(good)]).toEqual(first);
   expect(checkIamCondition('unknownVariable == 1')).toMatch(/is not a valid CEL expression/);
+});
+
+test('an expression over 12,800 characters is refused by length alone, once, without being parsed', () => {
+  const long = `request.time < timestamp("2030-01-01T00:00:00Z")${' && true'.repeat(2000)}`;
+  expect(long.length).toBeGreaterThan(12_800);
+  expect(checkIamCondition(long)).toBe('must have at most 12800 characters');
+  const failures = validate('Condition', { title: 't', expression: long });
+  expect(failures).toEqual([{ property: 'expression', reason: expect.stringMatching(/12800/) }]);
 });

@@ -117,9 +117,16 @@ function readU64(buf: Buffer, at: number): number {
   return Number(v);
 }
 
-/** `s` in storage of its own: V8 keeps substrings of 13 characters or more as views of their parent. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * `s` in storage of its own: V8 keeps substrings of 13 characters or more as views of their
+ * parent. The UTF-8 round trip is the fast copy; it would replace a lone surrogate (which an
+ * `_xD800_` escape can produce) with U+FFFD, so such strings go through JSON, which keeps them.
+ */
 function ownCopy(s: string): string {
-  return s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8');
+  if (s.length < 13) return s;
+  return SURROGATE.test(s) ? (JSON.parse(JSON.stringify(s)) as string) : Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** A Buffer as a ZipSource (tests and callers holding a whole workbook). */

@@ -115,36 +115,82 @@ export const SPOOL_THRESHOLD_BYTES = 8 * 1024 * 1024;
 
 /**
  * Collects a byte stream into a ZipSource: in memory while it is small, then in a temp file
- * (created with mode 0600 and unlinked at once, so nothing is left behind even by a crash).
+ * (created with mode 0600 and unlinked at once, so nothing is left behind even by a crash). When
+ * no temp file can be made or written (a read-only or full temp dir), the workbook stays in
+ * memory, as before spooling existed: bounded by the pipeline's file size limit.
  */
 export async function collectZip(bytes: AsyncIterable<Buffer>, threshold = SPOOL_THRESHOLD_BYTES, dir = os.tmpdir()): Promise<ZipSource> {
   const parts: Buffer[] = [];
   let held = 0;
   let fd: number | undefined;
   let written = 0;
+  let spooling = threshold >= 0;
   try {
     for await (const b of bytes) {
       if (b.length === 0) continue;
+      if (fd !== undefined) {
+        try {
+          written += writeAll(fd, b, written);
+          continue;
+        } catch {
+          // The temp dir filled up: read what was spooled back, hold the rest in memory.
+          parts.push(...new FileZipSource(fd, written).views(0, written), b);
+          closeQuietly(fd);
+          fd = undefined;
+          spooling = false;
+          continue;
+        }
+      }
+      parts.push(b);
+      held += b.length;
+      if (!spooling || held <= threshold) continue;
+      fd = openUnlinkedTempFile(dir);
       if (fd === undefined) {
-        parts.push(b);
-        held += b.length;
-        if (held <= threshold) continue;
-        fd = openUnlinkedTempFile(dir);
-        for (const p of parts.splice(0)) written += writeAll(fd, p, written);
-      } else written += writeAll(fd, b, written);
+        spooling = false;
+        continue;
+      }
+      try {
+        for (const p of parts) written += writeAll(fd, p, written);
+        parts.length = 0;
+      } catch {
+        closeQuietly(fd);
+        fd = undefined;
+        written = 0;
+        spooling = false;
+      }
     }
   } catch (err) {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeQuietly(fd);
     throw err;
   }
   return fd === undefined ? new MemoryZipSource(parts) : new FileZipSource(fd, written);
 }
 
-function openUnlinkedTempFile(dir: string): number {
+/** An unlinked temp file's descriptor, or undefined when the temp dir does not allow one. */
+function openUnlinkedTempFile(dir: string): number | undefined {
   const file = path.join(dir, `gnl-workbook-${process.pid}-${randomBytes(6).toString('hex')}.zip`);
-  const fd = fs.openSync(file, 'wx+', 0o600);
-  fs.unlinkSync(file);
-  return fd;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx+', 0o600);
+  } catch {
+    return undefined;
+  }
+  try {
+    fs.unlinkSync(file);
+    return fd;
+  } catch {
+    closeQuietly(fd);
+    fs.rmSync(file, { force: true });
+    return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed
+  }
 }
 
 function writeAll(fd: number, buffer: Buffer, position: number): number {
