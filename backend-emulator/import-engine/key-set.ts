@@ -9,6 +9,8 @@
  * with a probability of about n² / 2^65: once in 37 million imports of a million machines. The
  * result would be a false "duplicate" error, or a child row naming a missing machine passing.
  */
+import { hashId } from './util';
+
 const INITIAL_CAPACITY = 1024;
 
 export class KeySet {
@@ -34,7 +36,7 @@ export class KeySet {
 
   /** The row recorded for `key`, or undefined. */
   get(key: string): number | undefined {
-    const lo = hashLo(key);
+    const lo = hashId(key);
     const hi = hashHi(key);
     for (let i = lo & this.mask; this.rows[i] !== 0; i = (i + 1) & this.mask) {
       if (this.lo[i] === lo && this.hi[i] === hi) return this.rows[i];
@@ -48,20 +50,29 @@ export class KeySet {
 
   /** Records `key` at `row` (a positive row number) unless it is already there. */
   set(key: string, row = 1): void {
-    if (!(row > 0)) throw new RangeError('row numbers start at 1');
-    if ((this.count + 1) * 2 > this.rows.length) this.grow();
-    this.insert(hashLo(key), hashHi(key), row);
+    this.firstRow(key, row);
   }
 
-  private insert(lo: number, hi: number, row: number): void {
+  /**
+   * Records `key` at `row` and returns undefined, or, when the key is already there, returns the
+   * row it was recorded at and changes nothing: the duplicate check in one lookup.
+   */
+  firstRow(key: string, row: number): number | undefined {
+    if (!(row > 0)) throw new RangeError('row numbers start at 1');
+    if ((this.count + 1) * 2 > this.rows.length) this.grow();
+    return this.insert(hashId(key), hashHi(key), row);
+  }
+
+  private insert(lo: number, hi: number, row: number): number | undefined {
     let i = lo & this.mask;
     for (; this.rows[i] !== 0; i = (i + 1) & this.mask) {
-      if (this.lo[i] === lo && this.hi[i] === hi) return;
+      if (this.lo[i] === lo && this.hi[i] === hi) return this.rows[i];
     }
     this.lo[i] = lo;
     this.hi[i] = hi;
     this.rows[i] = row;
     this.count++;
+    return undefined;
   }
 
   private grow(): void {
@@ -76,17 +87,7 @@ export class KeySet {
   }
 }
 
-/** FNV-1a over the UTF-16 code units. */
-function hashLo(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** A second, independent 32-bit hash (multiply-rotate with a murmur3 finaliser), so that lo and hi make 64 bits. */
+/** A second 32-bit hash, independent of `hashId` (FNV-1a): multiply-rotate with a murmur3 finaliser; together 64 bits. */
 function hashHi(s: string): number {
   let h = 0x9747b28c ^ s.length;
   for (let i = 0; i < s.length; i++) {

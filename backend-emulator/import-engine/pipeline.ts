@@ -738,9 +738,8 @@ class TableState {
             if (this.passKeys!.has(v)) issues.error('duplicate');
             else if (!part || hashId(v) % part.of === part.p) this.passKeys!.set(v);
           } else {
-            const seen = this.keyIdx!.ids.get(v);
+            const seen = this.keyIdx!.ids.firstRow(v, rowNumber);
             if (seen !== undefined) issues.error(`${this.keyCol} "${clip(v)}" is a duplicate: row ${seen} has the same ${this.keyCol}`);
-            else this.keyIdx!.ids.set(v, rowNumber);
           }
         }
       }

@@ -1,12 +1,18 @@
 /** Small helpers shared by the pipeline and the format mappings. */
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /**
- * A copy of `s` that does not keep alive the (large) string it was sliced from. Reader batches are
- * decoded into one string per ~1 MiB; cells are slices of it, so any cell kept for long (an id in
- * the key index, a label held until its machine is built) would pin the whole batch.
+ * A copy of `s` in storage of its own, that does not keep alive the (large) string it was sliced
+ * from. Reader batches are decoded into one string per ~1 MiB, and V8 keeps substrings of 13
+ * characters or more as views of their parent, so any cell kept for long (a shared string of a
+ * workbook, a label held until its machine is built) would pin the whole batch. The UTF-8 round
+ * trip is the fast copy; it would replace a lone surrogate (which an XLSX `_xD800_` escape can
+ * produce) with U+FFFD, so such strings are copied through JSON, which keeps them.
  */
 export function flat(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
+  if (s.length < 13) return s;
+  return SURROGATE.test(s) ? (JSON.parse(JSON.stringify(s)) as string) : Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** FNV-1a 32-bit hash, for partitioning machine ids across join passes. */

@@ -29,3 +29,12 @@ test('keys that differ only by case, by a trailing space or by code-unit order a
 test('row numbers must be positive (0 marks an empty slot)', () => {
   expect(() => new KeySet().set('a', 0)).toThrow(RangeError);
 });
+
+test('firstRow records a new key (undefined) and answers the first row of a repeated one without changing it', () => {
+  const set = new KeySet();
+  expect(set.firstRow('vm-1', 2)).toBeUndefined();
+  expect(set.firstRow('vm-2', 3)).toBeUndefined();
+  expect(set.firstRow('vm-1', 7)).toBe(2);
+  expect(set.get('vm-1')).toBe(2);
+  expect(set.size).toBe(2);
+});

@@ -33,6 +33,7 @@ import * as zlib from 'node:zlib';
 import { isEmptyCell, normaliseHeader } from '../columns';
 import { error, info, warning, type ImportError } from '../report';
 import { MemoryZipSource, SPOOL_THRESHOLD_BYTES, collectZip, type ZipSource } from './zip-source';
+import { flat } from '../util';
 import type { CellValue, Reader, ReaderContext, ReaderEvent, ReaderRowIssue } from '../types';
 
 // ---------------------------------------------------------------------------------------------
@@ -115,18 +116,6 @@ function readU64(buf: Buffer, at: number): number {
   const v = buf.readBigUInt64LE(at);
   if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new XlsxError('the zip archive declares an impossible size', 'CORRUPT_ZIP');
   return Number(v);
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/**
- * `s` in storage of its own: V8 keeps substrings of 13 characters or more as views of their
- * parent. The UTF-8 round trip is the fast copy; it would replace a lone surrogate (which an
- * `_xD800_` escape can produce) with U+FFFD, so such strings go through JSON, which keeps them.
- */
-function ownCopy(s: string): string {
-  if (s.length < 13) return s;
-  return SURROGATE.test(s) ? (JSON.parse(JSON.stringify(s)) as string) : Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** A Buffer as a ZipSource (tests and callers holding a whole workbook). */
@@ -813,7 +802,7 @@ export class XlsxWorkbook {
         else if (name === 'si') {
           depthSi = false;
           if (out.length >= max) throw new XlsxError(`the workbook holds more than ${max} shared strings`, 'TOO_LARGE');
-          out.push(ownCopy(decodeOoxmlEscapes(parts.length === 1 ? parts[0] : parts.join(''))));
+          out.push(flat(decodeOoxmlEscapes(parts.length === 1 ? parts[0] : parts.join(''))));
           parts = [];
         }
       },
