@@ -5,10 +5,8 @@
  * unlinked temp file and read back with positional reads, so that memory does not grow with the
  * size of the workbook (a 100,000-VM RVTools export is about 60 MiB compressed).
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { closeQuietly, openUnlinkedTempFile, readAll, writeAll } from './temp-file';
 
 export interface ZipSource {
   readonly length: number;
@@ -89,12 +87,7 @@ export class FileZipSource implements ZipSource {
     if (to <= from) return Buffer.alloc(0);
     if (this.fd === undefined) throw new Error('the workbook was closed');
     const out = Buffer.allocUnsafe(to - from);
-    let done = 0;
-    while (done < out.length) {
-      const n = fs.readSync(this.fd, out, done, out.length - done, from + done);
-      if (n === 0) throw new Error('the spooled workbook is shorter than written');
-      done += n;
-    }
+    readAll(this.fd, out, from, out.length);
     return out;
   }
 
@@ -105,7 +98,7 @@ export class FileZipSource implements ZipSource {
 
   close(): void {
     if (this.fd === undefined) return;
-    fs.closeSync(this.fd);
+    closeQuietly(this.fd);
     this.fd = undefined;
   }
 }
@@ -144,7 +137,7 @@ export async function collectZip(bytes: AsyncIterable<Buffer>, threshold = SPOOL
       parts.push(b);
       held += b.length;
       if (!spooling || held <= threshold) continue;
-      fd = openUnlinkedTempFile(dir);
+      fd = openUnlinkedTempFile(dir, 'workbook');
       if (fd === undefined) {
         spooling = false;
         continue;
@@ -164,37 +157,4 @@ export async function collectZip(bytes: AsyncIterable<Buffer>, threshold = SPOOL
     throw err;
   }
   return fd === undefined ? new MemoryZipSource(parts) : new FileZipSource(fd, written);
-}
-
-/** An unlinked temp file's descriptor, or undefined when the temp dir does not allow one. */
-function openUnlinkedTempFile(dir: string): number | undefined {
-  const file = path.join(dir, `gnl-workbook-${process.pid}-${randomBytes(6).toString('hex')}.zip`);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'wx+', 0o600);
-  } catch {
-    return undefined;
-  }
-  try {
-    fs.unlinkSync(file);
-    return fd;
-  } catch {
-    closeQuietly(fd);
-    fs.rmSync(file, { force: true });
-    return undefined;
-  }
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    // already closed
-  }
-}
-
-function writeAll(fd: number, buffer: Buffer, position: number): number {
-  let done = 0;
-  while (done < buffer.length) done += fs.writeSync(fd, buffer, done, buffer.length - done, position + done);
-  return done;
 }
