@@ -83,12 +83,13 @@ describe('real RVTools workbooks, against exceljs', () => {
     });
   }
 
-  it('reads the same from a workbook spooled to a temp file as from memory', async () => {
+  it('reads the same from a workbook, and from shared strings, spooled to temp files as from memory', async () => {
     for (const name of ['BillSampleNextRvtoolsFinal.xlsx', 'SizingWorkshop-RVTools.xlsx']) {
       const buf = readFileSync(join(FIXTURES, 'rvtools', name));
       const inMemory = await readAll(buf);
       expect(inMemory.filter((e) => e.type === 'rows').length).toBeGreaterThan(0);
       expect(await readAll(buf, { spoolAboveBytes: 1 })).toEqual(inMemory);
+      expect(await readAll(buf, { limits: { spoolSharedStringsAboveBytes: 0 } })).toEqual(inMemory);
     }
   });
 
@@ -444,7 +445,7 @@ describe('hostile workbooks', () => {
         fatal: true,
         issue: {
           severity: 'ERROR',
-          errorDetails: `the shared strings part would inflate to ${ss.length} bytes, more than the 4096 bytes accepted (they are held in memory while the sheets are read)`,
+          errorDetails: `the shared strings part would inflate to ${ss.length} bytes, more than the 4096 bytes accepted (they are held while the sheets are read)`,
         },
       },
     ]);

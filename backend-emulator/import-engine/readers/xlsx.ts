@@ -33,7 +33,7 @@ import * as zlib from 'node:zlib';
 import { isEmptyCell, normaliseHeader } from '../columns';
 import { error, info, warning, type ImportError } from '../report';
 import { MemoryZipSource, SPOOL_THRESHOLD_BYTES, collectZip, type ZipSource } from './zip-source';
-import { flat } from '../util';
+import { sharedStringBuilder, type SharedStringTable } from './shared-strings';
 import type { CellValue, Reader, ReaderContext, ReaderEvent, ReaderRowIssue } from '../types';
 
 // ---------------------------------------------------------------------------------------------
@@ -53,6 +53,8 @@ export interface XlsxLimits {
   maxSharedStrings: number;
   /** Largest inflated shared strings part: the strings are held while the sheets are read. Default 256 MiB. */
   maxSharedStringsBytes: number;
+  /** A shared strings part inflating to more than this is held in a temp file, not memory. Default 8 MiB. */
+  spoolSharedStringsAboveBytes: number;
 }
 
 export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
@@ -62,6 +64,7 @@ export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
   maxTokenChars: 1024 * 1024,
   maxSharedStrings: 10_000_000,
   maxSharedStringsBytes: 256 * 1024 * 1024,
+  spoolSharedStringsAboveBytes: 8 * 1024 * 1024,
 };
 
 export type XlsxErrorCode =
@@ -117,6 +120,9 @@ function readU64(buf: Buffer, at: number): number {
   if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new XlsxError('the zip archive declares an impossible size', 'CORRUPT_ZIP');
   return Number(v);
 }
+
+/** The table of a workbook without shared strings. */
+const EMPTY_TABLE: SharedStringTable = { count: 0, get: () => undefined, close: () => undefined };
 
 /** A Buffer as a ZipSource (tests and callers holding a whole workbook). */
 function zipSourceOf(input: Buffer | ZipSource): ZipSource {
@@ -653,7 +659,7 @@ const PRESCANS = new Map<string, string[]>();
 export class XlsxWorkbook {
   readonly sheets: SheetInfo[] = [];
   date1904 = false;
-  sharedStrings: string[] = [];
+  sharedStrings: SharedStringTable = EMPTY_TABLE;
   /** Per cell style index (`s`): true when its number format shows a date. */
   dateStyles: boolean[] = [];
   readonly budget: InflateBudget;
@@ -746,7 +752,7 @@ export class XlsxWorkbook {
       const e = this.entry(this.sharedStringsPart);
       if (e && e.uncompressedSize > this.limits.maxSharedStringsBytes) {
         throw new XlsxError(
-          `the shared strings part would inflate to ${e.uncompressedSize} bytes, more than the ${mib(this.limits.maxSharedStringsBytes)} accepted (they are held in memory while the sheets are read)`,
+          `the shared strings part would inflate to ${e.uncompressedSize} bytes, more than the ${mib(this.limits.maxSharedStringsBytes)} accepted (they are held while the sheets are read)`,
           'TOO_LARGE',
         );
       }
@@ -776,13 +782,9 @@ export class XlsxWorkbook {
     this.dateStyles = xfFormats.map((id) => (custom.has(id) ? custom.get(id)! : isBuiltinDateFormat(id)));
   }
 
-  /**
-   * Shared strings are held until the last sheet is read. Text sliced out of the decoded XML would
-   * keep each whole XML chunk alive (markup included) behind a 32-byte slice header; each string is
-   * copied into its own storage instead, about 40% less memory for the table.
-   */
+  /** Reads the shared strings into a table held until the last sheet is read (see shared-strings.ts). */
   private async loadSharedStrings(e: ZipEntry): Promise<void> {
-    const out: string[] = [];
+    const out = sharedStringBuilder(e.uncompressedSize, this.limits.spoolSharedStringsAboveBytes);
     let depthSi = false;
     let inT = false;
     let inRPh = 0;
@@ -801,8 +803,8 @@ export class XlsxWorkbook {
         else if (name === 'rPh') inRPh = Math.max(0, inRPh - 1);
         else if (name === 'si') {
           depthSi = false;
-          if (out.length >= max) throw new XlsxError(`the workbook holds more than ${max} shared strings`, 'TOO_LARGE');
-          out.push(flat(decodeOoxmlEscapes(parts.length === 1 ? parts[0] : parts.join(''))));
+          if (out.count >= max) throw new XlsxError(`the workbook holds more than ${max} shared strings`, 'TOO_LARGE');
+          out.push(decodeOoxmlEscapes(parts.length === 1 ? parts[0] : parts.join('')));
           parts = [];
         }
       },
@@ -810,8 +812,16 @@ export class XlsxWorkbook {
       text: (t) => {
         parts.push(t);
       },
+    }).catch((err: unknown) => {
+      out.abort();
+      throw err;
     });
-    this.sharedStrings = out;
+    this.sharedStrings = out.finish();
+  }
+
+  /** Releases what the workbook holds outside memory (a spooled shared-string table). */
+  close(): void {
+    this.sharedStrings.close();
   }
 
   /** A fast byte-level pass over a sheet: enforces the caps and the CRC, and collects merged ranges. */
@@ -1189,7 +1199,7 @@ class SheetRowReader implements XmlHandler {
           break;
         }
         const idx = Number(raw);
-        const s = Number.isInteger(idx) ? this.wb.sharedStrings[idx] : undefined;
+        const s = this.wb.sharedStrings.get(idx);
         if (s === undefined) {
           this.rowIssues.push(error(`cell ${columnName(col)}${this.rowNumber} refers to shared string ${clipText(raw)}, which the workbook does not hold`));
           value = undefined;
@@ -1348,17 +1358,21 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
   const batchRows = options.batchRows ?? 1000;
   return async function* xlsxReader(bytes: AsyncIterable<Buffer>, ctx: ReaderContext): AsyncGenerator<ReaderEvent> {
     const zip = await collectZip(bytes, options.spoolAboveBytes ?? SPOOL_THRESHOLD_BYTES);
+    const opened: XlsxWorkbook[] = [];
     try {
-      yield* readWorkbook(zip, ctx);
+      yield* readWorkbook(zip, ctx, (wb) => opened.push(wb));
     } finally {
+      for (const wb of opened) wb.close();
       zip.close();
     }
   };
 
-  async function* readWorkbook(zip: ZipSource, ctx: ReaderContext): AsyncGenerator<ReaderEvent> {
+  /** `opened` is told of the workbook as soon as it exists, so that the caller closes it in every case. */
+  async function* readWorkbook(zip: ZipSource, ctx: ReaderContext, opened: (wb: XlsxWorkbook) => void): AsyncGenerator<ReaderEvent> {
     let wb: XlsxWorkbook;
     try {
       wb = await XlsxWorkbook.open(zip, limits);
+      opened(wb);
       await wb.loadStringsAndStyles();
     } catch (e) {
       if (e instanceof XlsxError) {
