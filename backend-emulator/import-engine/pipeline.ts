@@ -12,16 +12,16 @@
  *    file (`partialReport`).
  *
  * Execution runs the same passes and hands valid rows to the format's asset mapping. Memory is
- * bounded: the key index (one entry per machine id, ~100 bytes each) plus, while joining child
- * rows to machines, at most about `joinMemoryBytes` of child source data: larger payloads are
- * joined in several hash-partitioned passes over the files.
+ * bounded: the key index (a 64-bit hash and a row number per machine id) plus, while joining child
+ * rows to machines, their folded form: in memory up to `joinMemoryBytes` of child source data,
+ * in a temp database beyond (child-store.ts).
  */
 import type { Asset, AssetSink } from './asset';
 import { clip, isEmptyCell, normaliseHeader, PARSERS, type CellParser } from './columns';
 import { csvReader } from './readers/csv';
 import { error, info, warning, type ExecutionReport, type FileValidationReport, type ImportError, type ImportRowError, type Severity, type ValidationReport } from './report';
 import { guardedBytes, SourceError, type GuardStats } from './source';
-import { flat, hashId } from './util';
+import { childStore, type ChildStore } from './child-store';
 import { KeySet } from './key-set';
 import type {
   CellValue,
@@ -41,7 +41,7 @@ export const DEFAULTS = {
   maxFileBytes: 100 * 1024 * 1024,
   maxRowBytes: 1024 * 1024,
   sinkBatchSize: 1000,
-  joinMemoryBytes: 64 * 1024 * 1024,
+  joinMemoryBytes: 16 * 1024 * 1024,
 } as const;
 
 type Options = Required<Omit<EngineOptions, 'signal' | 'onProgress'>> & Pick<EngineOptions, 'signal' | 'onProgress'>;
@@ -212,13 +212,12 @@ type PassMode = 'validate' | 'execute' | 'build';
 
 interface Pass {
   mode: PassMode;
-  /** Machine rows become assets in this pass (execution without child files, or a build pass). */
+  /** Machine rows become assets in this pass (execution without child files, or the build pass). */
   emitMachines: boolean;
-  /** Build passes: child rows are folded into this map. */
-  children?: Map<string, unknown>;
-  partition?: { p: number; of: number };
-  /** Build passes: read only the machine tables, or only the child tables, of a file. */
-  only?: 'machines' | 'children';
+  /** Execution with child files: valid child rows are folded into this store, and taken from it by the build pass. */
+  children?: ChildStore<unknown>;
+  /** The build pass reads only the machine tables of a file. */
+  only?: 'machines';
 }
 
 export class ImportRun {
@@ -360,29 +359,27 @@ export class ImportRun {
     const files = this.orderedFiles();
     const machineKind = this.definition.assets.machineKind;
     const hasChildren = files.some((f) => f.kinds.some((k) => k.kind !== machineKind));
-    const emitMachines = mode === 'execute' && !hasChildren;
-    for (const run of files) {
-      await this.readFile(run, { mode, emitMachines });
+    if (mode === 'validate' || !hasChildren) {
+      // Validation, or execution without child tables: machines become assets as they stream.
+      for (const run of files) await this.readFile(run, { mode, emitMachines: mode === 'execute' });
+    } else {
+      // Execution with child tables: the checking pass also folds valid child rows per machine
+      // (machine tables come first, so their keys are known); a second pass over the machine
+      // tables only builds each asset with its children. Beyond `joinMemoryBytes` of declared
+      // child file sizes, the folded rows are kept in a temp database (child-store.ts).
+      const childFiles = files.filter((f) => f.kinds.some((k) => k.kind !== machineKind));
+      const childBytes = childFiles.reduce((n, f) => n + (f.file.size ?? 0), 0);
+      const children = childStore<unknown>(childBytes, this.options.joinMemoryBytes);
+      try {
+        for (const run of files) await this.readFile(run, { mode, emitMachines: false, children });
+        for (const run of files.filter((f) => f.kinds.some((k) => k.kind === machineKind))) {
+          await this.readFile(run, { mode: 'build', emitMachines: true, children, only: 'machines' });
+        }
+      } finally {
+        children.close();
+      }
     }
-    if (mode === 'execute' && hasChildren) await this.joinPasses(files);
     await this.flushSink(true);
-  }
-
-  /** Builds assets with their child rows, in as many hash partitions as the child data needs. */
-  private async joinPasses(files: FileRun[]): Promise<void> {
-    const machineKind = this.definition.assets.machineKind;
-    const machineFiles = files.filter((f) => f.kinds.some((k) => k.kind === machineKind));
-    const childFiles = files.filter((f) => f.kinds.some((k) => k.kind !== machineKind));
-    const childBytes = childFiles.reduce((n, f) => n + f.bytes, 0);
-    const of = Math.max(1, Math.ceil(childBytes / this.options.joinMemoryBytes));
-    for (let p = 0; p < of; p++) {
-      const children = new Map<string, unknown>();
-      const partition = of > 1 ? { p, of } : undefined;
-      for (const run of childFiles) await this.readFile(run, { mode: 'build', emitMachines: false, children, partition, only: 'children' });
-      for (const run of machineFiles) await this.readFile(run, { mode: 'build', emitMachines: true, children, partition, only: 'machines' });
-      children.clear();
-      await this.flushSink(false);
-    }
   }
 
   private async flushSink(final: boolean): Promise<void> {
@@ -406,6 +403,12 @@ export class ImportRun {
     if (pass.mode !== 'build') run.report.fileErrors.push(issue);
   }
 
+  /** Whether a sheet of the file holds machine rows (the build pass reads no other). */
+  private isMachineSheet(run: FileRun, sheet: string): boolean {
+    const machineKind = this.definition.assets.machineKind;
+    return run.kinds.some((k) => k.kind === machineKind && k.sheetName?.test(sheet) === true);
+  }
+
   /** Reads one file in one pass. Never throws for file problems; rethrows aborts and sink failures. */
   private async readFile(run: FileRun, pass: Pass): Promise<void> {
     const reader = this.definition.reader ?? csvReader;
@@ -419,6 +422,7 @@ export class ImportRun {
         fileName: run.base,
         maxRowBytes: this.options.maxRowBytes,
         signal: this.options.signal,
+        tables: pass.only === 'machines' ? (sheet) => this.isMachineSheet(run, sheet) : undefined,
       })) {
         this.checkAbort();
         let go: 'go' | 'stop-table' | 'stop-file';
@@ -537,20 +541,15 @@ export class ImportRun {
   }
 
   emitMachine(pass: Pass, rec: RowRecord, id: string | undefined): void {
-    const children = id !== undefined && pass.children ? pass.children.get(id) : undefined;
+    const children = id !== undefined && pass.children ? pass.children.take(id) : undefined;
     const built = this.definition.assets.build(rec, children);
     this.pending.push(built.asset);
     this.frames += built.frames;
   }
 
   foldChild(pass: Pass, kind: string, rec: RowRecord, ref: string): void {
-    const map = pass.children!;
-    let acc = map.get(ref);
-    if (acc === undefined) {
-      acc = this.definition.assets.newChildren();
-      map.set(flat(ref), acc);
-    }
-    this.definition.assets.addChild(kind, acc, rec);
+    const assets = this.definition.assets;
+    pass.children!.fold(ref, () => assets.newChildren(), (acc) => assets.addChild(kind, acc, rec));
   }
 
   validationReport(): ValidationReport {
@@ -684,7 +683,6 @@ class TableState {
     const issues = this.issues;
     const pass = this.pass;
     const building = pass.mode === 'build';
-    const part = pass.partition;
     let issueMap: Map<number, ImportError> | undefined;
     if (readerIssues) issueMap = new Map(readerIssues.map((i) => [i.rowNumber, i.issue]));
 
@@ -736,7 +734,7 @@ class TableState {
           id = v;
           if (building) {
             if (this.passKeys!.has(v)) issues.error('duplicate');
-            else if (!part || hashId(v) % part.of === part.p) this.passKeys!.set(v);
+            else this.passKeys!.set(v);
           } else {
             const seen = this.keyIdx!.ids.firstRow(v, rowNumber);
             if (seen !== undefined) issues.error(`${this.keyCol} "${clip(v)}" is a duplicate: row ${seen} has the same ${this.keyCol}`);
@@ -763,14 +761,14 @@ class TableState {
       if (issues.hasError) continue;
 
       if (this.isMachine) {
-        if (pass.emitMachines && (!part || (id !== undefined && hashId(id) % part.of === part.p))) {
+        if (pass.emitMachines) {
           try {
             this.run.emitMachine(pass, rec, id);
           } catch (e) {
             throw new PassThroughError(e);
           }
         }
-      } else if (building && ref !== undefined && (!part || hashId(ref) % part.of === part.p)) {
+      } else if (pass.children && !building && ref !== undefined) {
         if (this.refIdx && !this.refIdx.ids.has(ref)) continue;
         this.run.foldChild(pass, b.kind.kind, rec, ref);
       }

@@ -49,8 +49,8 @@ export interface EngineOptions {
   /** Assets per `AssetSink.write` call. Default 1000. */
   sinkBatchSize?: number;
   /**
-   * Source bytes of child files (performance, disks, tags) joined in memory at once during
-   * execution. Larger payloads are joined in several passes over the files. Default 64 MiB.
+   * Source bytes of child files (performance, disks, tags) up to which execution folds their rows
+   * in memory; beyond, the folded rows are kept in a temp database. Default 16 MiB.
    */
   joinMemoryBytes?: number;
   signal?: AbortSignal;
@@ -167,6 +167,8 @@ export interface ReaderContext {
   fileName: string;
   maxRowBytes: number;
   signal?: AbortSignal;
+  /** For readers of several tables (workbook sheets): the tables this pass uses; others may be skipped unread. */
+  tables?: (sheet: string) => boolean;
 }
 
 /**

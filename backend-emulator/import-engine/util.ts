@@ -15,7 +15,7 @@ export function flat(s: string): string {
   return SURROGATE.test(s) ? (JSON.parse(JSON.stringify(s)) as string) : Buffer.from(s, 'utf8').toString('utf8');
 }
 
-/** FNV-1a 32-bit hash, for partitioning machine ids across join passes. */
+/** FNV-1a 32-bit hash of the UTF-16 code units (the key index's first 32 bits). */
 export function hashId(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {

@@ -20,5 +20,5 @@ test('the documented limits are the defaults', () => {
   expect(DEFAULTS.maxRowErrorsPerFile).toBe(1000);
   expect(DEFAULTS.maxRowBytes).toBe(1024 * 1024);
   expect(DEFAULTS.sinkBatchSize).toBe(1000);
-  expect(DEFAULTS.joinMemoryBytes).toBe(64 * 1024 * 1024);
+  expect(DEFAULTS.joinMemoryBytes).toBe(16 * 1024 * 1024);
 });

@@ -170,6 +170,13 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
     checkValidAssets(assets);
   });
 
+  it('executes the same with its child rows folded in a temp database as in memory', async () => {
+    const inMemory = await execute(rvtoolsCsv, fixtureFiles('rvtools/csv-valid'));
+    const spilled = await execute(rvtoolsCsv, fixtureFiles('rvtools/csv-valid'), { joinMemoryBytes: 1 });
+    expect(spilled).toEqual(inMemory);
+    checkValidAssets(spilled.assets);
+  });
+
   it('reports the invalid fixture field by field', async () => {
     const report = await validate(rvtoolsCsv, fixtureFiles('rvtools/csv-invalid'));
     expect(report.jobErrors).toEqual([]);

@@ -1405,9 +1405,9 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
       const names = ignored.length > 12 ? `${ignored.slice(0, 12).join(', ')} and ${ignored.length - 12} more` : ignored.join(', ');
       yield { type: 'fileIssue', issue: info(`sheets not read by this format: ${names}`), fatal: false };
     }
-    // A pass that uses only some tables may say so (a proposed `ReaderContext.tables`): the other
-    // sheets are then not inflated at all.
-    const wants = (ctx as ReaderContext & { tables?: (sheet: string) => boolean }).tables;
+    // A pass that uses only some tables says so (`ReaderContext.tables`): the other sheets are
+    // then not inflated at all.
+    const wants = ctx.tables;
     for (const sheet of picked) {
       if (ctx.signal?.aborted) return;
       if (wants && !wants(sheet.name)) continue;
