@@ -1,6 +1,12 @@
 /** Small helpers shared by the pipeline and the format mappings. */
 
 const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `s` holds a UTF-16 surrogate without its pair (which UTF-8 cannot carry). */
+export function hasLoneSurrogate(s: string): boolean {
+  return SURROGATE.test(s) && LONE_SURROGATE.test(s);
+}
 
 /**
  * A copy of `s` in storage of its own, that does not keep alive the (large) string it was sliced
@@ -12,7 +18,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  */
 export function flat(s: string): string {
   if (s.length < 13) return s;
-  return SURROGATE.test(s) ? (JSON.parse(JSON.stringify(s)) as string) : Buffer.from(s, 'utf8').toString('utf8');
+  return hasLoneSurrogate(s) ? (JSON.parse(JSON.stringify(s)) as string) : Buffer.from(s, 'utf8').toString('utf8');
 }
 
 /** FNV-1a 32-bit hash of the UTF-16 code units (the key index's first 32 bits). */

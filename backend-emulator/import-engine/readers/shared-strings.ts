@@ -12,7 +12,7 @@
  * strings. Memory then grows by 4 bytes per string instead of about 50.
  */
 import * as os from 'node:os';
-import { flat } from '../util';
+import { flat, hasLoneSurrogate } from '../util';
 import { closeQuietly, openUnlinkedTempFile, readAll, writeAll } from './temp-file';
 
 const BLOCK = 64 * 1024;
@@ -20,9 +20,6 @@ const CACHED_BLOCKS = 64;
 /** Decoded strings kept for repeated lookups (the same OS, host or power state on every row), direct-mapped by index. */
 const RECENT = 8192;
 const WRITE_BUFFER = 1024 * 1024;
-/** UTF-8 cannot carry a lone surrogate (an `_xD800_` escape can make one): such strings stay in memory. */
-const SURROGATE = /[\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export interface SharedStringTable {
   readonly count: number;
@@ -109,7 +106,8 @@ class SpooledStrings implements SharedStringBuilder, SharedStringTable {
       this.offsets = next;
     }
     let bytes = 0;
-    if (SURROGATE.test(text) && LONE_SURROGATE.test(text)) this.odd.set(this.n, flat(text));
+    // UTF-8 cannot carry a lone surrogate (an `_xD800_` escape can make one): such strings stay in memory.
+    if (hasLoneSurrogate(text)) this.odd.set(this.n, flat(text));
     else bytes = this.append(text);
     this.offsets[this.n + 1] = this.offsets[this.n] + bytes;
     this.n++;
