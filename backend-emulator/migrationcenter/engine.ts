@@ -1,6 +1,6 @@
 /**
  * The bridge to the import engine (backend-emulator/import-engine): loaded on first use, so that an
- * emulator that never validates an import does not load the readers (papaparse, exceljs).
+ * emulator that never validates an import does not load the readers (papaparse, the XLSX reader).
  */
 import type { PayloadFile } from '../payloads';
 import type { AssetSink } from '../import-engine/asset';
