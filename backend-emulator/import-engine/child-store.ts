@@ -60,6 +60,8 @@ export class SpilledChildStore<C> implements ChildStore<C> {
   private readonly remove: Database.Statement<[string]>;
   /** Recently used accumulators, least recent first. */
   private readonly window = new Map<string, C>();
+  /** Set when a write to the database failed: the window then grows instead. */
+  private inMemoryOnly = false;
 
   constructor(private readonly windowSize = WINDOW) {
     // '' = an anonymous database in a temp file that SQLite removes when it is closed.
@@ -95,19 +97,36 @@ export class SpilledChildStore<C> implements ChildStore<C> {
     const acc = this.window.get(id);
     if (acc !== undefined) {
       this.window.delete(id);
-      this.remove.run(id);
+      this.forget(id);
       return acc;
     }
     const row = this.select.get(id);
     if (!row) return undefined;
-    this.remove.run(id);
+    this.forget(id);
     return deserialize(row.v) as C;
   }
 
+  /** Drops the database row of a taken key; a failed delete only leaves a row nobody reads again. */
+  private forget(id: string): void {
+    try {
+      this.remove.run(id);
+    } catch {
+      // see above
+    }
+  }
+
   private evictOldest(): void {
+    if (this.inMemoryOnly) return;
     const [key, acc] = this.window.entries().next().value as [string, C];
+    try {
+      this.upsert.run(key, serialize(acc));
+    } catch {
+      // The temp file cannot be written (no temp dir, disk full): keep everything in memory from
+      // here on rather than fail the import; what was spilled before stays readable.
+      this.inMemoryOnly = true;
+      return;
+    }
     this.window.delete(key);
-    this.upsert.run(key, serialize(acc));
   }
 
   close(): void {

@@ -49,3 +49,27 @@ test('a spilled store gives back exactly what an in-memory one does, each accumu
     spilled.close();
   }
 });
+
+test('when the temp database cannot be written, the store keeps folding in memory and loses nothing', () => {
+  const memory = new MemoryChildStore<Acc>();
+  const spilled = new SpilledChildStore<Acc>(16);
+  let writes = 0;
+  const real = (spilled as unknown as { upsert: { run(k: string, v: Buffer): unknown } }).upsert;
+  (spilled as unknown as { upsert: { run(k: string, v: Buffer): unknown } }).upsert = {
+    run(k: string, v: Buffer) {
+      if (++writes > 100) throw new Error('SQLITE_FULL: database or disk is full');
+      return real.run(k, v);
+    },
+  };
+  fill(memory);
+  fill(spilled);
+  try {
+    expect(writes).toBeGreaterThan(100);
+    for (let m = 0; m < 2000; m++) {
+      const ref = `vm-${m}@vc01.example.com`;
+      expect(spilled.take(ref)).toEqual(memory.take(ref));
+    }
+  } finally {
+    spilled.close();
+  }
+});
