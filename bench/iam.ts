@@ -3,12 +3,10 @@
  * - getIamPolicy and setIamPolicy (no etag: unconditional replace) req/s through autocannon,
  *   against an in-memory emulator listening on a local port;
  * - a bare fastify `hello` route in the same run, as the ceiling of this machine and HTTP stack;
- * - start-up time of the compiled CLI (`dist/backend-emulator/cli.js`) to its `listening on` line.
+ * - start-up time of the CLI (compiled from the current sources) to its `listening on` line.
  * `runIamBench()` prints a table and returns the figures.
  */
-import { spawn, spawnSync } from 'child_process';
-import * as fs from 'fs';
-import * as path from 'path';
+import { compiledCli, spawnListening, type CliProcess } from '../tests/emulator/helpers';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -45,7 +43,6 @@ export interface IamBenchOptions {
   print?: boolean;
 }
 
-const ROOT = path.resolve(__dirname, '..');
 const RESOURCE = 'projects/bench/locations/global/endpointPolicies/ep-bench';
 
 async function measure(autocannon: Autocannon, name: string, url: string, duration: number, connections: number, extra: Record<string, unknown> = {}): Promise<Throughput> {
@@ -61,16 +58,6 @@ async function measure(autocannon: Autocannon, name: string, url: string, durati
   };
 }
 
-/** The compiled CLI; builds `dist/` with tsc when it is missing. */
-function compiledCli(): string {
-  const cli = path.join(ROOT, 'dist', 'backend-emulator', 'cli.js');
-  if (!fs.existsSync(cli)) {
-    spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.json')], { cwd: ROOT, stdio: 'inherit' });
-    if (!fs.existsSync(cli)) throw new Error(`could not build ${cli}`);
-  }
-  return cli;
-}
-
 /** The bare fastify server measured beside the emulator: a hello route and a POST echo. */
 const BARE_SERVER = `
 const app = require('fastify')({ logger: false });
@@ -79,56 +66,18 @@ app.post('/echo', async (request) => request.body);
 app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening on ' + url));
 `;
 
-/**
- * Starts a server in its own process and resolves once it prints `listening on URL`, so that the
- * load generator (this process) and the server do not share one event loop.
- */
-function spawnServer(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match) {
-        resolve({
-          url: match[1],
-          stop: () =>
-            new Promise<void>((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.once('exit', (code) => {
-      if (!/listening on /.test(out)) reject(new Error(`server exited with ${code} before listening: ${err}`));
-    });
-  });
+async function stop(server: CliProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  await server.exited;
 }
 
 /** Milliseconds from spawning `node cli.js --port 0 --in-memory` to its `listening on` line. */
-function startupOnce(cli: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, [cli, '--port', '0', '--in-memory'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on ')) {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        child.once('exit', () => resolve(ms));
-        child.kill('SIGTERM');
-      }
-    });
-    child.once('exit', (code) => {
-      if (!out.includes('listening on ')) reject(new Error(`CLI exited with ${code} before listening: ${err}`));
-    });
-  });
+async function startupOnce(cli: string): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  const server = await spawnListening([cli, '--port', '0', '--in-memory']);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  await stop(server);
+  return ms;
 }
 
 export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBenchResult> {
@@ -139,8 +88,10 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   const autocannon = require('autocannon') as Autocannon;
 
   // The emulator (the compiled CLI, in memory) with one endpoint policy and a small policy on it.
+  // Servers run in their own processes, so that the load generator (this process) and the server
+  // do not share one event loop.
   const cli = compiledCli();
-  const emulator = await spawnServer([cli, '--port', '0', '--in-memory']);
+  const emulator = await spawnListening([cli, '--port', '0', '--in-memory']);
   let getResult: Throughput;
   let setResult: Throughput;
   const json = { 'content-type': 'application/json' };
@@ -168,18 +119,18 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     getResult = await measure(autocannon, 'getIamPolicy (v3)', `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`, duration, connections);
     setResult = await measure(autocannon, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
-    await emulator.stop();
+    await stop(emulator);
   }
 
   // A bare fastify server on the same machine, same run, measured the same way.
-  const bare = await spawnServer(['-e', BARE_SERVER]);
+  const bare = await spawnListening(['-e', BARE_SERVER]);
   let helloResult: Throughput;
   let echoResult: Throughput;
   try {
     helloResult = await measure(autocannon, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
     echoResult = await measure(autocannon, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
-    await bare.stop();
+    await stop(bare);
   }
 
   await startupOnce(cli); // warm the file cache

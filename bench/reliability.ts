@@ -20,7 +20,7 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnCli, type CliProcess } from '../tests/emulator/helpers';
+import { spawnCli, tempDir, type CliProcess } from '../tests/emulator/helpers';
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -83,10 +83,6 @@ export function rssMb(pid: number): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const round1 = (n: number) => Math.round(n * 10) / 10;
-
-function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
 
 /** Starts the compiled CLI (tests/emulator/helpers builds it from the current sources). */
 async function startCli(args: string[]): Promise<CliProcess> {

@@ -157,8 +157,15 @@ export function cliProcessesOfThisFile(): CliProcess[] {
 
 /** Spawns the compiled CLI and resolves when it prints its `listening on` line. */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 15_000): Promise<CliProcess> {
-  const cli = compiledCli();
-  const child = spawn(process.execPath, [cli, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
+  return spawnListening([compiledCli(), ...args], env, timeoutMs);
+}
+
+/**
+ * Spawns `node ...nodeArgs` (the CLI, or any server that prints `listening on URL` when ready,
+ * such as the benchmarks' bare fastify) and resolves when it prints that line.
+ */
+export function spawnListening(nodeArgs: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 15_000): Promise<CliProcess> {
+  const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
   let out = '';
   let err = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
