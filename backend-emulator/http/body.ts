@@ -5,6 +5,7 @@
 import { isUtf8 } from 'buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
+import { hasLoneSurrogate } from '../unicode';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser with one that keeps its protections (`__proto__` and
@@ -29,7 +30,7 @@ export function installJsonParser(app: FastifyInstance): void {
     }
     strict(request, text, (err, value) => {
       // `\uD800` escapes are valid JSON but no Unicode text: refused like invalid UTF-8 bytes.
-      if (!err && SURROGATE_ESCAPE.test(text) && hasLoneSurrogate(value)) {
+      if (!err && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) {
         done(invalidArgument([{ field: '', description: 'a string holds an unpaired UTF-16 surrogate' }], 'Invalid JSON payload received. A string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF).'), undefined);
         return;
       }
@@ -40,18 +41,17 @@ export function installJsonParser(app: FastifyInstance): void {
 
 /** A `\uD800`-`\uDFFF` escape in JSON text (the only way a parsed string can hold a surrogate). */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether a string, or any key or string inside a parsed JSON value, holds an unpaired surrogate. */
-function hasLoneSurrogate(value: unknown): boolean {
+function holdsLoneSurrogate(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v === 'string') {
-      if (LONE_SURROGATE.test(v)) return true;
+      if (hasLoneSurrogate(v)) return true;
     } else if (v !== null && typeof v === 'object') {
       for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-        if (LONE_SURROGATE.test(k)) return true;
+        if (hasLoneSurrogate(k)) return true;
         stack.push(item);
       }
     }

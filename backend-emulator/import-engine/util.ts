@@ -1,12 +1,6 @@
 /** Small helpers shared by the pipeline and the format mappings. */
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Whether `s` holds a UTF-16 surrogate without its pair (which UTF-8 cannot carry). */
-export function hasLoneSurrogate(s: string): boolean {
-  return SURROGATE.test(s) && LONE_SURROGATE.test(s);
-}
+import { hasLoneSurrogate } from '../unicode';
 
 /**
  * A copy of `s` in storage of its own, that does not keep alive the (large) string it was sliced

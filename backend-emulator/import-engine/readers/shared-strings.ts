@@ -12,7 +12,8 @@
  * strings. Memory then grows by 4 bytes per string instead of about 50.
  */
 import * as os from 'node:os';
-import { flat, hasLoneSurrogate } from '../util';
+import { hasLoneSurrogate } from '../../unicode';
+import { flat } from '../util';
 import { closeQuietly, openUnlinkedTempFile, readAll, writeAll } from './temp-file';
 
 const BLOCK = 64 * 1024;
