@@ -99,6 +99,16 @@ export function invalidArgument(violations: FieldViolation[], message?: string):
   return new GoogleApiError('INVALID_ARGUMENT', text, [{ '@type': BAD_REQUEST, fieldViolations: violations }]);
 }
 
+/**
+ * Refuses the keys of a request body that `isKnown` does not accept: INVALID_ARGUMENT with one
+ * violation per key (as `prefix.key` when a prefix is given), as Google refuses JSON names that
+ * its request messages do not have.
+ */
+export function refuseUnknownFields(body: object, isKnown: (key: string) => boolean, description = 'is not a known property', prefix = ''): void {
+  const unknown = Object.keys(body).filter((k) => !isKnown(k));
+  if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: prefix ? `${prefix}.${k}` : k, description })));
+}
+
 export function notFound(resourceType: string, resourceName: string): GoogleApiError {
   return new GoogleApiError('NOT_FOUND', `Resource '${resourceName}' was not found`, [
     { '@type': RESOURCE_INFO, resourceType, resourceName, owner: '', description: 'not found' },

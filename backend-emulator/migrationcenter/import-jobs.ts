@@ -17,7 +17,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../store/store';
-import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, notFound, type FieldViolation } from '../errors';
+import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
 import { EMPTY_TYPE, type Operation, type OperationControl, type ServiceOperations } from '../operations/operations';
 import { importJobToWire, pathInCallerSpelling, FIELD_ALIASES } from '../../schemas/aliases';
 import { resolvePayload, storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
@@ -325,8 +325,7 @@ export class ImportJobs {
     requestId = checkRequestId(requestId);
     const input = inputFields(body);
     // Fields outside the mask are ignored, but a name that is no field of ImportJob is refused, as on create.
-    const unknown = Object.keys(input).filter((k) => !PATCHABLE.includes(k) && k !== 'assetSource');
-    if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: 'is not a known property' })));
+    refuseUnknownFields(input, (k) => PATCHABLE.includes(k) || k === 'assetSource');
     const paths = this.maskPaths(updateMask, input);
     const isPayload = (p: string) => PAYLOAD_FIELDS.includes(p);
     const payloadChange = paths.some(isPayload);

@@ -21,7 +21,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
-import { invalidArgument, unknownPath } from '../errors';
+import { invalidArgument, refuseUnknownFields, unknownPath } from '../errors';
 import { boolQueryParam, objectBody, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { EMPTY_TYPE } from '../operations/operations';
@@ -188,8 +188,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     const { name, parent, verb } = jobName(request);
     if (verb !== 'validate' && verb !== 'run') throw unknownPath(request.method, urlPath(request));
     const body = objectBody(request);
-    const unknown = Object.keys(body).filter((k) => k !== 'requestId');
-    if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: `is not a field of the ${verb} request (only requestId)` })));
+    refuseUnknownFields(body, (k) => k === 'requestId', `is not a field of the ${verb} request (only requestId)`);
     const requestId = body.requestId === undefined ? queryParam(request, 'requestId') : body.requestId;
     if (requestId !== undefined && typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
     return verb === 'validate' ? importJobs.validate(name, parent, requestId) : importJobs.run(name, parent, requestId);

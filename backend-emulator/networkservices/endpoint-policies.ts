@@ -2,7 +2,7 @@
  * The endpoint policy domain (`networkservices/v1` EndpointPolicy): create, get, list, patch,
  * delete, seed. Stored in collection `endpointPolicies`, key = resource name.
  */
-import { alreadyExists, invalidArgument, notFound, type FieldViolation } from '../errors';
+import { alreadyExists, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
 import { RESOURCE_ID } from '../http/names';
@@ -131,8 +131,7 @@ export function parseEndpointPolicyMask(raw: string | undefined): MutableField[]
 export function patchEndpointPolicy(store: Store, name: string, body: Record<string, unknown>, updateMask: string | undefined, options: DomainOptions): EndpointPolicy {
   const fields = parseEndpointPolicyMask(updateMask);
   // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
-  const unknown = Object.keys(body).filter((k) => !(MUTABLE_FIELDS as readonly string[]).includes(k) && !OUTPUT_FIELDS.has(k));
-  if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: `endpointPolicy.${k}`, description: 'is not a known property' })));
+  refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), undefined, 'endpointPolicy');
   return store.transaction(() => {
     const current = getEndpointPolicy(store, name);
     const next: Record<string, unknown> = { ...current };

@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
-import { invalidArgument, notFound, unknownPath } from '../errors';
+import { invalidArgument, refuseUnknownFields, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
 import { RESOURCE_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
@@ -126,8 +126,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     }
     if (verb === 'testIamPermissions') {
       const body = objectBody(request);
-      const unknown = Object.keys(body).filter((k) => k !== 'permissions');
-      if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: 'is not a known property' })));
+      refuseUnknownFields(body, (k) => k === 'permissions');
       const permissions = body.permissions ?? [];
       if (!Array.isArray(permissions)) throw invalidArgument([{ field: 'permissions', description: 'must be a list of permission names' }]);
       permissions.forEach((p, i) => {

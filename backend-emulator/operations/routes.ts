@@ -6,7 +6,7 @@
  *   POST   {prefix}/projects/{p}/locations/{l}/operations/{id}:cancel cancel -> {}
  */
 import type { FastifyInstance } from 'fastify';
-import { invalidArgument, unknownPath } from '../errors';
+import { refuseUnknownFields, unknownPath } from '../errors';
 import { objectBody } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
@@ -46,8 +46,7 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
     const { id, verb } = splitVerb(request.params.operation);
     if (verb !== 'cancel') throw unknownPath(request.method, request.url.split('?')[0]);
     // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
-    const unknown = Object.keys(objectBody(request)).filter((k) => k !== 'name');
-    if (unknown.length > 0) throw invalidArgument(unknown.map((k) => ({ field: k, description: 'is not a field of CancelOperationRequest' })));
+    refuseUnknownFields(objectBody(request), (k) => k === 'name', 'is not a field of CancelOperationRequest');
     ops.cancel(nameOf(request.params, id));
     return {};
   });
