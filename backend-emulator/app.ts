@@ -20,6 +20,7 @@ import { installAuthHook } from './auth/hook';
 import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
+import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, toProtoJson } from './http/protojson';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
 
@@ -153,6 +154,16 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
     if (closing) throw unavailable('The emulator is shutting down.');
   });
   installAuthHook(app, ctx.auth);
+
+  // ProtoJSON, in both directions, for the Google API routes (not the console's or admin's):
+  // proto field names and enum numbers in, no default values out. One step for every route.
+  app.addHook('preValidation', async (request) => {
+    if (!isGoogleApiPath(request.url)) return;
+    const urlPath = request.url.split('?')[0];
+    request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, urlPath);
+    if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, urlPath);
+  });
+  app.addHook('preSerialization', async (request, _reply, payload) => (isGoogleApiPath(request.url) ? toProtoJson(payload) : payload));
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -56,7 +56,7 @@ export interface FieldViolation {
 export type ErrorDetail = { '@type': string } & Record<string, unknown>;
 
 export interface GoogleErrorBody {
-  error: { code: number; message: string; status: StatusName; details: ErrorDetail[] };
+  error: { code: number; message: string; status: StatusName; details?: ErrorDetail[] };
 }
 
 export class GoogleApiError extends Error {
@@ -77,9 +77,11 @@ export class GoogleApiError extends Error {
     this.details = details;
   }
 
-  /** The JSON body Google's REST front end sends for this error. */
+  /** The JSON body Google's REST front end sends for this error (ProtoJSON: no empty `details`). */
   toJSON(): GoogleErrorBody {
-    return { error: { code: this.httpCode, message: this.message, status: this.status, details: this.details } };
+    const error: GoogleErrorBody['error'] = { code: this.httpCode, message: this.message, status: this.status };
+    if (this.details.length > 0) error.details = this.details;
+    return { error };
   }
 
   /** The `google.rpc.Status` form used inside a long-running `Operation.error`. */

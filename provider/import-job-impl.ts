@@ -5,7 +5,7 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import { v4 as uuidv4 } from 'uuid';
-import { importJobToWire, validateImportJobArgs } from '../schemas';
+import { importJobToWire, validateImportJobArgs, withRequiredDefaults } from '../schemas';
 import { isNotFound, type Operation } from './client';
 import { clientFor, configValue, containsUnknown, defaultLocation, defaultProject, sameJson, withoutUndefined } from './runtime';
 
@@ -102,8 +102,9 @@ function outputs(inputs: ImportJobInputs, job: ImportJobWire): Record<string, un
     createTime: job.createTime,
     updateTime: job.updateTime,
     completeTime: job.completeTime,
-    validationReport: job.validationReport,
-    executionReport: job.executionReport,
+    // The wire leaves out empty lists and zeros (ProtoJSON); outputs keep every reported field.
+    validationReport: job.validationReport && withRequiredDefaults('ValidationReport', job.validationReport),
+    executionReport: job.executionReport && withRequiredDefaults('ExecutionReport', job.executionReport),
   });
 }
 

@@ -46,12 +46,18 @@ export function restResource(spec: RestResourceSpec) {
     check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
       const raw: Props = { ...news };
       delete raw.__provider;
+      delete raw.name;
       const inputs: Props = withoutUndefined({ project: defaultProject(), location: defaultLocation(), ...raw });
       const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => !containsUnknown(v)));
       const failures = validate(spec.schema, known).filter((f) => !(f.reason === 'is required' && containsUnknown(raw[f.property])));
       if (inputs.project === undefined) {
         failures.push({ property: 'project', reason: 'is required: set it, or the stack config google-native-local:project, or GOOGLE_CLOUD_PROJECT' });
       }
+      // The name follows from the inputs: giving it here makes it known at preview time, so a
+      // change that keeps the name (a new displayName) does not make every resource that refers
+      // to the name preview as replaced.
+      const place = [inputs.project, inputs.location, inputs[spec.idField]];
+      if (place.every((v) => typeof v === 'string' && !containsUnknown(v))) inputs.name = nameOf(inputs);
       return { inputs, failures };
     },
 
@@ -103,7 +109,7 @@ export function restResource(spec: RestResourceSpec) {
         if (isNotFound(err)) return { id: '' };
         throw err;
       }
-      const inputs: Props = withoutUndefined({ project: match[1], location: match[2], [spec.idField]: match[3], ...body(resource) });
+      const inputs: Props = withoutUndefined({ project: match[1], location: match[2], [spec.idField]: match[3], ...body(resource), name: id });
       return { id, props: outputs(inputs, resource), inputs };
     },
   };

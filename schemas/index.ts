@@ -16,6 +16,7 @@ export { ALL_SCHEMAS, INPUT_SCHEMAS, OUTPUT_SCHEMAS } from './registry';
 export * from './aliases';
 export { canonicalMember, firstDuplicateMember, memberType } from './members';
 export { checkIamCondition } from './cel';
+export { withRequiredDefaults } from './defaults';
 
 export const SCHEMA_BASE = 'https://google-native-local.dev/schemas/';
 

@@ -38,9 +38,9 @@ test('seed loads endpoint policies and IAM policies; reset clears everything', a
   expect(hist.body.entries.map((e: { kind: string }) => e.kind)).toEqual(['seed']);
 
   expect((await call(app, 'POST', '/emulator/v1/reset')).body).toEqual({});
-  expect((await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`)).body).toEqual({ endpointPolicies: [] });
+  expect((await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`)).body).toEqual({});
   expect((await getIam(app, policyName('a'))).body).toEqual({ etag: 'ACAB' });
-  expect((await call(app, 'GET', `/v1/${PARENT}/operations`)).body).toEqual({ operations: [] });
+  expect((await call(app, 'GET', `/v1/${PARENT}/operations`)).body).toEqual({});
   expect((await call(app, 'GET', `/emulator/v1/iamHistory?resource=projects/p1`)).body.entries).toEqual([]);
 });
 

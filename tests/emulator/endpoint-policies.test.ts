@@ -21,7 +21,6 @@ describe('create', () => {
       endTime: expect.any(String),
       target: policyName('ep1'),
       verb: 'create',
-      requestedCancellation: false,
       apiVersion: 'v1',
     });
     expect(op.response).toEqual({
@@ -115,9 +114,9 @@ describe('get, list, paging', () => {
     expect(seen).toEqual(ids.map((id) => policyName(id)));
   });
 
-  test('an empty list is {endpointPolicies: []} without nextPageToken', async () => {
+  test('an empty list is {} (ProtoJSON leaves out the empty list) without nextPageToken', async () => {
     const res = await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`);
-    expect(res.body).toEqual({ endpointPolicies: [] });
+    expect(res.body).toEqual({});
   });
 
   test('pageSize 0 is the default, negative or non-numeric is INVALID_ARGUMENT; a foreign or broken token is INVALID_ARGUMENT', async () => {

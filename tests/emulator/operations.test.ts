@@ -137,5 +137,5 @@ test('completed / failed record finished operations; list pages; unknown names a
   expectGoogleError(await call(app, 'GET', `/v9/${PARENT}/operations/operation-nope`), 404, 'NOT_FOUND');
   expectGoogleError(await call(app, 'POST', `/v9/${PARENT}/operations/operation-nope:cancel`), 404, 'NOT_FOUND');
   // Operations of one service are not visible under another's routes.
-  expect((await call(app, 'GET', `/v1/${PARENT}/operations`)).body).toEqual({ operations: [] });
+  expect((await call(app, 'GET', `/v1/${PARENT}/operations`)).body).toEqual({});
 });

@@ -296,11 +296,16 @@ describe('companion resources update in place through updateMask', () => {
       const second = (await host.check(urn, first, { sourceId: 'patched', displayName: 'Two', type: 'SOURCE_TYPE_UPLOAD', priority: 7 })).inputs;
       const diff = await host.diff(created.id, urn, created.properties, second);
       expect([diff.changes, diff.replaces]).toEqual(['some', []]);
+      // The name follows from the inputs: check() gives it, so at preview (where the engine takes
+      // the checked inputs as the outputs of an update) a job's assetSource stays known and the
+      // job previews unchanged instead of replaced.
+      expect([first.name, second.name]).toEqual([created.id, created.id]);
       const updated = await host.update(created.id, urn, created.properties, second);
       expect(updated.properties).toMatchObject({ displayName: 'Two', priority: 7 });
       expect(await api('GET', `/v1alpha1/${created.id}`)).toMatchObject({ displayName: 'Two', priority: 7, type: 'SOURCE_TYPE_UPLOAD' });
       expect((await host.diff(created.id, urn, updated.properties, second)).changes).toBe('none');
       const moved = (await host.check(urn, second, { ...second, sourceId: 'moved' })).inputs;
+      expect(moved.name).toBe(created.id.replace(/patched$/, 'moved'));
       expect((await host.diff(created.id, urn, updated.properties, moved)).replaces).toEqual(['sourceId']);
       await host.delete(created.id, urn, updated.properties);
 

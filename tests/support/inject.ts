@@ -34,5 +34,5 @@ export function ok(res: Res, status = 200): any {
 /** Asserts a google.rpc.Status error and returns it. */
 export function googleError(res: Res, code: number, status: string): { code: number; message: string; status: string; details: any[] } {
   if (res.status !== code || res.body?.error?.status !== status) throw new Error(`expected ${code} ${status}, got ${res.status}: ${res.raw.slice(0, 2000)}`);
-  return res.body.error;
+  return { ...res.body.error, details: res.body.error.details ?? [] };
 }

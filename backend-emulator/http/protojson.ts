@@ -1,0 +1,215 @@
+/**
+ * ProtoJSON at the wire: what Google's REST front end does to every message, done here once for
+ * every route instead of by each domain.
+ *
+ * Out (`toProtoJson`): fields that hold their default are left out — empty lists and maps,
+ * `false`, `0`, `""`, `null` and enum zero values — so an empty list response is `{}` and a clean
+ * report has no `rowErrors` key. Clients written against Google (`resp.data.importJobs ?? []`)
+ * depend on it, and a client that depended on the emulator's empty lists would break on Google.
+ *
+ * In (`fromProtoJsonBody`, `fromProtoJsonQuery`): Google's JSON parser accepts a field's original
+ * proto name (`display_name`) beside its JSON name (`displayName`), and an enum as its name or its
+ * number; both are normalised here to the JSON name and the enum name before a route reads them.
+ *
+ * The rules are type-free where proto allows it (a list is a list); where they need the message's
+ * types (which objects are maps, which strings are enums) they read the small tables below, which
+ * list the maps and enums of the two emulated APIs.
+ */
+import { invalidArgument } from '../errors';
+
+/** The URL prefixes of the emulated Google APIs (the console and admin routes are not Google's). */
+const GOOGLE_API_PATH = /^\/v1(?:alpha1)?\//;
+
+export function isGoogleApiPath(url: string): boolean {
+  return GOOGLE_API_PATH.test(url);
+}
+
+/**
+ * Fields whose value is a proto map (`map<string, string>`): an empty one is left out, but its
+ * entries are user data, kept as they are (a label may have the value `""`) and never renamed.
+ */
+const MAP_FIELDS: ReadonlySet<string> = new Set(['labels', 'attributes', 'headers', 'metadata']);
+
+/**
+ * Messages whose entries are also user data: `google.rpc.ErrorInfo.metadata` is a map, but an
+ * Operation's `metadata` is a message (`google.protobuf.Any`): told apart by its `@type`.
+ */
+function isMapValue(key: string, value: Record<string, unknown>): boolean {
+  return MAP_FIELDS.has(key) && !('@type' in value);
+}
+
+/** Enum zero values of the two APIs, by the field that holds them (left out on output). */
+const ENUM_ZEROS: Readonly<Record<string, ReadonlySet<string>>> = {
+  format: new Set(['IMPORT_JOB_FORMAT_UNSPECIFIED']),
+  type: new Set(['SOURCE_TYPE_UNKNOWN', 'ENDPOINT_POLICY_TYPE_UNSPECIFIED']),
+  state: new Set(['IMPORT_JOB_STATE_UNSPECIFIED', 'STATE_UNSPECIFIED']),
+  severity: new Set(['SEVERITY_UNSPECIFIED']),
+  family: new Set(['OS_FAMILY_UNKNOWN']),
+  powerState: new Set(['POWER_STATE_UNSPECIFIED']),
+  assignment: new Set(['ADDRESS_ASSIGNMENT_UNSPECIFIED']),
+  logType: new Set(['LOG_TYPE_UNSPECIFIED']),
+  metadataLabelMatchCriteria: new Set(['METADATA_LABEL_MATCH_CRITERIA_UNSPECIFIED']),
+};
+
+function isDefault(key: string, value: unknown): boolean {
+  if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'string') return ENUM_ZEROS[key]?.has(value) === true;
+  if (typeof value === 'object' && isMapValue(key, value as Record<string, unknown>)) return Object.keys(value).length === 0;
+  return false;
+}
+
+/**
+ * A copy of `value` without default-valued fields, at every depth. List elements are all kept
+ * (a repeated field outputs every element); a message set to all defaults stays as `{}` (proto3
+ * message fields have presence); map entries are kept as they are.
+ */
+export function toProtoJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toProtoJson);
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Date || Buffer.isBuffer(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    if (isDefault(key, field)) continue;
+    out[key] = typeof field === 'object' && field !== null && !isMapValue(key, field as Record<string, unknown>) ? toProtoJson(field) : field;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------- input
+
+/** `display_name` -> `displayName`, as protoc derives JSON names; names without `_` are kept. */
+export function jsonName(protoName: string): string {
+  if (!protoName.includes('_') || !/^[a-z][a-z0-9_]*$/.test(protoName)) return protoName;
+  return protoName.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/** An enum: its value names by number (proto numbering; gaps are numbers no value has). */
+type EnumTable = Readonly<Record<number, string>>;
+
+const IMPORT_JOB_FORMAT: EnumTable = {
+  0: 'IMPORT_JOB_FORMAT_UNSPECIFIED',
+  1: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+  2: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
+  // 3 is CMDB: v1 dropped CMDB and reserves 3 (see docs/emulator.md, known differences).
+  3: 'IMPORT_JOB_FORMAT_CMDB',
+  4: 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+  5: 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
+  // v1's STRATOZONE_CSV, renamed.
+  6: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+  7: 'IMPORT_JOB_FORMAT_DATABASE_ZIP',
+};
+const SOURCE_TYPE: EnumTable = {
+  0: 'SOURCE_TYPE_UNKNOWN',
+  1: 'SOURCE_TYPE_UPLOAD',
+  2: 'SOURCE_TYPE_GUEST_OS_SCAN',
+  3: 'SOURCE_TYPE_INVENTORY_SCAN',
+  4: 'SOURCE_TYPE_CUSTOM',
+};
+const ENDPOINT_POLICY_TYPE: EnumTable = { 0: 'ENDPOINT_POLICY_TYPE_UNSPECIFIED', 1: 'SIDECAR_PROXY', 2: 'GRPC_SERVER' };
+const METADATA_LABEL_MATCH_CRITERIA: EnumTable = { 0: 'METADATA_LABEL_MATCH_CRITERIA_UNSPECIFIED', 1: 'MATCH_ANY', 2: 'MATCH_ALL' };
+const LOG_TYPE: EnumTable = { 0: 'LOG_TYPE_UNSPECIFIED', 1: 'ADMIN_READ', 2: 'DATA_WRITE', 3: 'DATA_READ' };
+const IMPORT_JOB_VIEW: EnumTable = { 0: 'IMPORT_JOB_VIEW_UNSPECIFIED', 1: 'IMPORT_JOB_VIEW_BASIC', 2: 'IMPORT_JOB_VIEW_FULL' };
+const ASSET_VIEW: EnumTable = { 0: 'ASSET_VIEW_UNSPECIFIED', 1: 'ASSET_VIEW_BASIC', 2: 'ASSET_VIEW_FULL' };
+
+/**
+ * The enum fields of each request message, by field path (JSON names, `[]` for list elements),
+ * and the message's name in Google's error texts. A request is matched to its message by its
+ * URL: the collection the path names and the custom verb, if any.
+ */
+interface RequestMessage {
+  /** The proto name of the message, as Google's parser names it in errors (`import_job`). */
+  protoName: string;
+  enums: Readonly<Record<string, EnumTable>>;
+}
+
+const REQUEST_MESSAGES: ReadonlyArray<{ path: RegExp; message: RequestMessage }> = [
+  { path: /\/endpointPolicies\/[^/:]+:setIamPolicy$/, message: { protoName: 'set_iam_policy_request', enums: { 'policy.auditConfigs[].auditLogConfigs[].logType': LOG_TYPE } } },
+  { path: /\/endpointPolicies\/[^/:]+:[A-Za-z]+$/, message: { protoName: 'request', enums: {} } },
+  {
+    path: /\/endpointPolicies(?:\/[^/:]+)?$/,
+    message: { protoName: 'endpoint_policy', enums: { type: ENDPOINT_POLICY_TYPE, 'endpointMatcher.metadataLabelMatcher.metadataLabelMatchCriteria': METADATA_LABEL_MATCH_CRITERIA } },
+  },
+  { path: /\/importJobs\/[^/:]+:[A-Za-z]+$/, message: { protoName: 'request', enums: {} } },
+  { path: /\/importJobs(?:\/[^/:]+)?$/, message: { protoName: 'import_job', enums: { 'inlinePayload.format': IMPORT_JOB_FORMAT, 'gcsPayload.format': IMPORT_JOB_FORMAT } } },
+  { path: /\/importDataFiles(?:\/[^/:]+)?$/, message: { protoName: 'import_data_file', enums: { format: IMPORT_JOB_FORMAT } } },
+  { path: /\/sources(?:\/[^/:]+)?$/, message: { protoName: 'source', enums: { type: SOURCE_TYPE } } },
+];
+
+/** Enum query parameters, by the collection the path ends with. */
+const QUERY_ENUMS: ReadonlyArray<{ path: RegExp; enums: Readonly<Record<string, EnumTable>> }> = [
+  { path: /\/importJobs(?:\/[^/:]+)?$/, enums: { view: IMPORT_JOB_VIEW } },
+  { path: /\/assets(?:\/[^/:]+)?$/, enums: { view: ASSET_VIEW } },
+];
+
+function requestMessage(urlPath: string): RequestMessage | undefined {
+  return REQUEST_MESSAGES.find((m) => m.path.test(urlPath))?.message;
+}
+
+function enumName(table: EnumTable, value: unknown, field: string, message: string): unknown {
+  if (typeof value !== 'number') return value;
+  const name = Number.isInteger(value) ? table[value] : undefined;
+  if (name === undefined) {
+    // Google keeps unknown numbers of an open proto3 enum; the emulator cannot act on them.
+    throw invalidArgument(
+      [{ field, description: `${value} is not a known value of this enum` }],
+      `Invalid value at '${message}.${field}', ${value}: not a known enum number.`,
+    );
+  }
+  return name;
+}
+
+/**
+ * The body with every field in its JSON name and every enum as its name. A field given in both
+ * spellings is refused, as Google's parser refuses a field given twice.
+ */
+export function fromProtoJsonBody(body: unknown, urlPath: string): unknown {
+  const message = requestMessage(urlPath);
+  const walk = (value: unknown, path: string, fieldPath: string): unknown => {
+    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${path}[]`, `${fieldPath}[${i}]`));
+    if (value === null || typeof value !== 'object') {
+      const table = message?.enums[path];
+      return table ? enumName(table, value, fieldPath, message?.protoName ?? 'request') : value;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+      const name = jsonName(key);
+      const childPath = path ? `${path}.${name}` : name;
+      const childField = fieldPath ? `${fieldPath}.${name}` : name;
+      if (Object.prototype.hasOwnProperty.call(out, name)) {
+        throw invalidArgument(
+          [{ field: childField, description: 'is given twice (as its proto name and its JSON name)' }],
+          `Invalid JSON payload received. Duplicate field "${name}" (also given as "${key}").`,
+        );
+      }
+      // Map entries are user data: their keys are kept as written.
+      out[name] = MAP_FIELDS.has(name) && isPlainObject(field) ? field : walk(field, childPath, childField);
+    }
+    return out;
+  };
+  return isPlainObject(body) ? walk(body, '', '') : body;
+}
+
+/**
+ * Query parameters in their JSON names (`options.requested_policy_version` ->
+ * `options.requestedPolicyVersion`, each dotted segment) and enum parameters as names.
+ */
+export function fromProtoJsonQuery(query: Record<string, unknown>, urlPath: string): Record<string, unknown> {
+  const enums = QUERY_ENUMS.find((q) => q.path.test(urlPath))?.enums ?? {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    const name = key.split('.').map(jsonName).join('.');
+    if (Object.prototype.hasOwnProperty.call(out, name)) {
+      // Two spellings of one parameter: the same as a parameter given twice.
+      out[name] = ([] as unknown[]).concat(out[name], value);
+      continue;
+    }
+    const table = enums[name];
+    out[name] = table && typeof value === 'string' && /^\d+$/.test(value) ? (table[Number(value)] ?? value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
