@@ -1,5 +1,6 @@
 /** In-process requests to an emulator app (fastify `inject()`), shared by the test folders. */
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { isGoogleApiUrl, protoJsonDefaults } from './protojson';
 
 export interface Res {
   status: number;
@@ -22,6 +23,9 @@ export async function call(app: FastifyInstance, method: string, url: string, pa
   } catch {
     body = res.body;
   }
+  // Every answer of a Google API route in every inject test is checked: no ProtoJSON default value.
+  const defaults = isGoogleApiUrl(url) ? protoJsonDefaults(body) : [];
+  if (defaults.length > 0) throw new Error(`${method} ${url} answered default values, which ProtoJSON leaves out: ${defaults.slice(0, 5).join(', ')}`);
   return { status: res.statusCode, body, headers: res.headers as Record<string, unknown>, raw: res.body };
 }
 
