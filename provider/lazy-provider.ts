@@ -24,9 +24,13 @@ export const PACKAGE_NAME = 'google-native-local';
 export function lazyProvider(implModule: string): pulumi.dynamic.ResourceProvider {
   const implPath = `google-native-local/dist/provider/${implModule}`;
   const runtimePath = 'google-native-local/dist/provider/runtime';
+  // Required by package name on first use, so that the serialised provider stays a small closure
+  // and the provider host loads the implementation from the installed package.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const impl = (): ProviderImpl => require(implPath);
   return {
     async configure(req) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       (require(runtimePath) as typeof import('./runtime')).configureFrom(req.config);
     },
     async check(olds, news) {

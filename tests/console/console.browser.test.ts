@@ -66,7 +66,7 @@ async function importJob(id: string, csvText: string, run: boolean): Promise<voi
 /** Waits until the element's text matches (polling from Node: the test code has no DOM types). */
 async function waitText(selector: string, pattern: RegExp, timeout = 15_000): Promise<string> {
   const deadline = Date.now() + timeout;
-  let last = '';
+  let last: string;
   for (;;) {
     last = (await page.locator(selector).first().textContent({ timeout })) ?? '';
     if (pattern.test(last)) return last;

@@ -198,7 +198,7 @@ describe('malformed bodies on every route family: 400 INVALID_ARGUMENT, state un
       try {
         error = googleError(res, 400, 'INVALID_ARGUMENT');
       } catch (err) {
-        throw new Error(`${what}: ${(err as Error).message}`);
+        throw new Error(`${what}: ${(err as Error).message}`, { cause: err });
       }
       expect([what, error.message]).toEqual([what, expect.stringMatching(message)]);
     }

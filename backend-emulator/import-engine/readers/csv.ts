@@ -184,8 +184,8 @@ export function firstInvalidUtf8(b: Buffer): number {
   let i = 0;
   while (i < b.length) {
     const c = b[i];
-    let need = 0;
-    let min = 0;
+    let need: number;
+    let min: number;
     if (c < 0x80) {
       i++;
       continue;

@@ -212,9 +212,16 @@ export function readZipDirectory(input: Buffer | ZipSource, limits: XlsxLimits):
         if (id === 0x0001) {
           let q = x + 4;
           const end = q + size;
-          if (usize === 0xffffffff && q + 8 <= end) (usize = readU64(cd, q)), (q += 8);
-          if (csize === 0xffffffff && q + 8 <= end) (csize = readU64(cd, q)), (q += 8);
-          if (offset === 0xffffffff && q + 8 <= end) (offset = readU64(cd, q)), (q += 8);
+          // The ZIP64 extra field holds, in this order, only the sizes the entry marked 0xffffffff.
+          if (usize === 0xffffffff && q + 8 <= end) {
+            usize = readU64(cd, q);
+            q += 8;
+          }
+          if (csize === 0xffffffff && q + 8 <= end) {
+            csize = readU64(cd, q);
+            q += 8;
+          }
+          if (offset === 0xffffffff && q + 8 <= end) offset = readU64(cd, q);
           found = true;
           break;
         }
@@ -1307,7 +1314,10 @@ function* inRowOrder(rows: CellValue[][], rowNumbers: number[], issues: ReaderRo
   const delivered = new Set(rowNumbers);
   const own = new Map<number, ReaderRowIssue>();
   const loose: ReaderRowIssue[] = [];
-  for (const is of issues) (delivered.has(is.rowNumber) ? own.set(is.rowNumber, is) : loose.push(is));
+  for (const is of issues) {
+    if (delivered.has(is.rowNumber)) own.set(is.rowNumber, is);
+    else loose.push(is);
+  }
   loose.sort((a, b) => a.rowNumber - b.rowNumber);
   let from = 0;
   const slice = (to: number): ReaderEvent | undefined => {
