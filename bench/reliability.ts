@@ -348,7 +348,7 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         job.assetsChecked = true;
         result.longJobOutcomes[outcome] = (result.longJobOutcomes[outcome] ?? 0) + 1;
         const assets = await listAll(`${url}/v1alpha1/${job.parent}/assets`, 'assets', violations);
-        const frames = state === 'IMPORT_JOB_STATE_FAILED' || state === 'IMPORT_JOB_STATE_COMPLETED' ? (got.body.executionReport?.framesReported as number) : 0;
+        const frames = state === 'IMPORT_JOB_STATE_FAILED' || state === 'IMPORT_JOB_STATE_COMPLETED' ? ((got.body.executionReport?.framesReported as number | undefined) ?? 0) : 0;
         if (assets.length !== frames) v(`${job.name} (${state}) reports ${frames} frames but ${assets.length} assets are stored (a half-written batch?)`);
         if (state === 'IMPORT_JOB_STATE_FAILED') result.interruptedRunFrames.push(frames);
       }

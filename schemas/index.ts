@@ -9,6 +9,7 @@ import { ALL_SCHEMAS, type SchemaName } from './registry';
 import { addKeywords } from './keywords';
 import { toCheckFailures, type CheckFailure } from './failures';
 import { aliasCollisions, importJobToReference, pathInCallerSpelling } from './aliases';
+import { withRequiredDefaults } from './defaults';
 
 export type { CheckFailure } from './failures';
 export type { SchemaName, JsonSchema } from './registry';
@@ -43,6 +44,14 @@ export function validate(name: SchemaName, value: unknown): CheckFailure[] {
   if (!fn) throw new Error(`unknown schema ${name}`);
   if (fn(value)) return [];
   return toCheckFailures(fn.errors).slice(0, MAX_FAILURES);
+}
+
+/**
+ * Validates an answer of the wire against an output schema, reading the fields ProtoJSON left
+ * out (empty lists, `false`, `0`) as their defaults, as a client of Google must.
+ */
+export function validateOutput(name: SchemaName, wire: unknown): CheckFailure[] {
+  return validate(name, withRequiredDefaults(name, wire));
 }
 
 /**

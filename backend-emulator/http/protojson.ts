@@ -159,14 +159,20 @@ function enumName(table: EnumTable, value: unknown, field: string, message: stri
   return name;
 }
 
+/** Deeper than any request message of the two APIs (an IAM condition sits at depth 5). */
+const MAX_MESSAGE_DEPTH = 16;
+
 /**
  * The body with every field in its JSON name and every enum as its name. A field given in both
  * spellings is refused, as Google's parser refuses a field given twice.
  */
 export function fromProtoJsonBody(body: unknown, urlPath: string): unknown {
   const message = requestMessage(urlPath);
-  const walk = (value: unknown, path: string, fieldPath: string): unknown => {
-    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${path}[]`, `${fieldPath}[${i}]`));
+  const walk = (value: unknown, path: string, fieldPath: string, depth: number): unknown => {
+    // No request message of these APIs nests this deep: what lies below is left as sent, for the
+    // route's validation to refuse by name (and a hostile 1,000,000-deep body costs no recursion).
+    if (depth > MAX_MESSAGE_DEPTH) return value;
+    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${path}[]`, `${fieldPath}[${i}]`, depth + 1));
     if (value === null || typeof value !== 'object') {
       const table = message?.enums[path];
       return table ? enumName(table, value, fieldPath, message?.protoName ?? 'request') : value;
@@ -183,11 +189,11 @@ export function fromProtoJsonBody(body: unknown, urlPath: string): unknown {
         );
       }
       // Map entries are user data: their keys are kept as written.
-      out[name] = MAP_FIELDS.has(name) && isPlainObject(field) ? field : walk(field, childPath, childField);
+      out[name] = MAP_FIELDS.has(name) && isPlainObject(field) ? field : walk(field, childPath, childField, depth + 1);
     }
     return out;
   };
-  return isPlainObject(body) ? walk(body, '', '') : body;
+  return isPlainObject(body) ? walk(body, '', '', 0) : body;
 }
 
 /**

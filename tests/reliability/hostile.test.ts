@@ -13,7 +13,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { validate as validateSchema } from '../../schemas';
+import { validateOutput } from '../../schemas';
 import { bombPart, handWorkbook, sheetXml, vInfoXml } from '../import-formats/xlsx-build';
 import { peakLiveGrowthMb } from './memory';
 
@@ -459,7 +459,7 @@ describe('hostile RVTools XLSX workbooks as inline payloads', () => {
     expect(job.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
     const fileErrors = job.validationReport.fileValidations[0].fileErrors as Array<{ severity: string; errorDetails: string }>;
     expect(fileErrors[0]).toEqual({ severity: 'ERROR', errorDetails: expect.stringMatching(message) });
-    expect(validateSchema('ValidationReport', job.validationReport)).toEqual([]);
+    expect(validateOutput('ValidationReport', job.validationReport)).toEqual([]);
     // The payload is in memory (base64) anyway; nothing near the inflated sizes (GiB) may be.
     expect(growthMb).toBeLessThan(16);
     ok(await send('DELETE', `/v1alpha1/${MC}/importJobs/${id}`));
@@ -514,7 +514,7 @@ describe('many inline payload files', () => {
     const job = await validatedJob('thousand', { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload } });
     expect(Date.now() - t0).toBeLessThan(60_000);
     expect(['IMPORT_JOB_STATE_READY', 'IMPORT_JOB_STATE_FAILED_VALIDATION']).toContain(job.state);
-    expect(validateSchema('ValidationReport', job.validationReport)).toEqual([]);
+    expect(validateOutput('ValidationReport', job.validationReport)).toEqual([]);
     expect(job.validationReport.fileValidations).toHaveLength(1_000);
     ok(await send('DELETE', `/v1alpha1/${MC}/importJobs/thousand`));
   });
