@@ -4,6 +4,7 @@
  * Every error the emulator returns is a `GoogleApiError`, built through one of the
  * factories below, so that the HTTP code and the canonical status name can never disagree.
  */
+import { googleMethodAt } from './http/google-methods';
 
 /** Canonical codes of `google.rpc.Code` and the HTTP status Google maps each to. */
 export const STATUS_HTTP_CODES = {
@@ -153,8 +154,14 @@ export function unavailable(message = 'The service is currently unavailable.'): 
   return new GoogleApiError('UNAVAILABLE', message);
 }
 
-/** NOT_FOUND for a path no route serves (no ResourceInfo: there is no resource). */
+/**
+ * A request no route serves. When it is a method of Google's API that the emulator does not
+ * implement: UNIMPLEMENTED naming the method (a NOT_FOUND would tell the client the resource is
+ * gone); otherwise NOT_FOUND (no ResourceInfo: there is no resource).
+ */
 export function unknownPath(method: string, path: string): GoogleApiError {
+  const googleMethod = googleMethodAt(method, path);
+  if (googleMethod) return unimplemented(`Method ${googleMethod} is not implemented by the emulator (${method} ${path}).`);
   return new GoogleApiError('NOT_FOUND', `Method not found: ${method} ${path}`);
 }
 

@@ -103,6 +103,14 @@ function short(value: unknown): string {
 }
 
 const MATCHER = { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } };
+
+/** Creates the endpoint policy `name` (an IAM policy needs its resource); one that exists is fine. */
+async function ensureEndpointPolicy(url: string, name: string): Promise<void> {
+  const match = /^(.*)\/endpointPolicies\/([^/]+)$/.exec(name);
+  if (!match) throw new Error(`not an endpoint policy name: ${name}`);
+  const res = await request(`${url}/v1/${match[1]}/endpointPolicies?endpointPolicyId=${match[2]}`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER });
+  if (res.status !== 200 && res.status !== 409) throw new Error(`creating ${name} answered ${res.status}: ${short(res.body)}`);
+}
 const VM_HEADER = 'MachineId,MachineName,PrimaryIPAddress,AllocatedProcessorCoreCount,MemoryGiB,OsName\n';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const SMALL_PAYLOAD = {
@@ -382,6 +390,12 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
 
       const iamWriter = async (w: number) => {
         const resource = `${KILL_PROJECT}/locations/global/endpointPolicies/r${r}-ep${w % 3}`;
+        try {
+          await ensureEndpointPolicy(url, resource);
+        } catch (err) {
+          return unexpected('creating the endpoint policy failed', err);
+        }
+        // Checked after each restart only once it exists (a kill may come before).
         const acks = iam.get(resource) ?? [];
         iam.set(resource, acks);
         for (let n = 0; !dead; n++) {
@@ -582,6 +596,7 @@ export async function runIamContention(options: IamContentionOptions = {}): Prom
   const setLatencies: number[] = [];
   let conflicts = 0;
   try {
+    await ensureEndpointPolicy(url, CONTENTION_RESOURCE);
     const t0 = performance.now();
     const deadline = t0 + durationMs;
     const client = async (c: number) => {
@@ -783,6 +798,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
   const random = prng(12345);
   const pick = (n: number) => Math.floor(random() * n);
   const samples: Array<{ t: number; rss: number }> = [];
+  // The IAM operations work on a fixed pool of endpoint policies that are never deleted.
+  for (let i = 0; i < 20; i++) await ensureEndpointPolicy(url, `${SOAK_PARENT}/endpointPolicies/iam-${i}`);
 
   type Op = { name: string; weight: number; run: () => Promise<HttpResult>; ok: number[] };
   const ops: Op[] = [

@@ -49,6 +49,27 @@ async function readPolicy(name: string): Promise<IamPolicy> {
   return client().get<IamPolicy>(`/v1/${name}:getIamPolicy`, { 'options.requestedPolicyVersion': POLICY_VERSION });
 }
 
+/**
+ * A binding needs its endpoint policy: Google answers NOT_FOUND for the IAM policy of one that does
+ * not exist. Said in Pulumi's terms, naming what to do.
+ */
+export function missingPolicyError(name: string, cause: unknown): Error {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new Error(
+    `endpoint policy ${name} does not exist: create it first (an EndpointPolicy resource, and pass its name so that Pulumi creates it before the binding). ${message}`,
+  );
+}
+
+/** For create and update: the edit, with a missing endpoint policy reported as such. */
+async function modifyExistingPolicy(name: string, edit: (policy: IamPolicy) => IamPolicy): Promise<IamPolicy> {
+  try {
+    return await modifyPolicy(name, edit);
+  } catch (err) {
+    if (isNotFound(err)) throw missingPolicyError(name, err);
+    throw err;
+  }
+}
+
 /** One read-modify-write cycle per call of `edit`, retried on conflicts, serialised per policy. */
 async function modifyPolicy(name: string, edit: (policy: IamPolicy) => IamPolicy): Promise<IamPolicy> {
   return withKeyLock(name, () =>
@@ -105,12 +126,12 @@ function outputs(inputs: BindingInputs, policy: IamPolicy): BindingOutputs {
 }
 
 export async function create(inputs: BindingInputs): Promise<pulumi.dynamic.CreateResult> {
-  const policy = await modifyPolicy(inputs.name, (p) => withBinding(p, bindingOf(inputs)));
+  const policy = await modifyExistingPolicy(inputs.name, (p) => withBinding(p, bindingOf(inputs)));
   return { id: bindingId(inputs.name, inputs.role, inputs.condition), outs: outputs(inputs, policy) };
 }
 
 export async function update(_id: string, _olds: BindingOutputs, news: BindingInputs): Promise<pulumi.dynamic.UpdateResult> {
-  const policy = await modifyPolicy(news.name, (p) => withBinding(p, bindingOf(news)));
+  const policy = await modifyExistingPolicy(news.name, (p) => withBinding(p, bindingOf(news)));
   return { outs: outputs(news, policy) };
 }
 

@@ -6,6 +6,7 @@ import type Ajv from 'ajv';
 import type { DataValidationCxt, ErrorObject } from 'ajv/dist/types';
 import { MAX_EXPRESSION_LENGTH, checkIamCondition } from './cel';
 import { firstDuplicateMember } from './members';
+import { refusedOnEndpointPolicies, unsupportedRoleMessage } from './endpoint-policy-roles';
 
 type KeywordValidate = ((schema: unknown, data: unknown, parentSchema?: unknown, cxt?: DataValidationCxt) => boolean) & {
   errors?: Partial<ErrorObject>[];
@@ -52,6 +53,14 @@ export function addKeywords(ajv: Ajv): void {
     );
   };
   ajv.addKeyword({ keyword: 'uniqueMembers', type: 'array', schemaType: 'boolean', errors: true, validate: uniqueMembers });
+
+  // A role that cannot be granted on an endpoint policy (schemas/endpoint-policy-roles.ts); the
+  // form of the role is Role.json's rule, so only well-formed roles are judged here.
+  const endpointPolicyRole: KeywordValidate = (schema, data, _parent, cxt) => {
+    if (!schema || typeof data !== 'string' || !refusedOnEndpointPolicies(data)) return true;
+    return fail(endpointPolicyRole, 'endpointPolicyRole', cxt?.instancePath ?? '', unsupportedRoleMessage(data));
+  };
+  ajv.addKeyword({ keyword: 'endpointPolicyRole', type: 'string', schemaType: 'boolean', errors: true, validate: endpointPolicyRole });
 
   const exactlyOneOf: KeywordValidate = (schema, data, _parent, cxt) => {
     if (!Array.isArray(schema) || typeof data !== 'object' || data === null) return true;

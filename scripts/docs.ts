@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, FORMAT_ALIASES, FIELD_ALIASES, type JsonSchema } from '../schemas';
+import { ENDPOINT_POLICY_ROLES, endpointPolicyRolesText } from '../schemas/endpoint-policy-roles';
 import { columnTable, type FileKind, type FormatDefinition } from '../backend-emulator/import-engine';
 import { awsCsv } from '../backend-emulator/import-engine/formats/aws-csv';
 import { azureCsv } from '../backend-emulator/import-engine/formats/azure-csv';
@@ -64,6 +65,7 @@ function rules(node: Node): string[] {
   if (node.celExpression) out.push('must parse as CEL and evaluate to a boolean; at most 12 logical operators');
   if (node.uniqueMembers) out.push('no repeats, comparing the email or domain part case-insensitively');
   if (node.base64) out.push('base64-encoded');
+  if (node.endpointPolicyRole) out.push(`a role endpoint policies take (see the table below): ${endpointPolicyRolesText()}`);
   if (Array.isArray(node.enum) && !node['x-reason']) out.push(`one of ${(node.enum as unknown[]).map((v) => `\`${String(v)}\``).join(', ')}`);
   return out;
 }
@@ -88,6 +90,7 @@ function renderSchema(schema: JsonSchema): string {
     const r = rules(schema);
     if (r.length) lines.push(`Type: ${typeOf(schema)}. Rules: ${r.join('; ')}.\n`);
   }
+  if (properties && Object.values(properties).some((node) => node.endpointPolicyRole)) lines.push(renderRoleTable());
   if (Array.isArray(schema.exactlyOneOf)) {
     lines.push(`Exactly one of ${(schema.exactlyOneOf as string[]).map((n) => `\`${n}\``).join(' and ')} must be given.\n`);
   }
@@ -101,6 +104,19 @@ function renderSchema(schema: JsonSchema): string {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** The roles an endpoint policy takes (schemas/endpoint-policy-roles.ts) and what each grants. */
+function renderRoleTable(): string {
+  const rows = Object.entries(ENDPOINT_POLICY_ROLES).map(([role, r]) => `| \`${role}\` | ${cell(r.title)} | ${r.grants.map((g) => `\`${g}\``).join(', ')} |`);
+  return [
+    '## Roles an endpoint policy takes\n',
+    'Any other predefined role is refused: `Role {role} is not supported for this resource.` Custom roles (`projects/{project}/roles/{id}`, `organizations/{org}/roles/{id}`) are accepted; with `--auth` the emulator knows their permissions from the auth file.\n',
+    '| role | what it is | permissions it grants (patterns) |',
+    '|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 function renderIndex(): string {

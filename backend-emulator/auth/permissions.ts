@@ -1,35 +1,23 @@
 /**
- * THE role -> permission table of the emulator (documented in docs/emulator.md). Patterns:
+ * The emulator's role -> permission table (documented in docs/emulator.md). Patterns:
  * `*` is every permission, `service.*` every permission of a service, `*.verb` that verb on every
  * resource type. Custom roles come from the `roles` section of the `--auth` file.
  */
 
-export const EP = 'networkservices.endpointPolicies';
+import { ENDPOINT_POLICY_PERMISSIONS, ENDPOINT_POLICY_ROLES, EP } from '../../schemas/endpoint-policy-roles';
 
-/** Every permission an endpoint policy has (what testIamPermissions accepts for one). */
-export const ENDPOINT_POLICY_PERMISSIONS = [
-  `${EP}.create`,
-  `${EP}.delete`,
-  `${EP}.get`,
-  `${EP}.getIamPolicy`,
-  `${EP}.list`,
-  `${EP}.setIamPolicy`,
-  `${EP}.update`,
-  `${EP}.use`,
-] as const;
+export { ENDPOINT_POLICY_PERMISSIONS, EP };
 
 export const PERMISSION_GET_IAM_POLICY = `${EP}.getIamPolicy`;
 export const PERMISSION_SET_IAM_POLICY = `${EP}.setIamPolicy`;
 
-export const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
-  'roles/owner': ['*'],
-  'roles/editor': [`${EP}.create`, `${EP}.delete`, `${EP}.get`, `${EP}.getIamPolicy`, `${EP}.list`, `${EP}.update`, `${EP}.use`],
-  'roles/viewer': [`${EP}.get`, `${EP}.getIamPolicy`, `${EP}.list`],
-  'roles/networkservices.admin': ['networkservices.*'],
-  'roles/networkservices.viewer': [`${EP}.get`, `${EP}.list`],
-  'roles/iam.securityAdmin': ['*.getIamPolicy', '*.setIamPolicy'],
-  'roles/iam.securityReviewer': ['*.getIamPolicy'],
-};
+/**
+ * The predefined roles: the roles an endpoint policy accepts (schemas/endpoint-policy-roles.ts,
+ * one table for the emulator, the provider and the docs), with what each grants.
+ */
+export const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(ENDPOINT_POLICY_ROLES).map(([role, { grants }]) => [role, grants]),
+);
 
 /** Whether a permission pattern from the table covers `permission`. */
 export function patternGrants(pattern: string, permission: string): boolean {

@@ -51,6 +51,20 @@ const REFERENCE_PATTERNS: Partial<Record<MutableField, RegExp>> = {
   clientTlsPolicy: /^projects\/[^/]+\/locations\/[^/]+\/clientTlsPolicies\/[^/]+$/,
 };
 
+/** endpoint_policy.proto: the parent "must be in the format projects/{project}/locations/global". */
+export const ENDPOINT_POLICY_LOCATION = 'global';
+
+/** INVALID_ARGUMENT for a location other than `global`; `field` is `parent` or `name`. */
+export function checkGlobalLocation(location: string, field: string): void {
+  if (location === ENDPOINT_POLICY_LOCATION) return;
+  throw invalidArgument([
+    {
+      field,
+      description: `location '${location}' is not supported: endpoint policies exist only in location 'global' (projects/{project}/locations/global)`,
+    },
+  ]);
+}
+
 export interface DomainOptions {
   strictReferences: boolean;
 }
@@ -169,7 +183,9 @@ export function seedEndpointPolicies(store: Store, value: unknown, field: string
     const name = (item as Record<string, unknown>).name;
     const match = typeof name === 'string' ? NAME.exec(name) : null;
     if (!match || !RESOURCE_ID.test(match[3])) {
-      found.push({ field: `${at}.name`, description: 'must be projects/{project}/locations/{location}/endpointPolicies/{id}' });
+      found.push({ field: `${at}.name`, description: 'must be projects/{project}/locations/global/endpointPolicies/{id}' });
+    } else if (match[2] !== ENDPOINT_POLICY_LOCATION) {
+      found.push({ field: `${at}.name`, description: `location '${match[2]}' is not supported: endpoint policies exist only in location 'global'` });
     } else if (names.has(name as string)) {
       found.push({ field: `${at}.name`, description: 'appears twice in the seed' });
     } else names.add(name as string);

@@ -231,12 +231,47 @@ export function policyRuleViolations(policy: Policy, prefix = 'policy'): FieldVi
   return violations;
 }
 
-/** Schema violations first, then the policy-level rules; one entry per field. */
-function allViolations(schemaName: 'SetIamPolicyRequest' | 'IamPolicy', value: unknown, prefix: string, policy: Policy | undefined, policyPrefix: string): FieldViolation[] {
+/**
+ * What the resource's type says of a role: undefined when it can be granted there, else why not
+ * (Google: `Role roles/storage.admin is not supported for this resource.`).
+ */
+export type RoleRule = (role: string) => string | undefined;
+
+/** The bindings whose role the resource refuses, as `policy.bindings[i].role` violations. */
+function roleViolations(policy: Policy, prefix: string, roleRule: RoleRule): FieldViolation[] {
+  const bindings = Array.isArray(policy.bindings) ? policy.bindings : [];
+  const found: FieldViolation[] = [];
+  bindings.forEach((binding, i) => {
+    const role = binding && typeof binding === 'object' ? binding.role : undefined;
+    const problem = typeof role === 'string' ? roleRule(role) : undefined;
+    if (problem) found.push({ field: `${prefix}.bindings[${i}].role`, description: problem });
+  });
+  return found;
+}
+
+/** Schema violations first, then the policy-level rules, then the roles; one entry per field. */
+function allViolations(
+  schemaName: 'SetIamPolicyRequest' | 'IamPolicy',
+  value: unknown,
+  prefix: string,
+  policy: Policy | undefined,
+  policyPrefix: string,
+  roleRule?: RoleRule,
+): FieldViolation[] {
   const violations = schemaViolations(schemaName, value, prefix);
-  if (policy && typeof policy === 'object') violations.push(...policyRuleViolations(policy, policyPrefix));
+  if (policy && typeof policy === 'object') {
+    violations.push(...policyRuleViolations(policy, policyPrefix));
+    if (roleRule) violations.push(...roleViolations(policy, policyPrefix, roleRule));
+  }
   const seen = new Set<string>();
   return violations.filter((v) => (seen.has(v.field) ? false : (seen.add(v.field), true)));
+}
+
+/** INVALID_ARGUMENT; when the first problem is a refused role, Google's sentence is the message. */
+function refuse(violations: FieldViolation[]): never {
+  const first = violations[0];
+  const roleRefused = /\.bindings\[\d+\]\.role$/.test(first.field) && first.description.startsWith('Role ');
+  throw invalidArgument(violations, roleRefused ? first.description : undefined);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,6 +343,8 @@ function write(store: Store, resource: string, current: StoredPolicy | undefined
 
 export interface SetIamPolicyOptions {
   principal?: string;
+  /** The roles the resource's type accepts; absent: any well-formed role. */
+  roleRule?: RoleRule;
 }
 
 /**
@@ -318,8 +355,8 @@ export interface SetIamPolicyOptions {
 export function setIamPolicy(store: Store, resource: string, body: unknown, options: SetIamPolicyOptions = {}): Policy {
   const request = (body ?? {}) as { policy?: Policy; updateMask?: unknown };
   const mask = parseUpdateMask(request.updateMask);
-  const violations = allViolations('SetIamPolicyRequest', body ?? {}, '', mask.has('bindings') ? request.policy : undefined, 'policy');
-  if (violations.length > 0) throw invalidArgument(violations);
+  const violations = allViolations('SetIamPolicyRequest', body ?? {}, '', mask.has('bindings') ? request.policy : undefined, 'policy', options.roleRule);
+  if (violations.length > 0) refuse(violations);
   const policy = request.policy as Policy;
   return store.transaction(() => {
     const current = readStoredPolicy(store, resource);
@@ -341,9 +378,9 @@ export function setIamPolicy(store: Store, resource: string, body: unknown, opti
 }
 
 /** Validates a seed document's policy (field paths start with `field`) and writes it unconditionally. */
-export function seedIamPolicy(store: Store, resource: string, policy: unknown, field: string): void {
-  const violations = allViolations('IamPolicy', policy, field, policy as Policy, field);
-  if (violations.length > 0) throw invalidArgument(violations);
+export function seedIamPolicy(store: Store, resource: string, policy: unknown, field: string, roleRule?: RoleRule): void {
+  const violations = allViolations('IamPolicy', policy, field, policy as Policy, field, roleRule);
+  if (violations.length > 0) refuse(violations);
   const p = policy as Policy;
   store.transaction(() => {
     write(store, resource, readStoredPolicy(store, resource), { bindings: normalizeBindings(p.bindings ?? []), auditConfigs: p.auditConfigs ?? [] }, 'seed');

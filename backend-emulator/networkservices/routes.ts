@@ -21,10 +21,12 @@ import { EMPTY_TYPE } from '../operations/operations';
 import { registerOperationRoutes } from '../operations/routes';
 import { ENDPOINT_POLICY_PERMISSIONS, PERMISSION_GET_IAM_POLICY, PERMISSION_SET_IAM_POLICY } from '../auth/permissions';
 import type { ResourceAttributes } from '../auth/auth';
+import { refusedOnEndpointPolicies, unsupportedRoleMessage } from '../../schemas/endpoint-policy-roles';
 import {
   ENDPOINT_POLICY_RESOURCE_TYPE,
   ENDPOINT_POLICY_TYPE,
   NETWORK_SERVICES,
+  checkGlobalLocation,
   createEndpointPolicy,
   deleteEndpointPolicy,
   endpointPolicyExists,
@@ -33,7 +35,7 @@ import {
   patchEndpointPolicy,
   seedEndpointPolicies,
 } from './endpoint-policies';
-import { getIamPolicy, parseRequestedVersion, seedIamPolicy, setIamPolicy } from './iam-policy';
+import { getIamPolicy, parseRequestedVersion, seedIamPolicy, setIamPolicy, type RoleRule } from './iam-policy';
 
 export const API_PREFIX = '/v1';
 export const OPERATION_METADATA_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata';
@@ -48,6 +50,12 @@ interface NameParams extends ParentParams {
 
 const PERMISSION_FORM = /^[a-z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*$/;
 
+/** The roles an endpoint policy's IAM policy accepts (schemas/endpoint-policy-roles.ts). */
+const endpointPolicyRoleRule: RoleRule = (role) => (refusedOnEndpointPolicies(role) ? unsupportedRoleMessage(role) : undefined);
+
+/** A project's own policy (`projects/P`, what `--auth` reads): any well-formed role. */
+const PROJECT_RESOURCE = /^projects\/[^/]+$/;
+
 export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
   const { store } = ctx;
   const options = { strictReferences: ctx.config.strictReferences };
@@ -60,10 +68,18 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     }
     let n = 0;
     for (const [resource, policy] of Object.entries(value as Record<string, unknown>)) {
-      if (!/^[a-z][A-Za-z0-9]*\/[^\s]+$/.test(resource)) {
-        throw invalidArgument([{ field: `${field}["${resource}"]`, description: 'is not a resource name such as projects/my-project' }]);
+      const at = `${field}["${resource}"]`;
+      if (PROJECT_RESOURCE.test(resource)) {
+        seedIamPolicy(store, resource, policy, at);
+      } else if (endpointPolicyExists(store, resource)) {
+        // As on Google, an IAM policy belongs to a resource that exists: an endpoint policy already
+        // in the store or seeded by this document's `endpointPolicies` section (loaded first).
+        seedIamPolicy(store, resource, policy, at, endpointPolicyRoleRule);
+      } else {
+        throw invalidArgument([
+          { field: at, description: 'must be a project (projects/my-project) or the name of an endpoint policy that exists or is seeded in endpointPolicies' },
+        ]);
       }
-      seedIamPolicy(store, resource, policy, `${field}["${resource}"]`);
       n++;
     }
     return n;
@@ -74,6 +90,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   const nameOf = (request: FastifyRequest<{ Params: NameParams }>): { name: string; parent: string; verb?: string } => {
     const { parent } = locationName(request.params.project, request.params.location, 'name');
+    checkGlobalLocation(request.params.location, 'name');
     const { id, verb } = splitVerb(request.params.endpointPolicy);
     if (!id) throw unknownPath(request.method, path(request));
     // A decoded `%2F`, `..` or any other id no endpoint policy can have: refused, so that no IAM
@@ -84,14 +101,18 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   const attributes = (name: string): ResourceAttributes => ({ name, type: ENDPOINT_POLICY_RESOURCE_TYPE, service: NETWORK_SERVICES });
 
-  /** IAM methods act on an endpoint policy; with --strict-references it must exist. */
+  /**
+   * getIamPolicy and setIamPolicy act on an endpoint policy that exists: NOT_FOUND otherwise, and
+   * nothing is stored (networkservices_v1.yaml: SetIamPolicy "can return NOT_FOUND").
+   */
   const iamTarget = (name: string): ResourceAttributes => {
-    if (ctx.config.strictReferences && !endpointPolicyExists(store, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+    if (!endpointPolicyExists(store, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
     return attributes(name);
   };
 
   app.post<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
+    checkGlobalLocation(request.params.location, 'parent');
     const id = checkResourceId(queryParam(request, 'endpointPolicyId'), 'endpointPolicyId');
     const body = objectBody(request);
     return store.transaction(() => {
@@ -102,6 +123,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.get<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
+    checkGlobalLocation(request.params.location, 'parent');
     const page = listEndpointPolicies(store, parent, pageRequest(request, `${API_PREFIX}/${parent}/endpointPolicies`));
     return { endpointPolicies: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
@@ -122,7 +144,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
       const body = objectBody(request);
       const target = iamTarget(name);
       ctx.auth.requirePermission(request.principal, target, PERMISSION_SET_IAM_POLICY);
-      return setIamPolicy(store, name, body, { principal: request.principal?.member });
+      return setIamPolicy(store, name, body, { principal: request.principal?.member, roleRule: endpointPolicyRoleRule });
     }
     if (verb === 'testIamPermissions') {
       const body = objectBody(request);
@@ -137,7 +159,10 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
           throw invalidArgument([{ field: `permissions[${i}]`, description: `Permission ${p} is not valid for this resource.` }]);
         }
       });
-      const target = iamTarget(name);
+      // A policy that does not exist grants nothing (the IAM mixin's documented choice besides
+      // NOT_FOUND): an empty answer, as for a caller who holds none of the permissions.
+      if (!endpointPolicyExists(store, name)) return {};
+      const target = attributes(name);
       const held = (permissions as string[]).filter((p) => ctx.auth.holds(request.principal, target, p));
       return held.length > 0 ? { permissions: held } : {};
     }

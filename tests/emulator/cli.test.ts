@@ -160,6 +160,7 @@ describe('shutdown', () => {
     const { request } = await import('http');
     const body = JSON.stringify({ policy: { bindings: [{ role: 'roles/viewer', members: ['user:late@example.com'] }] } });
     const resource = policyName('inflight');
+    expect((await http(`${p.url}/v1/${PARENT}/endpointPolicies?endpointPolicyId=inflight`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER })).status).toBe(200);
     const url = new URL(`${p.url}/v1/${resource}:setIamPolicy`);
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(

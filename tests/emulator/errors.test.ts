@@ -89,6 +89,37 @@ test('unknown paths and methods are 404 NOT_FOUND in the Google shape', async ()
   }
 });
 
+test('a method of Google\'s APIs that the emulator does not implement is 501 UNIMPLEMENTED, naming the method', async () => {
+  // newApp has Network Services only: Migration Center's paths are unimplemented here, still Google's.
+  for (const [method, url, id] of [
+    ['GET', '/v1/projects/p1/locations/global/meshes', 'networkservices.projects.locations.meshes.list'],
+    ['GET', '/v1/projects/p1/locations/global/meshes/m1?view=FULL', 'networkservices.projects.locations.meshes.get'],
+    ['POST', '/v1/projects/p1/locations/global/gateways/g1:setIamPolicy', 'networkservices.projects.locations.gateways.setIamPolicy'],
+    ['GET', '/v1/projects/p1/locations', 'networkservices.projects.locations.list'],
+    ['POST', '/v1alpha1/projects/p1/locations/us-central1/groups', 'migrationcenter.projects.locations.groups.create'],
+    ['POST', '/v1alpha1/projects/p1/locations/us-central1/assets:aggregateValues', 'migrationcenter.projects.locations.assets.aggregateValues'],
+    ['GET', '/v1alpha1/projects/p1/locations/us-central1/settings', 'migrationcenter.projects.locations.getSettings'],
+    ['POST', '/v1alpha1/projects/p1/locations/l/groups/g%3AaddAssets', 'migrationcenter.projects.locations.groups.addAssets'],
+  ]) {
+    const res = await call(app, method, url, method === 'GET' ? undefined : {});
+    const error = expectGoogleError(res, 501, 'UNIMPLEMENTED');
+    expect(error.message).toContain(`Method ${id} is not implemented by the emulator`);
+  }
+});
+
+test('a path or verb that is in no Google API stays 404, also beside an emulated method', async () => {
+  for (const [method, url] of [
+    ['POST', `/v1/${R}:getIamPolicy`], // getIamPolicy is a GET
+    ['GET', `/v1/${R}:frobnicate`],
+    ['GET', '/v1/projects/p1/locations/global/meshes/m1/extra'],
+    ['POST', '/v1alpha1/projects/p1/locations/l/importJobs/j:foo'],
+    ['DELETE', '/v1/projects/p1/locations/global/meshes'],
+  ]) {
+    const res = await call(app, method, url, method === 'GET' || method === 'DELETE' ? undefined : {});
+    expectGoogleError(res, 404, 'NOT_FOUND');
+  }
+});
+
 test('a repeated query parameter is INVALID_ARGUMENT', async () => {
   const res = await call(app, 'GET', `/v1/${R}:getIamPolicy?options.requestedPolicyVersion=1&options.requestedPolicyVersion=3`);
   expectGoogleError(res, 400, 'INVALID_ARGUMENT');

@@ -92,6 +92,26 @@ test('a missing policy is 404 NOT_FOUND', async () => {
   expect(missing.error.status).toBe('NOT_FOUND');
   const del = await failure(policies().delete({ name: policyName('does-not-exist') }));
   expect(del.status).toBe(404);
+  // IAM on it too: the policy belongs to a resource that does not exist.
+  const iam = await failure(policies().getIamPolicy({ resource: policyName('does-not-exist'), 'options.requestedPolicyVersion': 3 }));
+  expect(iam.status).toBe(404);
+  expect(iam.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+  expect(iam.error.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: policyName('does-not-exist') })]);
+});
+
+test('a role that does not apply to endpoint policies is 400 INVALID_ARGUMENT naming the binding', async () => {
+  const bad = await failure(
+    policies().setIamPolicy({ resource: policyName('gapi-1'), requestBody: { policy: { bindings: [{ role: 'roles/storage.admin', members: ['user:ok@example.com'] }] } } }),
+  );
+  expect(bad.status).toBe(400);
+  expect(bad.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: 'Role roles/storage.admin is not supported for this resource.' });
+  expect(bad.error.details[0]).toMatchObject({ fieldViolations: [{ field: 'policy.bindings[0].role' }] });
+});
+
+test('a method of the API that the emulator does not implement is 501 UNIMPLEMENTED, naming it', async () => {
+  const meshes = await failure(ns.projects.locations.meshes.list({ parent: PARENT }));
+  expect(meshes.status).toBe(501);
+  expect(meshes.error).toMatchObject({ code: 501, status: 'UNIMPLEMENTED', message: expect.stringContaining('networkservices.projects.locations.meshes.list') });
 });
 
 test('a bad member is 400 INVALID_ARGUMENT with the field named', async () => {
@@ -115,5 +135,5 @@ test('patch and delete through the client', async () => {
   expect((await policies().get({ name: policyName('gapi-1') })).data.description).toBe('patched');
   const deleted = await policies().delete({ name: policyName('gapi-1') });
   expect(deleted.data.done).toBe(true);
-  expect((await policies().getIamPolicy({ resource: policyName('gapi-1') })).data).toEqual({ etag: 'ACAB' });
+  expect((await failure(policies().getIamPolicy({ resource: policyName('gapi-1') }))).status).toBe(404);
 });

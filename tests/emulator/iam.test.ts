@@ -122,7 +122,7 @@ describe('policy versions and conditions', () => {
 
   test('conditions need version 3 on write', async () => {
     for (const version of [undefined, 0, 1]) {
-      const res = await setIam(app, R, { policy: { version, bindings: [{ role: 'roles/networkservices.admin', members: ['user:a@example.com'] }, { role: 'roles/browser', members: ['user:a@example.com'], condition: COND }] } });
+      const res = await setIam(app, R, { policy: { version, bindings: [{ role: 'roles/networkservices.admin', members: ['user:a@example.com'] }, { role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: COND }] } });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0]).toEqual({ field: 'policy.version', description: expect.stringContaining('policy.bindings[1].condition') });
     }
@@ -177,7 +177,7 @@ describe('policy versions and conditions', () => {
 
   test('no conditions on roles/owner, roles/editor, roles/viewer', async () => {
     for (const role of ['roles/owner', 'roles/editor', 'roles/viewer']) {
-      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/browser', members: ['user:a@example.com'] }, { role, members: ['user:a@example.com'], condition: COND }] } });
+      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com'] }, { role, members: ['user:a@example.com'], condition: COND }] } });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0].field).toBe('policy.bindings[1].condition');
     }
@@ -185,17 +185,17 @@ describe('policy versions and conditions', () => {
 
   test('no conditions for allUsers / allAuthenticatedUsers, naming the member', async () => {
     for (const member of ['allUsers', 'allAuthenticatedUsers']) {
-      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/browser', members: ['user:a@example.com', member], condition: COND }] } });
+      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com', member], condition: COND }] } });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0].field).toBe('policy.bindings[0].members[1]');
     }
     // Without a condition they are fine.
-    expect((await setIam(app, R, { policy: { bindings: [{ role: 'roles/browser', members: ['allUsers'] }] } })).status).toBe(200);
+    expect((await setIam(app, R, { policy: { bindings: [{ role: 'roles/networkservices.viewer', members: ['allUsers'] }] } })).status).toBe(200);
   });
 
   test('a condition expression that does not parse or is not boolean names the expression', async () => {
     for (const expression of ['request.time <', '"a string"', 'unknownVar == 1']) {
-      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/browser', members: ['user:a@example.com'], condition: { title: 't', expression } }] } });
+      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: { title: 't', expression } }] } });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res).map((v) => v.field)).toContain('policy.bindings[0].condition.expression');
     }
@@ -203,7 +203,7 @@ describe('policy versions and conditions', () => {
 
   test('at most 20 conditions for one role and member', async () => {
     const bindings = Array.from({ length: 21 }, (_, i) => ({
-      role: 'roles/browser',
+      role: 'roles/networkservices.viewer',
       members: ['user:a@example.com'],
       condition: { title: `c${i}`, expression: `request.time < timestamp("${2030 + i}-01-01T00:00:00Z")` },
     }));
@@ -226,6 +226,31 @@ describe('members and limits', () => {
     const res = await setIam(app, R, { policy: { bindings: [{ role: 'viewer', members: ['user:a@example.com'] }] } });
     expectGoogleError(res, 400, 'INVALID_ARGUMENT');
     expect(fieldViolations(res)[0].field).toBe('policy.bindings[0].role');
+  });
+
+  test('a role that does not apply to endpoint policies is refused, naming the binding, and nothing is written', async () => {
+    for (const role of ['roles/storage.admin', 'roles/foo', 'roles/networkservices.edgeCacheAdmin']) {
+      const res = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }, { role, members: ['user:a@example.com'] }] } });
+      const error = expectGoogleError(res, 400, 'INVALID_ARGUMENT');
+      expect(error.message).toBe(`Role ${role} is not supported for this resource.`);
+      expect(fieldViolations(res)).toEqual([{ field: 'policy.bindings[1].role', description: `Role ${role} is not supported for this resource.` }]);
+    }
+    expect(await history()).toEqual([]);
+  });
+
+  test('basic roles, the networkservices roles and custom roles are accepted', async () => {
+    const roles = [
+      'roles/owner',
+      'roles/editor',
+      'roles/viewer',
+      'roles/networkservices.admin',
+      'roles/networkservices.viewer',
+      'projects/my-project/roles/epReader',
+      'organizations/123456/roles/epAdmin',
+    ];
+    const res = await setIam(app, R, { policy: { bindings: roles.map((role) => ({ role, members: ['user:a@example.com'] })) } });
+    expect(res.status).toBe(200);
+    expect(res.body.bindings.map((b: { role: string }) => b.role)).toEqual(roles);
   });
 
   test('duplicate members after case folding are rejected, naming the repeat', async () => {
@@ -306,7 +331,8 @@ describe('resource lifecycle', () => {
   test('deleting the endpoint policy deletes its IAM policy (history keeps it)', async () => {
     const set = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } });
     expect((await call(app, 'DELETE', `/v1/${R}`)).status).toBe(200);
-    expect((await getIam(app, R)).body).toEqual({ etag: 'ACAB' });
+    // Gone with its resource: reading it is NOT_FOUND, as for any deleted resource.
+    expectGoogleError(await getIam(app, R), 404, 'NOT_FOUND');
     const entries = await history();
     expect(entries.map((e) => [e.kind, e.etag])).toEqual([
       ['set', set.body.etag],
@@ -317,16 +343,49 @@ describe('resource lifecycle', () => {
     expect((await getIam(app, R)).body).toEqual({ etag: 'ACAB' });
   });
 
-  test('without --strict-references IAM works on a name with no endpoint policy; with it, 404', async () => {
+  test('IAM on an endpoint policy that does not exist: get and set are 404 with ResourceInfo, nothing is stored; test grants nothing', async () => {
     const missing = policyName('nope');
-    expect((await getIam(app, missing)).status).toBe(200);
+    for (const res of [await getIam(app, missing, 3), await setIam(app, missing, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } })]) {
+      const error = expectGoogleError(res, 404, 'NOT_FOUND');
+      expect(error.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: 'networkservices.googleapis.com/EndpointPolicy', resourceName: missing })]);
+    }
+    expect(await history(missing)).toEqual([]);
+    const tested = await call(app, 'POST', `/v1/${missing}:testIamPermissions`, { permissions: ['networkservices.endpointPolicies.get'] });
+    expect(tested.status).toBe(200);
+    expect(tested.body.permissions ?? []).toEqual([]);
+    // Created afterwards, it starts with an empty policy: the refused set left nothing behind.
+    await createPolicy(app, 'nope');
+    expect((await getIam(app, missing)).body).toEqual({ etag: 'ACAB' });
+  });
+
+  test('--strict-references no longer changes IAM: 404 with or without it', async () => {
     const strict = newApp({ strictReferences: true });
     try {
-      expectGoogleError(await getIam(strict, missing), 404, 'NOT_FOUND');
-      expectGoogleError(await setIam(strict, missing, { policy: { bindings: [] } }), 404, 'NOT_FOUND');
-      expectGoogleError(await call(strict, 'POST', `/v1/${missing}:testIamPermissions`, { permissions: [] }), 404, 'NOT_FOUND');
+      expectGoogleError(await getIam(strict, policyName('nope')), 404, 'NOT_FOUND');
+      expect((await createPolicy(strict, 'ep1')).status).toBe(200);
+      expect((await getIam(strict, R)).body).toEqual({ etag: 'ACAB' });
     } finally {
       await strict.close();
+    }
+  });
+
+  test('endpoint policies exist in locations/global only: every method elsewhere is INVALID_ARGUMENT', async () => {
+    const other = 'projects/p1/locations/us-central1';
+    const name = `${other}/endpointPolicies/ep1`;
+    const cases: Array<[Promise<any>, string]> = [
+      [createPolicy(app, 'ep1', undefined, other), 'parent'],
+      [call(app, 'GET', `/v1/${other}/endpointPolicies`), 'parent'],
+      [call(app, 'GET', `/v1/${name}`), 'name'],
+      [call(app, 'PATCH', `/v1/${name}?updateMask=description`, { description: 'x' }), 'name'],
+      [call(app, 'DELETE', `/v1/${name}`), 'name'],
+      [getIam(app, name), 'name'],
+      [setIam(app, name, { policy: { bindings: [] } }), 'name'],
+      [call(app, 'POST', `/v1/${name}:testIamPermissions`, { permissions: [] }), 'name'],
+    ];
+    for (const [pending, field] of cases) {
+      const res = await pending;
+      expectGoogleError(res, 400, 'INVALID_ARGUMENT');
+      expect(fieldViolations(res)).toEqual([{ field, description: expect.stringContaining("only in location 'global'") }]);
     }
   });
 

@@ -94,6 +94,21 @@ describe('EndpointPolicy + EndpointPolicyIamBinding', () => {
     expect(failures.map((f) => f.property)).toEqual(['members[0]', 'condition.expression']);
   });
 
+  it('refuses at preview a role endpoint policies do not take, and a location other than global', async () => {
+    const { failures } = await host.check(urn, {}, { ...args, name: `projects/${PROJECT}/locations/us-central1/endpointPolicies/web`, role: 'roles/storage.admin' });
+    expect(failures).toEqual([
+      { property: 'name', reason: expect.stringContaining('locations/global') },
+      { property: 'role', reason: 'Role roles/storage.admin is not supported for this resource.' },
+    ]);
+  });
+
+  it('a binding on an endpoint policy that does not exist fails clearly, and stores nothing', async () => {
+    const missing = `projects/${PROJECT}/locations/global/endpointPolicies/never-created`;
+    const { inputs } = await host.check(urn, {}, { ...args, name: missing });
+    await expect(host.create(urn, inputs)).rejects.toThrow(`endpoint policy ${missing} does not exist: create it first`);
+    await expect(api('GET', `/v1/${missing}:getIamPolicy`)).rejects.toThrow(/404/);
+  });
+
   it('goes through create, no-op diff, update, refresh with drift, import, replace and delete', async () => {
     const { inputs } = await host.check(urn, {}, args);
     expect(inputs.members).toEqual(['group:ops@example.com', 'user:alice@example.com']);
@@ -162,7 +177,7 @@ describe('EndpointPolicy + EndpointPolicyIamBinding', () => {
   it('loses nothing when 200 bindings for 200 roles are created at once, from two processes', async () => {
     const second = await hostFor('binding');
     try {
-      const roles = Array.from({ length: 200 }, (_, i) => `roles/custom.role${i}`);
+      const roles = Array.from({ length: 200 }, (_, i) => `projects/${PROJECT}/roles/custom${i}`);
       await Promise.all(
         roles.map((role, i) =>
           (i % 2 === 0 ? host : second).create(dynamicUrn('networkservices/v1:EndpointPolicyIamBinding', `r${i}`), {

@@ -11,7 +11,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { cliProcessesOfThisFile, spawnCli, tempDir } from '../emulator/helpers';
+import { MATCHER, cliProcessesOfThisFile, spawnCli, tempDir } from '../emulator/helpers';
 
 jest.setTimeout(60_000);
 
@@ -42,8 +42,8 @@ test('with --auth at --log-level info: 401 / 403 / admin-only as documented, and
   running.push(p);
   const u = p.url;
 
-  // alice may administer IAM on the project; bob holds nothing.
-  expect((await call(`${u}/emulator/v1/seed`, 'POST', TOKENS.admin, { iamPolicies: { 'projects/acc': { bindings: [{ role: 'roles/networkservices.admin', members: ['user:alice@example.com'] }] } } })).status).toBe(200);
+  // The endpoint policy exists; alice may administer IAM on the project; bob holds nothing.
+  expect((await call(`${u}/emulator/v1/seed`, 'POST', TOKENS.admin, { endpointPolicies: [{ name: RESOURCE, type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }], iamPolicies: { 'projects/acc': { bindings: [{ role: 'roles/networkservices.admin', members: ['user:alice@example.com'] }] } } })).status).toBe(200);
   expect((await call(`${u}/v1/${RESOURCE}:setIamPolicy`, 'POST', TOKENS.alice, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:carol@example.com'] }] } })).status).toBe(200);
 
   // Unknown tokens, including names of Object.prototype members: 401 UNAUTHENTICATED.

@@ -13,7 +13,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runKillRounds } from '../../bench/reliability';
-import { cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../emulator/helpers';
+import { MATCHER, cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../emulator/helpers';
 
 jest.setTimeout(180_000);
 
@@ -139,6 +139,13 @@ async function expectRefused(dataDir: string, reason: RegExp): Promise<string> {
         });
         return { status: res.status, body: (await res.json()) as any };
       };
+      // The endpoint policy exists before its IAM policy is written (404 otherwise).
+      const created = await fetch(`${p.url}/v1/projects/full/locations/global/endpointPolicies?endpointPolicyId=ep`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }),
+      });
+      expect(created.status).toBe(200);
       const first = await set('user:before@example.com');
       expect(first.status).toBe(200);
       const filler = fill(mnt);

@@ -61,14 +61,21 @@ describe('EndpointPolicyIamBindingArgs', () => {
     expect(props(validate('EndpointPolicyIamBindingArgs', binding({ role })))).toEqual(['role']);
   });
 
-  it.each(['projects/p/locations/global/endpointPolicies', 'projects/p/endpointPolicies/x', 'projects/p/locations/l/endpointPolicies/X', 'endpointPolicies/x'])(
-    'refuses name %s',
-    (name) => {
-      expect(validate('EndpointPolicyIamBindingArgs', binding({ name }))).toEqual([
-        { property: 'name', reason: 'must be projects/{project}/locations/{location}/endpointPolicies/{endpointPolicyId}' },
-      ]);
-    },
-  );
+  it.each(['roles/storage.admin', 'roles/foo', 'roles/networkservices.edgeCacheAdmin'])('refuses role %s, which endpoint policies do not take, in Google\'s words', (role) => {
+    expect(validate('EndpointPolicyIamBindingArgs', binding({ role }))).toEqual([{ property: 'role', reason: `Role ${role} is not supported for this resource.` }]);
+  });
+
+  it.each([
+    'projects/p/locations/global/endpointPolicies',
+    'projects/p/endpointPolicies/x',
+    'projects/p/locations/global/endpointPolicies/X',
+    'projects/p/locations/us-central1/endpointPolicies/x',
+    'endpointPolicies/x',
+  ])('refuses name %s', (name) => {
+    expect(validate('EndpointPolicyIamBindingArgs', binding({ name }))).toEqual([
+      { property: 'name', reason: 'must be projects/{project}/locations/global/endpointPolicies/{endpointPolicyId} (endpoint policies exist in location global only)' },
+    ]);
+  });
 
   it('requires name, role and members', () => {
     expect(props(validate('EndpointPolicyIamBindingArgs', {}))).toEqual(['name', 'role', 'members']);
