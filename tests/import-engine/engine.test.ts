@@ -98,7 +98,7 @@ describe('formats', () => {
     expect(e.totalRowsCount).toBe(4);
     expect(sink.assets).toHaveLength(1);
     expect(sink.assets[0].labels).toEqual({ env: 'prod' });
-    expect(sink.assets[0].machineDetails.disks?.disks?.entries).toHaveLength(1);
+    expect(sink.assets[0].virtualMachineDetails.vmDisks?.disks?.entries).toHaveLength(1);
     expect(sink.assets[0].performanceData?.dailyResourceUsageAggregations).toHaveLength(1);
     expect(templateCsv(kinds[3])).toBe('MachineId,Key,Value\r\nvm-0001,env,prod\r\n');
   });
@@ -201,7 +201,7 @@ describe('execution', () => {
   test('duplicates: the first row wins, later ones are reported and skipped', async () => {
     const sink = new MemorySink();
     const r = await executeImport(FORMAT, [vmFile([vmRow('vm-1', 'first'), vmRow('vm-2'), vmRow('vm-1', 'second')])], sink);
-    expect(sink.assets.map((a) => a.machineName)).toEqual(['first', 'host-vm-2']);
+    expect(sink.assets.map((a) => a.virtualMachineDetails.vmName)).toEqual(['first', 'host-vm-2']);
     expect(r.executionErrors.fileValidations[0].rowErrors.map((e) => e.rowNumber)).toEqual([4]);
   });
 
