@@ -49,7 +49,7 @@ export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
     name: 'operational_status',
     type: 'string',
     presence: 'optional',
-    description: 'Operational (1) -> ACTIVE, Non-Operational (2) -> SUSPENDED, Repair in Progress (3) / DR Standby (4) / Ready (5) -> SUSPENDED, Retired (6) -> DELETED; label or number.',
+    description: 'Operational (1) -> poweredOn; Non-Operational (2), Repair in Progress (3), DR Standby (4), Ready (5), Retired (6) -> poweredOff; label or number.',
     example: 'Operational',
   },
   { name: 'install_status', type: 'string', presence: 'optional', description: 'Install status (attribute).', example: 'Installed' },
