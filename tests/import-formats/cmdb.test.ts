@@ -140,6 +140,18 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     ]);
   });
 
+  it('fills a disk interfaceType only when storage_type names a bus', async () => {
+    const servers = 'sys_id,name,cpu_count,ram\r\ns1,one,2,1024\r\n';
+    const disks = 'computer,name,size_bytes,storage_type\r\ns1,d0,10,SCSI\r\ns1,d1,10,nvme\r\ns1,d2,10,SSD\r\ns1,d3,10,SAN\r\n';
+    const { assets } = await execute(cmdb, [bufferFile('cmdb_ci_server.csv', servers), bufferFile('cmdb_ci_disk.csv', disks)]);
+    expect(assets[0].virtualMachineDetails.vmDisks?.disks?.entries.map((d) => [d.diskLabel, d.interfaceType])).toEqual([
+      ['d0', 'SCSI'],
+      ['d1', 'NVME'],
+      ['d2', undefined],
+      ['d3', undefined],
+    ]);
+  });
+
   it('maps operational status labels and numbers', () => {
     expect(powerStateOfCi('1')).toBe('poweredOn');
     expect(powerStateOfCi(' Operational ')).toBe('poweredOn');
