@@ -1,77 +1,90 @@
 /**
- * The asset the import engine hands to its sink: the emulator's stored form of a Migration Center
- * machine asset. Field names follow the real API's JSON (`MachineDetails`, `MachineDiskDetails`,
- * `MachineNetworkDetails`, `GuestOsDetails`, `PlatformDetails`, `AssetPerformanceData`), trimmed to
- * what the import formats can fill. int64 fields (`*Bytes`) are decimal strings, as on the wire.
+ * The asset the import engine hands to its sink: a Migration Center machine asset in the shape of
+ * Google's v1alpha1 REST client (`googleapis` migrationcenter/v1alpha1: `Schema$Asset`,
+ * `Schema$VirtualMachineDetails`, `Schema$VirtualMachineDiskDetails`, `Schema$DiskEntry`,
+ * `Schema$VirtualMachineNetworkDetails`, `Schema$NetworkAdapterList`, `Schema$NetworkAddressList`,
+ * `Schema$PlatformDetails`, `Schema$AssetPerformanceData`), trimmed to what the import formats can
+ * fill. Every key below exists there with the same name and shape (tests/import-engine/
+ * asset-shape.test.ts checks it against the client's type definitions), so the store writes it
+ * as it is. int64 fields (`*Bytes`) are decimal strings, as on the wire.
+ *
+ * The only key Google's Asset does not have is `machineId`: the engine's key for a machine (the
+ * asset id is derived from it; the store keeps it in `attributes.MachineId`).
  */
 
-export type PowerState =
-  | 'POWER_STATE_UNSPECIFIED'
-  | 'PENDING'
-  | 'ACTIVE'
-  | 'SUSPENDING'
-  | 'SUSPENDED'
-  | 'DELETING'
-  | 'DELETED';
+/**
+ * `VirtualMachineDetails.powerState` is a plain string in v1alpha1, documented as "poweredOn or
+ * poweredOff" (vSphere's words; vSphere also has `suspended`). Sources' other vocabularies (AWS
+ * `running`, Azure `VM deallocated`, ...) are mapped onto these three.
+ */
+export type PowerState = 'poweredOn' | 'poweredOff' | 'suspended';
 
+/** `VirtualMachineDetails.osFamily`: the enum's names in v1alpha1. */
 export type OsFamily = 'OS_FAMILY_UNKNOWN' | 'OS_FAMILY_WINDOWS' | 'OS_FAMILY_LINUX' | 'OS_FAMILY_UNIX';
 
 export interface DiskEntry {
   diskLabel?: string;
   /** int64 as a decimal string. */
-  capacityBytes?: string;
-  freeBytes?: string;
-  /** Storage type as the source names it (for example `SSD`, `gp3`, `Premium_LRS`). */
+  totalCapacityBytes?: string;
+  totalFreeBytes?: string;
+  /**
+   * The disk's bus (`IDE`, `SATA`, `SCSI`, `NVME`, `SAS`): Google's "Disks interface type (e.g.
+   * SATA/SCSI)". Set only when the source says it (RVTools' vDisk `Controller`); a storage class
+   * (`SSD`, `gp3`, `Premium_LRS`) is not an interface and has no field in DiskEntry.
+   */
   interfaceType?: string;
 }
 
-export interface MachineDiskDetails {
-  totalCapacityBytes?: string;
-  totalFreeBytes?: string;
+export interface VirtualMachineDiskDetails {
+  hddTotalCapacityBytes?: string;
+  hddTotalFreeBytes?: string;
   disks?: { entries: DiskEntry[] };
 }
 
 export interface NetworkAddress {
   ipAddress: string;
-  assignment?: 'ADDRESS_ASSIGNMENT_UNSPECIFIED' | 'ADDRESS_ASSIGNMENT_STATIC' | 'ADDRESS_ASSIGNMENT_DHCP';
 }
 
 export interface NetworkAdapterDetails {
   macAddress?: string;
-  addresses?: { entries: NetworkAddress[] };
+  addresses?: { addresses: NetworkAddress[] };
 }
 
-export interface MachineNetworkDetails {
+export interface VirtualMachineNetworkDetails {
   primaryIpAddress?: string;
   publicIpAddress?: string;
   primaryMacAddress?: string;
-  /** Every address the source lists, primary first (convenience copy of the adapters' addresses). */
-  ipAddresses?: string[];
-  adapters?: { entries: NetworkAdapterDetails[] };
-}
-
-export interface GuestOsDetails {
-  family?: OsFamily;
-  osName?: string;
-  version?: string;
+  networkAdapters?: { networkAdapters: NetworkAdapterDetails[] };
 }
 
 export interface PlatformDetails {
   genericDetails?: { location?: string };
   physicalDetails?: { location?: string };
+  awsEc2Details?: { location?: string; machineTypeLabel?: string };
+  azureVmDetails?: { location?: string; machineTypeLabel?: string; provisioningState?: string };
 }
 
-export interface MachineDetails {
-  uuid?: string;
-  machineName?: string;
+export interface VirtualMachineArchitectureDetails {
+  cpuSocketCount?: number;
+  firmware?: string;
+}
+
+export interface VirtualMachineDetails {
+  vmUuid?: string;
+  vmName?: string;
   createTime?: string;
   coreCount?: number;
   memoryMb?: number;
   powerState?: PowerState;
+  osFamily?: OsFamily;
+  osName?: string;
+  osVersion?: string;
+  vcenterFolder?: string;
+  vcenterVmId?: string;
   platform?: PlatformDetails;
-  disks?: MachineDiskDetails;
-  network?: MachineNetworkDetails;
-  guestOs?: GuestOsDetails;
+  vmArchitecture?: VirtualMachineArchitectureDetails;
+  vmDisks?: VirtualMachineDiskDetails;
+  vmNetwork?: VirtualMachineNetworkDetails;
 }
 
 export interface UsageStats {
@@ -95,15 +108,12 @@ export interface AssetPerformanceData {
 }
 
 export interface Asset {
-  /** The resource name; left to the caller (the engine does not know project or location). */
-  name?: string;
-  /** The source's unique machine id (`MachineId` of vmInfo.csv). */
+  /** The source's unique machine id (`MachineId` of vmInfo.csv): the engine's key, not a wire field. */
   machineId: string;
-  machineName?: string;
   /** Source fields without a typed home (`HostingLocation`, `MachineTypeLabel`, ...). */
   attributes: Record<string, string>;
   labels: Record<string, string>;
-  machineDetails: MachineDetails;
+  virtualMachineDetails: VirtualMachineDetails;
   performanceData?: AssetPerformanceData;
 }
 

@@ -7,7 +7,7 @@
  */
 import { toWireFormat } from '../../schemas/aliases';
 import type { AssetSink } from './asset';
-import { FORMAT_LABELS, FORMATS, otherFormatOf } from './formats';
+import { FORMAT_LABELS, FORMATS, otherFormatOf, unsupportedReason } from './formats';
 import { executeWith, validateWith } from './pipeline';
 import { error, type ExecutionReport, type ValidationReport } from './report';
 import { IMPORT_JOB_FORMATS, type EngineOptions, type FormatDefinition, type ImportJobFormat, type PayloadFile } from './types';
@@ -40,12 +40,13 @@ function resolve(format: string, files: readonly PayloadFile[]): Resolution {
       report: noFiles([error(`unknown import format "${String(format).slice(0, 64)}": expected one of ${IMPORT_JOB_FORMATS.join(', ')}`)]),
     };
   }
-  const definition = FORMATS[wire as ImportJobFormat];
+  const known = wire as ImportJobFormat;
+  const definition = FORMATS[known];
   if (!definition) {
-    const supported = Object.keys(FORMATS).join(', ');
+    // A job-level ERROR: validation ends FAILED_VALIDATION, execution imports nothing.
     return {
       report: noFiles([
-        error(`${FORMAT_LABELS[wire as ImportJobFormat]} (${wire}) imports are not supported by this emulator yet; supported: ${supported}`),
+        error(`Format ${known} (${FORMAT_LABELS[known]}) is not supported by the emulator; ${unsupportedReason(known) ?? `supported: ${Object.keys(FORMATS).join(', ')}`}`),
       ]),
     };
   }

@@ -10,22 +10,21 @@ import type { Asset } from './asset';
 import type { ImportError, Severity } from './report';
 
 /** The real API's wire names. */
-export type ImportJobFormat =
-  | 'IMPORT_JOB_FORMAT_CMDB'
-  | 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX'
-  | 'IMPORT_JOB_FORMAT_RVTOOLS_CSV'
-  | 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'
-  | 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV'
-  | 'IMPORT_JOB_FORMAT_MANUAL_CSV';
-
-export const IMPORT_JOB_FORMATS: readonly ImportJobFormat[] = [
+/**
+ * Every `ImportJobFormat` of the API (wire names), implemented or not: the one list of formats.
+ * formats/index.ts says, for each, how it is imported or why it is not.
+ */
+export const IMPORT_JOB_FORMATS = [
   'IMPORT_JOB_FORMAT_CMDB',
   'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
   'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
   'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
   'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
   'IMPORT_JOB_FORMAT_MANUAL_CSV',
-];
+  'IMPORT_JOB_FORMAT_DATABASE_ZIP',
+] as const;
+
+export type ImportJobFormat = (typeof IMPORT_JOB_FORMATS)[number];
 
 /** One payload file. `open()` may be called more than once (execution reads files again). */
 export interface PayloadFile {

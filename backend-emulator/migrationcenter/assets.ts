@@ -37,54 +37,6 @@ export function assetId(machineId: string): string {
   return `asset-${createHash('sha256').update(machineId).digest('hex').slice(0, 32)}`;
 }
 
-function defined<T extends Record<string, unknown>>(value: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v;
-  return out as T;
-}
-
-/** The engine's machine asset in v1alpha1's `VirtualMachineDetails` form. */
-export function virtualMachineDetails(asset: Asset): Record<string, unknown> {
-  const d = asset.machineDetails ?? {};
-  const disks = d.disks;
-  const net = d.network;
-  return defined({
-    vmName: asset.machineName ?? d.machineName,
-    vmUuid: d.uuid,
-    createTime: d.createTime,
-    coreCount: d.coreCount,
-    memoryMb: d.memoryMb,
-    powerState: d.powerState,
-    osFamily: d.guestOs?.family,
-    osName: d.guestOs?.osName,
-    osVersion: d.guestOs?.version,
-    platform: d.platform,
-    vmDisks: disks
-      ? defined({
-          hddTotalCapacityBytes: disks.totalCapacityBytes,
-          hddTotalFreeBytes: disks.totalFreeBytes,
-          disks: disks.disks
-            ? {
-                entries: disks.disks.entries.map((e) =>
-                  defined({ diskLabel: e.diskLabel, totalCapacityBytes: e.capacityBytes, totalFreeBytes: e.freeBytes, interfaceType: e.interfaceType }),
-                ),
-              }
-            : undefined,
-        })
-      : undefined,
-    vmNetwork: net
-      ? defined({
-          primaryIpAddress: net.primaryIpAddress,
-          publicIpAddress: net.publicIpAddress,
-          primaryMacAddress: net.primaryMacAddress,
-          networkAdapters: net.adapters
-            ? { networkAdapters: net.adapters.entries.map((a) => defined({ macAddress: a.macAddress, addresses: a.addresses })) }
-            : undefined,
-        })
-      : undefined,
-  });
-}
-
 export function checkAssetView(value: string | undefined): AssetView {
   if (value === undefined || value === '' || value === 'ASSET_VIEW_UNSPECIFIED' || value === 'ASSET_VIEW_BASIC' || value === 'BASIC') return 'ASSET_VIEW_BASIC';
   if (value === 'ASSET_VIEW_FULL' || value === 'FULL') return 'ASSET_VIEW_FULL';
@@ -115,7 +67,7 @@ export class Assets {
       const previous = this.store.get<AssetWire>(COLLECTIONS.assets, name);
       const attributes: Record<string, string> = { ...(asset.attributes ?? {}) };
       if (attributes.MachineId === undefined) attributes.MachineId = asset.machineId;
-      const title = asset.machineName ?? asset.machineDetails?.machineName;
+      const title = asset.virtualMachineDetails?.vmName;
       const wire: AssetWire = {
         name,
         createTime: previous?.createTime ?? time,
@@ -124,7 +76,8 @@ export class Assets {
         labels: { ...(asset.labels ?? {}) },
         attributes,
         sources: previous ? [...new Set([...previous.sources, reporter])] : [reporter],
-        virtualMachineDetails: virtualMachineDetails(asset),
+        // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
+        virtualMachineDetails: asset.virtualMachineDetails as unknown as Record<string, unknown>,
         ...(asset.performanceData ? { performanceData: asset.performanceData as unknown as Record<string, unknown> } : {}),
       };
       this.store.put(COLLECTIONS.assets, name, wire);

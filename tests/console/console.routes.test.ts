@@ -298,7 +298,7 @@ describe('assets of one import', () => {
       }),
     );
     const assets = new Assets(app.emulator.store);
-    const machine = (id: string): Asset => ({ machineId: id, machineName: id }) as Asset;
+    const machine = (id: string): Asset => ({ machineId: id, attributes: {}, labels: {}, virtualMachineDetails: { vmName: id } });
     // 1,200 assets of the plain job, and 7 of the source spread among them (more than one scan chunk).
     app.emulator.store.transaction(() => {
       for (let i = 0; i < 1200; i++) assets.upsert(MC_PARENT, jobName('plain'), [machine(`plain-${i}`)]);

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import {
   DEFAULTS,
   executeImport,
+  hasBlockingErrors,
   listFormats,
   templateCsv,
   validateImport,
@@ -49,10 +50,32 @@ describe('formats', () => {
       {
         severity: 'ERROR',
         errorDetails:
-          'unknown import format "IMPORT_JOB_FORMAT_NOPE": expected one of IMPORT_JOB_FORMAT_CMDB, IMPORT_JOB_FORMAT_RVTOOLS_XLSX, IMPORT_JOB_FORMAT_RVTOOLS_CSV, IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV, IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV, IMPORT_JOB_FORMAT_MANUAL_CSV',
+          'unknown import format "IMPORT_JOB_FORMAT_NOPE": expected one of IMPORT_JOB_FORMAT_CMDB, IMPORT_JOB_FORMAT_RVTOOLS_XLSX, IMPORT_JOB_FORMAT_RVTOOLS_CSV, IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV, IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV, IMPORT_JOB_FORMAT_MANUAL_CSV, IMPORT_JOB_FORMAT_DATABASE_ZIP',
       },
     ]);
     expect(r.fileValidations).toEqual([{ fileName: 'vmInfo.csv', fileErrors: [], rowErrors: [], partialReport: false }]);
+  });
+
+  const DATABASE_ZIP_ERROR = {
+    severity: 'ERROR',
+    errorDetails:
+      'Format IMPORT_JOB_FORMAT_DATABASE_ZIP (database assessment exports) is not supported by the emulator; database assets are not emulated and the layout of the exports is not published; import machine inventories (manual CSV, RVTools, AWS or Azure exports) instead, or run this import against Google',
+  };
+
+  test('IMPORT_JOB_FORMAT_DATABASE_ZIP: a known format that validation refuses with one blocking job error', async () => {
+    const r = await validateImport('IMPORT_JOB_FORMAT_DATABASE_ZIP', [memFile('db-export.zip', 'PK\u0003\u0004')]);
+    expect(r.jobErrors).toEqual([DATABASE_ZIP_ERROR]);
+    expect(hasBlockingErrors(r)).toBe(true);
+    expect(r.fileValidations.map((f) => f.fileName)).toEqual(['db-export.zip']);
+    expect(r.fileValidations.flatMap((f) => [...(f.fileErrors ?? []), ...(f.rowErrors ?? [])])).toEqual([]);
+  });
+
+  test('IMPORT_JOB_FORMAT_DATABASE_ZIP: execution refuses it too and writes no asset', async () => {
+    const sink = new MemorySink();
+    const r = await executeImport('IMPORT_JOB_FORMAT_DATABASE_ZIP', [vmFile([vmRow('vm-1')])], sink);
+    expect(r.executionErrors.jobErrors).toEqual([DATABASE_ZIP_ERROR]);
+    expect(r.framesReported).toBe(0);
+    expect(sink.assets).toEqual([]);
   });
 
   test.each([
@@ -98,7 +121,7 @@ describe('formats', () => {
     expect(e.totalRowsCount).toBe(4);
     expect(sink.assets).toHaveLength(1);
     expect(sink.assets[0].labels).toEqual({ env: 'prod' });
-    expect(sink.assets[0].machineDetails.disks?.disks?.entries).toHaveLength(1);
+    expect(sink.assets[0].virtualMachineDetails.vmDisks?.disks?.entries).toHaveLength(1);
     expect(sink.assets[0].performanceData?.dailyResourceUsageAggregations).toHaveLength(1);
     expect(templateCsv(kinds[3])).toBe('MachineId,Key,Value\r\nvm-0001,env,prod\r\n');
   });
@@ -201,7 +224,7 @@ describe('execution', () => {
   test('duplicates: the first row wins, later ones are reported and skipped', async () => {
     const sink = new MemorySink();
     const r = await executeImport(FORMAT, [vmFile([vmRow('vm-1', 'first'), vmRow('vm-2'), vmRow('vm-1', 'second')])], sink);
-    expect(sink.assets.map((a) => a.machineName)).toEqual(['first', 'host-vm-2']);
+    expect(sink.assets.map((a) => a.virtualMachineDetails.vmName)).toEqual(['first', 'host-vm-2']);
     expect(r.executionErrors.fileValidations[0].rowErrors.map((e) => e.rowNumber)).toEqual([4]);
   });
 

@@ -42,7 +42,6 @@ describe('valid/basic: three machines with disks, tags and performance samples',
     const GiB = 1024 ** 3;
     const expected: Asset = {
       machineId: 'vm-001',
-      machineName: 'web-01',
       attributes: {
         HostingLocation: 'eu-west-1',
         MachineTypeLabel: 'n2-standard-4',
@@ -53,34 +52,36 @@ describe('valid/basic: three machines with disks, tags and performance samples',
         IsPhysical: 'false',
       },
       labels: { env: 'prod', team: 'web' },
-      machineDetails: {
-        uuid: 'vm-001',
-        machineName: 'web-01',
+      virtualMachineDetails: {
+        vmUuid: 'vm-001',
+        vmName: 'web-01',
         createTime: '2023-05-01T08:00:00Z',
         coreCount: 4,
         memoryMb: 16384,
-        powerState: 'ACTIVE',
+        powerState: 'poweredOn',
         platform: { genericDetails: { location: 'eu-west-1' } },
-        disks: {
-          totalCapacityBytes: String(120 * GiB),
-          totalFreeBytes: String(55.5 * GiB),
+        vmDisks: {
+          hddTotalCapacityBytes: String(120 * GiB),
+          hddTotalFreeBytes: String(55.5 * GiB),
           disks: {
+            // StorageTypeLabel (SSD, HDD) is a storage class: no interfaceType.
             entries: [
-              { diskLabel: '/dev/sda', capacityBytes: String(100 * GiB), freeBytes: String(49.5 * GiB), interfaceType: 'SSD' },
-              { diskLabel: '/dev/sdb', capacityBytes: String(20 * GiB), freeBytes: String(6 * GiB), interfaceType: 'HDD' },
+              { diskLabel: '/dev/sda', totalCapacityBytes: String(100 * GiB), totalFreeBytes: String(49.5 * GiB) },
+              { diskLabel: '/dev/sdb', totalCapacityBytes: String(20 * GiB), totalFreeBytes: String(6 * GiB) },
             ],
           },
         },
-        network: {
+        vmNetwork: {
           primaryIpAddress: '10.0.0.11',
           publicIpAddress: '203.0.113.7',
           primaryMacAddress: '00:1a:2b:3c:4d:5e',
-          ipAddresses: ['10.0.0.11', '10.0.1.11'],
-          adapters: {
-            entries: [{ macAddress: '00:1a:2b:3c:4d:5e', addresses: { entries: [{ ipAddress: '10.0.0.11' }, { ipAddress: '10.0.1.11' }] } }],
+          networkAdapters: {
+            networkAdapters: [{ macAddress: '00:1a:2b:3c:4d:5e', addresses: { addresses: [{ ipAddress: '10.0.0.11' }, { ipAddress: '10.0.1.11' }] } }],
           },
         },
-        guestOs: { family: 'OS_FAMILY_LINUX', osName: 'Ubuntu', version: '22.04' },
+        osFamily: 'OS_FAMILY_LINUX',
+        osName: 'Ubuntu',
+        osVersion: '22.04',
       },
       performanceData: {
         dailyResourceUsageAggregations: [
@@ -124,23 +125,23 @@ describe('valid/basic: three machines with disks, tags and performance samples',
     const a = sink.byId('vm-002');
     const GiB = 1024 ** 3;
     expect(a.labels).toStrictEqual({ env: 'prod', backup: '' });
-    expect(a.machineDetails.powerState).toBe('SUSPENDED');
-    expect(a.machineDetails.createTime).toBe('2022-11-15T10:30:00Z');
-    expect(a.machineDetails.guestOs).toStrictEqual({ family: 'OS_FAMILY_WINDOWS', osName: 'Windows Server 2019 Datacenter', version: '10.0.17763' });
+    const d = a.virtualMachineDetails;
+    expect(d.powerState).toBe('poweredOff');
+    expect(d.createTime).toBe('2022-11-15T10:30:00Z');
+    expect([d.osFamily, d.osName, d.osVersion]).toStrictEqual(['OS_FAMILY_WINDOWS', 'Windows Server 2019 Datacenter', '10.0.17763']);
     // No totals in vmInfo.csv: capacity summed from the disks; free unknown because D: has no UsedInGib.
-    expect(a.machineDetails.disks).toStrictEqual({
-      totalCapacityBytes: String(768 * GiB),
+    expect(d.vmDisks).toStrictEqual({
+      hddTotalCapacityBytes: String(768 * GiB),
       disks: {
         entries: [
-          { diskLabel: 'C:', capacityBytes: String(256 * GiB), freeBytes: String(156 * GiB), interfaceType: 'Premium_LRS' },
-          { diskLabel: 'D:', capacityBytes: String(512 * GiB), interfaceType: 'Standard_LRS' },
+          { diskLabel: 'C:', totalCapacityBytes: String(256 * GiB), totalFreeBytes: String(156 * GiB) },
+          { diskLabel: 'D:', totalCapacityBytes: String(512 * GiB) },
         ],
       },
     });
-    expect(a.machineDetails.network).toStrictEqual({
+    expect(d.vmNetwork).toStrictEqual({
       primaryIpAddress: '10.0.0.12',
-      ipAddresses: ['10.0.0.12'],
-      adapters: { entries: [{ addresses: { entries: [{ ipAddress: '10.0.0.12' }] } }] },
+      networkAdapters: { networkAdapters: [{ addresses: { addresses: [{ ipAddress: '10.0.0.12' }] } }] },
     });
     // 64 GiB machine: 32 GiB and 48 GiB available -> 50 % and 25 % used.
     expect(a.performanceData).toStrictEqual({
@@ -157,13 +158,13 @@ describe('valid/basic: three machines with disks, tags and performance samples',
   test('pm-003: a physical server, quoted name with a comma, MAC with dashes', async () => {
     const { sink } = await execute('valid/basic');
     const a = sink.byId('pm-003');
-    expect(a.machineName).toBe('rack server, row 3');
+    expect(a.virtualMachineDetails.vmName).toBe('rack server, row 3');
     expect(a.attributes.IsPhysical).toBe('true');
-    expect(a.machineDetails.platform).toStrictEqual({ physicalDetails: { location: 'dc-paris' } });
-    expect(a.machineDetails.network?.primaryMacAddress).toBe('00:1a:2b:3c:4d:60');
-    expect(a.machineDetails.createTime).toBe('2021-01-31T13:30:00Z');
-    expect(a.machineDetails.coreCount).toBe(32);
-    expect(a.machineDetails.memoryMb).toBe(256 * 1024);
+    expect(a.virtualMachineDetails.platform).toStrictEqual({ physicalDetails: { location: 'dc-paris' } });
+    expect(a.virtualMachineDetails.vmNetwork?.primaryMacAddress).toBe('00:1a:2b:3c:4d:60');
+    expect(a.virtualMachineDetails.createTime).toBe('2021-01-31T13:30:00Z');
+    expect(a.virtualMachineDetails.coreCount).toBe(32);
+    expect(a.virtualMachineDetails.memoryMb).toBe(256 * 1024);
     expect(a.labels).toStrictEqual({ rack: 'r3-u12' });
     expect(a.performanceData).toBeUndefined();
   });
@@ -185,24 +186,24 @@ describe('valid/template-style: a public template copy filled by hand', () => {
     const { report, sink } = await execute('valid/template-style');
     expect(report.totalRowsCount).toBe(2 + 3); // blank lines and rows of empty cells are not rows
     const a = sink.byId('srv-01');
-    expect(a.machineName).toBe('Finance "ERP" server');
-    expect(a.machineDetails.network?.primaryMacAddress).toBe('00:1a:2b:3c:4d:5e');
-    expect(a.machineDetails.network?.ipAddresses).toEqual(['10.1.0.5', '10.1.0.6']);
-    expect(a.machineDetails.createTime).toBe('2020-02-29T00:00:00Z');
-    expect(a.machineDetails.platform).toStrictEqual({ physicalDetails: { location: 'Lyon DC' } });
-    expect(a.machineDetails.disks).toStrictEqual({ totalCapacityBytes: String(500 * 1024 ** 3) });
+    expect(a.virtualMachineDetails.vmName).toBe('Finance "ERP" server');
+    expect(a.virtualMachineDetails.vmNetwork?.primaryMacAddress).toBe('00:1a:2b:3c:4d:5e');
+    expect(a.virtualMachineDetails.vmNetwork?.networkAdapters?.networkAdapters[0].addresses?.addresses.map((x) => x.ipAddress)).toEqual(['10.1.0.5', '10.1.0.6']);
+    expect(a.virtualMachineDetails.createTime).toBe('2020-02-29T00:00:00Z');
+    expect(a.virtualMachineDetails.platform).toStrictEqual({ physicalDetails: { location: 'Lyon DC' } });
+    expect(a.virtualMachineDetails.vmDisks).toStrictEqual({ hddTotalCapacityBytes: String(500 * 1024 ** 3) });
     expect(a.labels).toStrictEqual({ 'cost-center': 'cc_42', équipe: 'finance' });
     const b = sink.byId('srv-02');
-    expect(b.machineName).toBe('multi\r\nline name');
+    expect(b.virtualMachineDetails.vmName).toBe('multi\r\nline name');
     expect(b.attributes).toStrictEqual({ IsPhysical: 'false' });
-    expect(b.machineDetails).toStrictEqual({
-      uuid: 'srv-02',
-      machineName: 'multi\r\nline name',
+    // No MachineStatus: no power state.
+    expect(b.virtualMachineDetails).toStrictEqual({
+      vmUuid: 'srv-02',
+      vmName: 'multi\r\nline name',
       coreCount: 2,
       memoryMb: 8192,
-      powerState: 'POWER_STATE_UNSPECIFIED',
       platform: { genericDetails: {} },
-      guestOs: { family: 'OS_FAMILY_UNKNOWN' },
+      osFamily: 'OS_FAMILY_UNKNOWN',
     });
   });
 });
@@ -217,10 +218,10 @@ describe("files written by Google's collection scripts", () => {
     expect(report.framesReported).toBe(2 + 2);
     const a = sink.byId('i-0a1b2c3d4e5f60001');
     expect(a.attributes.Source).toBe('AWS');
-    expect(a.machineDetails.createTime).toBe('2022-03-14T09:26:53Z');
-    expect(a.machineDetails.memoryMb).toBe(8192);
-    expect(a.machineDetails.disks?.totalCapacityBytes).toBe(String(130 * 1024 ** 3));
-    expect(a.machineDetails.disks?.totalFreeBytes).toBeUndefined();
+    expect(a.virtualMachineDetails.createTime).toBe('2022-03-14T09:26:53Z');
+    expect(a.virtualMachineDetails.memoryMb).toBe(8192);
+    expect(a.virtualMachineDetails.vmDisks?.hddTotalCapacityBytes).toBe(String(130 * 1024 ** 3));
+    expect(a.virtualMachineDetails.vmDisks?.hddTotalFreeBytes).toBeUndefined();
     expect(a.performanceData?.dailyResourceUsageAggregations).toStrictEqual([
       {
         date: { year: 2022, month: 1, day: 31 },
@@ -236,7 +237,7 @@ describe("files written by Google's collection scripts", () => {
         },
       },
     ]);
-    expect(sink.byId('i-0a1b2c3d4e5f60002').machineDetails.powerState).toBe('SUSPENDED');
+    expect(sink.byId('i-0a1b2c3d4e5f60002').virtualMachineDetails.powerState).toBe('poweredOff');
   });
 
   test('azure-script: every field quoted, "VM running" / "VM deallocated", image offer and SKU as OS', async () => {
@@ -244,16 +245,19 @@ describe("files written by Google's collection scripts", () => {
     expect(r.fileValidations.every((f) => f.fileErrors.length === 0 && f.rowErrors.length === 0)).toBe(true);
     const { sink } = await execute('valid/azure-script');
     const web = sink.byId('5f3c2a1e-8b7d-4c6e-9a0b-1c2d3e4f5a6b');
-    expect(web.machineDetails.powerState).toBe('ACTIVE');
-    expect(web.machineDetails.guestOs).toStrictEqual({ family: 'OS_FAMILY_LINUX', osName: '0001-com-ubuntu-server-jammy', version: '22_04-lts-gen2' });
-    expect(web.machineDetails.createTime).toBe('2023-03-01T10:15:00Z');
+    expect(web.virtualMachineDetails.powerState).toBe('poweredOn');
+    const { osFamily, osName, osVersion } = web.virtualMachineDetails;
+    expect({ osFamily, osName, osVersion }).toStrictEqual({ osFamily: 'OS_FAMILY_LINUX', osName: '0001-com-ubuntu-server-jammy', osVersion: '22_04-lts-gen2' });
+    expect(web.virtualMachineDetails.createTime).toBe('2023-03-01T10:15:00Z');
     // 8 GiB machine, 4 GiB then 2 GiB available: 50 % and 75 % used.
     expect(web.performanceData?.dailyResourceUsageAggregations[0].memory).toStrictEqual({
       utilizationPercentage: { average: 62.5, median: 62.5, ninteyFifthPercentile: 75, peak: 75 },
     });
     const sql = sink.byId('6a4d3b2f-9c8e-4d7f-8b1c-2d3e4f5a6b7c');
-    expect(sql.machineDetails.powerState).toBe('SUSPENDED');
+    expect(sql.virtualMachineDetails.powerState).toBe('poweredOff');
     expect(sql.labels).toStrictEqual({ workload: 'database' });
-    expect(sql.machineDetails.disks?.disks?.entries.map((d) => d.interfaceType)).toEqual(['Premium_LRS', 'UltraSSD_LRS']);
+    // Premium_LRS and UltraSSD_LRS are storage classes, not interfaces: the entries carry none.
+    expect(sql.virtualMachineDetails.vmDisks?.disks?.entries.map((d) => d.interfaceType)).toEqual([undefined, undefined]);
+    expect(sql.virtualMachineDetails.vmDisks?.disks?.entries.map((d) => d.diskLabel)).toHaveLength(2);
   });
 });

@@ -43,7 +43,7 @@ const mapping: AssetMapping<Children> = {
       machineId: m.VM as string,
       attributes: { poweredOn: String(m.PoweredOn) },
       labels: {},
-      machineDetails: { coreCount: m.CPUs as number, createTime: new Date(m.Created as number).toISOString(), disks: { totalCapacityBytes: String((c?.disks ?? []).reduce((a, b) => a + b, 0) * 1024 * 1024) } },
+      virtualMachineDetails: { coreCount: m.CPUs as number, createTime: new Date(m.Created as number).toISOString(), vmDisks: { hddTotalCapacityBytes: String((c?.disks ?? []).reduce((a, b) => a + b, 0) * 1024 * 1024) } },
     },
     frames: 1,
   }),
@@ -133,7 +133,7 @@ describe('a sheet-based reader plugs into the same pipeline', () => {
     const sink = new MemorySink();
     const r = await executeWith(sheetFormat, [file()], sink);
     expect(r.totalRowsCount).toBe(3 + 3);
-    expect(sink.assets.map((a) => [a.machineId, a.attributes.poweredOn, a.machineDetails.coreCount, a.machineDetails.createTime, a.machineDetails.disks?.totalCapacityBytes])).toEqual([
+    expect(sink.assets.map((a) => [a.machineId, a.attributes.poweredOn, a.virtualMachineDetails.coreCount, a.virtualMachineDetails.createTime, a.virtualMachineDetails.vmDisks?.hddTotalCapacityBytes])).toEqual([
       ['web', 'true', 2, '2023-01-02T03:04:05.000Z', String(1024 * 1024 * 1024)],
       ['app', 'false', 4, '2024-01-31T13:30:00.000Z', String(512.5 * 1024 * 1024)],
     ]);
@@ -145,7 +145,7 @@ describe('recognition by header when names are shared', () => {
     format: 'IMPORT_JOB_FORMAT_CMDB',
     label: 'Toy CMDB',
     description: 'test only',
-    assets: { machineKind: 'machines', newChildren: () => ({}), addChild: () => undefined, build: (m) => ({ asset: { machineId: m.id as string, attributes: {}, labels: {}, machineDetails: {} }, frames: 1 }) },
+    assets: { machineKind: 'machines', newChildren: () => ({}), addChild: () => undefined, build: (m) => ({ asset: { machineId: m.id as string, attributes: {}, labels: {}, virtualMachineDetails: {} }, frames: 1 }) },
     fileKinds: [
       {
         kind: 'machines',

@@ -51,7 +51,7 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
     expect(report.framesReported).toBe(3 + 6);
     const m = byId(assets);
     const web = m.get(AWS1)!;
-    expect(web.machineName).toBe('web-prod-1');
+    expect(web.virtualMachineDetails.vmName).toBe('web-prod-1');
     expect(web.labels).toEqual({ name: 'web-prod-1', environment: 'production', 'aws_cloudformation_stack-name': 'webstack' });
     expect(web.attributes).toEqual({
       HostingLocation: 'us-east-1',
@@ -62,31 +62,31 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
       Source: 'AWS',
       IsPhysical: 'false',
     });
-    expect(web.machineDetails).toEqual({
-      uuid: AWS1,
-      machineName: 'web-prod-1',
+    expect(web.virtualMachineDetails).toEqual({
+      vmUuid: AWS1,
+      vmName: 'web-prod-1',
       createTime: isoString(Date.UTC(2023, 5, 1, 9, 15, 42)),
       coreCount: 1,
       memoryMb: 8192,
-      powerState: 'ACTIVE',
-      platform: { genericDetails: { location: 'us-east-1' } },
-      // empty vmInfo totals: summed from diskInfo.csv
-      disks: {
-        totalCapacityBytes: gibToBytes(130),
+      powerState: 'poweredOn',
+      // the cloud's own platform member: location and machine type in AWS's words
+      platform: { awsEc2Details: { location: 'us-east-1', machineTypeLabel: 't3.large' } },
+      // empty vmInfo totals: summed from diskInfo.csv; gp3 and gp2 are storage classes, not interfaces
+      vmDisks: {
+        hddTotalCapacityBytes: gibToBytes(130),
         disks: {
           entries: [
-            { diskLabel: '/dev/sda1', capacityBytes: gibToBytes(30), interfaceType: 'gp3' },
-            { diskLabel: '/dev/sdf', capacityBytes: gibToBytes(100), interfaceType: 'gp2' },
+            { diskLabel: '/dev/sda1', totalCapacityBytes: gibToBytes(30) },
+            { diskLabel: '/dev/sdf', totalCapacityBytes: gibToBytes(100) },
           ],
         },
       },
-      network: {
+      vmNetwork: {
         primaryIpAddress: '172.31.10.11',
         publicIpAddress: '54.210.1.11',
-        ipAddresses: ['172.31.10.11', '172.31.20.11'],
-        adapters: { entries: [{ addresses: { entries: [{ ipAddress: '172.31.10.11' }, { ipAddress: '172.31.20.11' }] } }] },
+        networkAdapters: { networkAdapters: [{ addresses: { addresses: [{ ipAddress: '172.31.10.11' }, { ipAddress: '172.31.20.11' }] } }] },
       },
-      guestOs: { family: 'OS_FAMILY_LINUX' },
+      osFamily: 'OS_FAMILY_LINUX',
     });
     const days = web.performanceData!.dailyResourceUsageAggregations;
     expect(days.map((d) => d.date)).toEqual([
@@ -100,12 +100,13 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
       ingressBps: { average: 4000, median: 4000, ninteyFifthPercentile: 6000, peak: 6000 },
       egressBps: { average: 3000, median: 3000, ninteyFifthPercentile: 5000, peak: 5000 },
     });
-    expect(m.get(AWS2)!.machineDetails.powerState).toBe('SUSPENDED');
-    expect(m.get(AWS2)!.machineDetails.guestOs).toEqual({ family: 'OS_FAMILY_WINDOWS' });
+    expect(m.get(AWS2)!.virtualMachineDetails.powerState).toBe('poweredOff');
+    expect(m.get(AWS2)!.virtualMachineDetails.osFamily).toBe('OS_FAMILY_WINDOWS');
+    expect(m.get(AWS2)!.virtualMachineDetails.osName).toBeUndefined();
     expect(m.get(AWS2)!.labels).toEqual({ name: 'db-prod-1', 'cost-center': 'cc-1234' });
     // no Name tag: the script writes the instance id as the name
-    expect(m.get(AWS3)!.machineName).toBe(AWS3);
-    expect(m.get(AWS3)!.machineDetails.createTime).toBe(isoString(Date.UTC(2024, 0, 10, 7, 0, 0, 123)));
+    expect(m.get(AWS3)!.virtualMachineDetails.vmName).toBe(AWS3);
+    expect(m.get(AWS3)!.virtualMachineDetails.createTime).toBe(isoString(Date.UTC(2024, 0, 10, 7, 0, 0, 123)));
     expect(m.get(AWS3)!.labels).toEqual({});
   });
 
@@ -180,25 +181,31 @@ describe('Azure export (IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV)', () => {
     expect(report.framesReported).toBe(3 + 4);
     const m = byId(assets);
     const app = m.get(AZ(1))!;
-    expect(app.machineDetails.guestOs).toEqual({ family: 'OS_FAMILY_LINUX', osName: '0001-com-ubuntu-server-jammy', version: '22_04-lts-gen2' });
-    expect(app.machineDetails.createTime).toBe(isoString(Date.UTC(2024, 0, 15, 9, 12, 45)));
-    expect(app.machineDetails.disks).toEqual({
-      totalCapacityBytes: gibToBytes(158),
+    const { osFamily, osName, osVersion } = app.virtualMachineDetails;
+    expect({ osFamily, osName, osVersion }).toEqual({ osFamily: 'OS_FAMILY_LINUX', osName: '0001-com-ubuntu-server-jammy', osVersion: '22_04-lts-gen2' });
+    expect(app.virtualMachineDetails.createTime).toBe(isoString(Date.UTC(2024, 0, 15, 9, 12, 45)));
+    // StandardSSD_LRS and Premium_LRS are storage classes, not interfaces: no interfaceType
+    expect(app.virtualMachineDetails.vmDisks).toEqual({
+      hddTotalCapacityBytes: gibToBytes(158),
       disks: {
         entries: [
-          { diskLabel: 'app-vm-01-data-0', capacityBytes: gibToBytes(128), interfaceType: 'StandardSSD_LRS' },
-          { diskLabel: 'app-vm-01_OsDisk_1_a1b2c3', capacityBytes: gibToBytes(30), interfaceType: 'Premium_LRS' },
+          { diskLabel: 'app-vm-01-data-0', totalCapacityBytes: gibToBytes(128) },
+          { diskLabel: 'app-vm-01_OsDisk_1_a1b2c3', totalCapacityBytes: gibToBytes(30) },
         ],
       },
     });
+    expect(app.virtualMachineDetails.platform).toEqual({
+      azureVmDetails: { location: app.attributes.HostingLocation, machineTypeLabel: app.attributes.MachineTypeLabel, provisioningState: 'Provisioning succeeded' },
+    });
+    expect(app.virtualMachineDetails.platform?.azureVmDetails?.location).toBeDefined();
     expect(app.labels).toEqual({ environment: 'prod', costcenter: 'cc_42' });
     expect(app.attributes).toMatchObject({ MachineStatus: 'VM running', ProvisioningState: 'Provisioning succeeded', Source: 'Azure' });
     const day = app.performanceData!.dailyResourceUsageAggregations[0];
     // 8 GiB of memory, 4 GiB then 2 GiB available: 50 % and 75 % used
     expect(day.memory).toEqual({ utilizationPercentage: { average: 62.5, median: 62.5, ninteyFifthPercentile: 75, peak: 75 } });
-    expect(m.get(AZ(2))!.machineDetails.powerState).toBe('SUSPENDED');
-    expect(m.get(AZ(3))!.machineDetails.powerState).toBe('SUSPENDED');
-    expect(m.get(AZ(3))!.machineDetails.createTime).toBeUndefined();
+    expect(m.get(AZ(2))!.virtualMachineDetails.powerState).toBe('poweredOff');
+    expect(m.get(AZ(3))!.virtualMachineDetails.powerState).toBe('poweredOff');
+    expect(m.get(AZ(3))!.virtualMachineDetails.createTime).toBeUndefined();
     // Azure measures memory: a 0 is a real 0 (100 % used)
     expect(m.get(AZ(3))!.performanceData!.dailyResourceUsageAggregations[0].memory?.utilizationPercentage.peak).toBe(100);
   });
@@ -231,6 +238,6 @@ describe('quoted fields before CRLF (PowerShell Export-Csv)', () => {
     const vm = '"MachineId","MachineName","AllocatedProcessorCoreCount","MemoryGiB"\r\n"x","y","1","2"\r\n';
     const { assets, report } = await execute(azureCsv, [bufferFile('vmInfo.csv', vm)]);
     expect(hasBlockingErrors(report.executionErrors)).toBe(false);
-    expect(assets.map((a) => [a.machineId, a.machineDetails.memoryMb])).toEqual([['x', 2048]]);
+    expect(assets.map((a) => [a.machineId, a.virtualMachineDetails.memoryMb])).toEqual([['x', 2048]]);
   });
 });

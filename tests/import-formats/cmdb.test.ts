@@ -29,7 +29,6 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     const m = byId(assets);
     expect(m.get(APP)).toEqual({
       machineId: APP,
-      machineName: 'app-server-01',
       attributes: {
         sys_class_name: 'cmdb_ci_linux_server',
         serial_number: 'VMware-42 1a 2b 3c',
@@ -41,45 +40,48 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
         IsPhysical: 'false',
       },
       labels: {},
-      machineDetails: {
-        uuid: APP,
-        machineName: 'app-server-01',
+      virtualMachineDetails: {
+        vmUuid: APP,
+        vmName: 'app-server-01',
         createTime: isoString(Date.UTC(2023, 4, 1, 8)),
         coreCount: 8,
         memoryMb: 32768,
-        powerState: 'ACTIVE',
+        powerState: 'poweredOn',
         platform: { genericDetails: { location: 'Frankfurt DC2' } },
-        // no disk_space: the disk rows are summed
-        disks: {
-          totalCapacityBytes: '644245094400',
-          totalFreeBytes: '53687091200',
+        // no disk_space: the disk rows are summed; storage_type SSD and SAN name no bus: no interfaceType
+        vmDisks: {
+          hddTotalCapacityBytes: '644245094400',
+          hddTotalFreeBytes: '53687091200',
           disks: {
             entries: [
-              { diskLabel: 'disk0', capacityBytes: '107374182400', freeBytes: '53687091200', interfaceType: 'SSD' },
-              { diskLabel: 'disk1', capacityBytes: '536870912000', interfaceType: 'SAN' },
+              { diskLabel: 'disk0', totalCapacityBytes: '107374182400', totalFreeBytes: '53687091200' },
+              { diskLabel: 'disk1', totalCapacityBytes: '536870912000' },
             ],
           },
         },
-        network: {
+        vmNetwork: {
           primaryIpAddress: '10.20.0.15',
-          ipAddresses: ['10.20.0.15'],
           primaryMacAddress: '00:50:56:aa:bb:01',
-          adapters: { entries: [{ macAddress: '00:50:56:aa:bb:01', addresses: { entries: [{ ipAddress: '10.20.0.15' }] } }] },
+          networkAdapters: { networkAdapters: [{ macAddress: '00:50:56:aa:bb:01', addresses: { addresses: [{ ipAddress: '10.20.0.15' }] } }] },
         },
-        guestOs: { family: 'OS_FAMILY_LINUX', osName: 'Linux Red Hat', version: '8.6' },
+        osFamily: 'OS_FAMILY_LINUX',
+        osName: 'Linux Red Hat',
+        osVersion: '8.6',
       },
     });
     const batch = m.get(BATCH)!;
     // disk_space (GB) gives the total; `os` is empty: the CI class gives the family
-    expect(batch.machineDetails.disks).toEqual({ totalCapacityBytes: String(200 * 2 ** 30) });
-    expect(batch.machineDetails.guestOs).toEqual({ family: 'OS_FAMILY_LINUX' });
-    expect(batch.machineDetails.powerState).toBe('SUSPENDED');
+    expect(batch.virtualMachineDetails.vmDisks).toEqual({ hddTotalCapacityBytes: String(200 * 2 ** 30) });
+    expect(batch.virtualMachineDetails.osFamily).toBe('OS_FAMILY_LINUX');
+    expect(batch.virtualMachineDetails.osName).toBeUndefined();
+    expect(batch.virtualMachineDetails.powerState).toBe('poweredOff');
     const sql = m.get(SQL)!;
-    expect(sql.machineDetails.platform).toEqual({ physicalDetails: { location: 'Paris DC1' } });
+    expect(sql.virtualMachineDetails.platform).toEqual({ physicalDetails: { location: 'Paris DC1' } });
     expect(sql.attributes.IsPhysical).toBe('true');
-    expect(sql.machineDetails.network?.primaryMacAddress).toBe('00:1a:2b:3c:4d:5e');
-    expect(sql.machineDetails.disks?.disks?.entries).toEqual([{ diskLabel: 'PHYSICALDRIVE0', capacityBytes: '480103981056', freeBytes: '240051990528', interfaceType: 'SSD' }]);
-    expect(sql.machineDetails.guestOs).toEqual({ family: 'OS_FAMILY_WINDOWS', osName: 'Windows 2019 Datacenter', version: '10.0.17763' });
+    expect(sql.virtualMachineDetails.vmNetwork?.primaryMacAddress).toBe('00:1a:2b:3c:4d:5e');
+    expect(sql.virtualMachineDetails.vmDisks?.disks?.entries).toEqual([{ diskLabel: 'PHYSICALDRIVE0', totalCapacityBytes: '480103981056', totalFreeBytes: '240051990528' }]);
+    const { osFamily, osName, osVersion } = sql.virtualMachineDetails;
+    expect({ osFamily, osName, osVersion }).toEqual({ osFamily: 'OS_FAMILY_WINDOWS', osName: 'Windows 2019 Datacenter', osVersion: '10.0.17763' });
   });
 
   it('reports the invalid fixture field by field', async () => {
@@ -132,17 +134,30 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     const text = '\uFEFF  SYS_ID , Name ,CPU_COUNT,ram\r\nz1,zed,2,1024\r\n';
     const { assets, report } = await execute(cmdb, [bufferFile('cmdb.csv', text)]);
     expect(countBySeverity(report.executionErrors)).toEqual({ ERROR: 0, WARNING: 2, INFO: 0 });
-    expect(assets.map((a) => [a.machineId, a.machineName, a.machineDetails.coreCount, a.machineDetails.memoryMb, a.machineDetails.powerState])).toEqual([
-      ['z1', 'zed', 2, 1024, 'POWER_STATE_UNSPECIFIED'],
+    // no operational_status: no power state
+    expect(assets.map((a) => [a.machineId, a.virtualMachineDetails.vmName, a.virtualMachineDetails.coreCount, a.virtualMachineDetails.memoryMb, a.virtualMachineDetails.powerState])).toEqual([
+      ['z1', 'zed', 2, 1024, undefined],
+    ]);
+  });
+
+  it('fills a disk interfaceType only when storage_type names a bus', async () => {
+    const servers = 'sys_id,name,cpu_count,ram\r\ns1,one,2,1024\r\n';
+    const disks = 'computer,name,size_bytes,storage_type\r\ns1,d0,10,SCSI\r\ns1,d1,10,nvme\r\ns1,d2,10,SSD\r\ns1,d3,10,SAN\r\n';
+    const { assets } = await execute(cmdb, [bufferFile('cmdb_ci_server.csv', servers), bufferFile('cmdb_ci_disk.csv', disks)]);
+    expect(assets[0].virtualMachineDetails.vmDisks?.disks?.entries.map((d) => [d.diskLabel, d.interfaceType])).toEqual([
+      ['d0', 'SCSI'],
+      ['d1', 'NVME'],
+      ['d2', undefined],
+      ['d3', undefined],
     ]);
   });
 
   it('maps operational status labels and numbers', () => {
-    expect(powerStateOfCi('1')).toBe('ACTIVE');
-    expect(powerStateOfCi(' Operational ')).toBe('ACTIVE');
-    expect(powerStateOfCi('Non-Operational')).toBe('SUSPENDED');
-    expect(powerStateOfCi('6')).toBe('DELETED');
-    expect(powerStateOfCi('Retired')).toBe('DELETED');
+    expect(powerStateOfCi('1')).toBe('poweredOn');
+    expect(powerStateOfCi(' Operational ')).toBe('poweredOn');
+    expect(powerStateOfCi('Non-Operational')).toBe('poweredOff');
+    expect(powerStateOfCi('6')).toBe('poweredOff');
+    expect(powerStateOfCi('Retired')).toBe('poweredOff');
     expect(powerStateOfCi('Broken')).toBeUndefined();
   });
 });

@@ -29,7 +29,6 @@ const customColumnInfos = (file: string) => [
 /** What the valid fixture's machines become (RVTools CSV and XLSX alike). */
 const EXPECTED_WEB_01: Asset = {
   machineId: UUID(1),
-  machineName: 'web-01',
   attributes: {
     HostingLocation: 'DC1',
     MachineStatus: 'poweredOn',
@@ -50,76 +49,84 @@ const EXPECTED_WEB_01: Asset = {
     'Cores p/s': '2',
   },
   labels: {},
-  machineDetails: {
-    uuid: UUID(1),
-    machineName: 'web-01',
+  virtualMachineDetails: {
+    vmUuid: UUID(1),
+    vmName: 'web-01',
+    vcenterFolder: 'Production',
+    vcenterVmId: 'vm-1001',
     createTime: isoString(Date.UTC(2023, 4, 1, 8)),
     coreCount: 4,
     memoryMb: 16384,
-    powerState: 'ACTIVE',
+    powerState: 'poweredOn',
+    vmArchitecture: { cpuSocketCount: 2, firmware: 'efi' },
     platform: { genericDetails: { location: 'DC1' } },
-    disks: {
-      totalCapacityBytes: mibToBytes(122880),
-      totalFreeBytes: mibToBytes(74000),
+    vmDisks: {
+      hddTotalCapacityBytes: mibToBytes(122880),
+      hddTotalFreeBytes: mibToBytes(74000),
       disks: {
+        // vDisk Controller "SCSI controller 0": the interface
         entries: [
-          { diskLabel: 'Hard disk 1', capacityBytes: mibToBytes(102400), interfaceType: 'SCSI' },
-          { diskLabel: 'Hard disk 2', capacityBytes: mibToBytes(20480), interfaceType: 'SCSI' },
+          { diskLabel: 'Hard disk 1', totalCapacityBytes: mibToBytes(102400), interfaceType: 'SCSI' },
+          { diskLabel: 'Hard disk 2', totalCapacityBytes: mibToBytes(20480), interfaceType: 'SCSI' },
         ],
       },
     },
-    network: {
+    vmNetwork: {
       primaryIpAddress: '10.0.0.11',
       primaryMacAddress: '00:50:56:a1:00:01',
-      ipAddresses: ['10.0.0.11', '10.0.1.11'],
-      adapters: { entries: [{ macAddress: '00:50:56:a1:00:01', addresses: { entries: [{ ipAddress: '10.0.0.11' }, { ipAddress: '10.0.1.11' }] } }] },
+      networkAdapters: { networkAdapters: [{ macAddress: '00:50:56:a1:00:01', addresses: { addresses: [{ ipAddress: '10.0.0.11' }, { ipAddress: '10.0.1.11' }] } }] },
     },
-    guestOs: { family: 'OS_FAMILY_LINUX', osName: 'Ubuntu Linux (64-bit)' },
+    osFamily: 'OS_FAMILY_LINUX',
+    osName: 'Ubuntu Linux (64-bit)',
   },
 };
 
 function checkValidAssets(assets: Asset[]): void {
-  expect(assets.map((a) => a.machineName)).toEqual(['web-01', 'db-01', 'app-02']);
+  expect(assets.map((a) => a.virtualMachineDetails.vmName)).toEqual(['web-01', 'db-01', 'app-02']);
   const m = byId(assets);
   expect(m.get(UUID(1))).toEqual(EXPECTED_WEB_01);
   const db = m.get(UUID(2))!;
-  expect(db.machineDetails).toEqual({
-    uuid: UUID(2),
-    machineName: 'db-01',
+  expect(db.virtualMachineDetails).toEqual({
+    vmUuid: UUID(2),
+    vmName: 'db-01',
+    vcenterFolder: db.attributes.Folder,
+    vcenterVmId: db.attributes['VM ID'],
     createTime: isoString(Date.UTC(2022, 10, 15, 10, 30)),
     coreCount: 8,
     memoryMb: 65536,
-    powerState: 'SUSPENDED',
+    powerState: 'poweredOff',
+    vmArchitecture: { cpuSocketCount: Number(db.attributes.Sockets), firmware: db.attributes.Firmware },
     platform: { genericDetails: { location: 'DC1' } },
-    disks: {
-      totalCapacityBytes: mibToBytes(786432),
+    vmDisks: {
+      hddTotalCapacityBytes: mibToBytes(786432),
       // no vPartition rows for a powered-off VM: capacity minus In Use MiB
-      totalFreeBytes: mibToBytes(786432 - 500000),
+      hddTotalFreeBytes: mibToBytes(786432 - 500000),
       disks: {
         entries: [
-          { diskLabel: 'Hard disk 1', capacityBytes: mibToBytes(262144), interfaceType: 'SCSI' },
-          { diskLabel: 'Hard disk 2', capacityBytes: mibToBytes(524288), interfaceType: 'NVME' },
+          { diskLabel: 'Hard disk 1', totalCapacityBytes: mibToBytes(262144), interfaceType: 'SCSI' },
+          { diskLabel: 'Hard disk 2', totalCapacityBytes: mibToBytes(524288), interfaceType: 'NVME' },
         ],
       },
     },
-    network: { primaryMacAddress: '00:50:56:a1:00:02', adapters: { entries: [{ macAddress: '00:50:56:a1:00:02' }] } },
-    guestOs: { family: 'OS_FAMILY_WINDOWS', osName: 'Microsoft Windows Server 2019 (64-bit)' },
+    vmNetwork: { primaryMacAddress: '00:50:56:a1:00:02', networkAdapters: { networkAdapters: [{ macAddress: '00:50:56:a1:00:02' }] } },
+    osFamily: 'OS_FAMILY_WINDOWS',
+    osName: 'Microsoft Windows Server 2019 (64-bit)',
   });
+  expect(db.attributes.Folder).toBeDefined();
   expect(db.attributes.MachineStatus).toBe('poweredOff');
   const app = m.get(UUID(3))!;
-  expect(app.machineDetails.powerState).toBe('SUSPENDED');
-  expect(app.machineDetails.network).toEqual({
+  expect(app.virtualMachineDetails.powerState).toBe('suspended');
+  expect(app.virtualMachineDetails.vmNetwork).toEqual({
     primaryIpAddress: '10.0.0.13',
     primaryMacAddress: '00:50:56:a1:00:03',
-    ipAddresses: ['10.0.0.13', 'fe80::250:56ff:fea1:3'],
-    adapters: { entries: [{ macAddress: '00:50:56:a1:00:03', addresses: { entries: [{ ipAddress: '10.0.0.13' }, { ipAddress: 'fe80::250:56ff:fea1:3' }] } }] },
+    networkAdapters: { networkAdapters: [{ macAddress: '00:50:56:a1:00:03', addresses: { addresses: [{ ipAddress: '10.0.0.13' }, { ipAddress: 'fe80::250:56ff:fea1:3' }] } }] },
   });
-  expect(app.machineDetails.disks).toEqual({
-    totalCapacityBytes: mibToBytes(51200),
-    totalFreeBytes: mibToBytes(40000),
-    disks: { entries: [{ diskLabel: 'Hard disk 1', capacityBytes: mibToBytes(51200), interfaceType: 'SATA' }] },
+  expect(app.virtualMachineDetails.vmDisks).toEqual({
+    hddTotalCapacityBytes: mibToBytes(51200),
+    hddTotalFreeBytes: mibToBytes(40000),
+    disks: { entries: [{ diskLabel: 'Hard disk 1', totalCapacityBytes: mibToBytes(51200), interfaceType: 'SATA' }] },
   });
-  expect(app.machineDetails.guestOs).toEqual({ family: 'OS_FAMILY_LINUX', osName: 'CentOS 7 (64-bit)' });
+  expect([app.virtualMachineDetails.osFamily, app.virtualMachineDetails.osName]).toEqual(['OS_FAMILY_LINUX', 'CentOS 7 (64-bit)']);
   expect(app.attributes).toMatchObject({ HostingLocation: 'DC2', Sockets: '1', 'Cores p/s': '2', Firmware: 'bios' });
 }
 
@@ -247,7 +254,7 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
     const info = readFileSync(join(FIXTURES, 'rvtools/csv-valid/RVTools_tabvInfo.csv'));
     const bare = await execute(rvtoolsCsv, [bufferFile('vinfo.csv', info), bufferFile('vDisk (1).csv', disk)]);
     expect(bare.assets).toHaveLength(3);
-    expect(bare.assets[0].machineDetails.disks?.disks?.entries).toHaveLength(2);
+    expect(bare.assets[0].virtualMachineDetails.vmDisks?.disks?.entries).toHaveLength(2);
     const mixed = await validate(rvtoolsCsv, [bufferFile('RVTools_tabvInfo.csv', info), bufferFile('export.xlsx', Buffer.from('x'))]);
     expect(mixed.jobErrors).toEqual([
       {
@@ -269,18 +276,18 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
     expect(assets).toEqual([
       {
         machineId: 'old-01',
-        machineName: 'old-01',
         attributes: { HostingLocation: 'DC9', MachineStatus: 'poweredOn', IsPhysical: 'false', 'OS according to the configuration file': 'Red Hat Enterprise Linux 6 (64-bit)' },
         labels: {},
-        machineDetails: {
-          uuid: 'old-01',
-          machineName: 'old-01',
+        virtualMachineDetails: {
+          vmUuid: 'old-01',
+          vmName: 'old-01',
           coreCount: 2,
           memoryMb: 2048,
-          powerState: 'ACTIVE',
+          powerState: 'poweredOn',
           platform: { genericDetails: { location: 'DC9' } },
-          disks: { totalCapacityBytes: mibToBytes(20480), totalFreeBytes: mibToBytes(10000) },
-          guestOs: { family: 'OS_FAMILY_LINUX', osName: 'Red Hat Enterprise Linux 6 (64-bit)' },
+          vmDisks: { hddTotalCapacityBytes: mibToBytes(20480), hddTotalFreeBytes: mibToBytes(10000) },
+          osFamily: 'OS_FAMILY_LINUX',
+          osName: 'Red Hat Enterprise Linux 6 (64-bit)',
         },
       },
     ]);
@@ -354,7 +361,6 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
     expect(ex.framesReported).toBe(795);
     expect(byId(assets).get('wadfs1')).toEqual({
       machineId: 'wadfs1',
-      machineName: 'wadfs1',
       attributes: {
         HostingLocation: 'Datacenter1',
         MachineStatus: 'poweredOn',
@@ -364,16 +370,17 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
         'OS according to the configuration file': 'Microsoft Windows Server 2008 R2 (64-bit)',
       },
       labels: {},
-      machineDetails: {
-        uuid: 'wadfs1',
-        machineName: 'wadfs1',
+      virtualMachineDetails: {
+        vmUuid: 'wadfs1',
+        vmName: 'wadfs1',
         coreCount: 1,
         memoryMb: 4096,
-        powerState: 'ACTIVE',
+        powerState: 'poweredOn',
         platform: { genericDetails: { location: 'Datacenter1' } },
         // Provisioned MB (no vDisk sheet); free space: the vPartition Free MB of its partitions
-        disks: { totalCapacityBytes: mibToBytes(86201), totalFreeBytes: mibToBytes(40406) },
-        guestOs: { family: 'OS_FAMILY_WINDOWS', osName: 'Microsoft Windows Server 2008 R2 (64-bit)' },
+        vmDisks: { hddTotalCapacityBytes: mibToBytes(86201), hddTotalFreeBytes: mibToBytes(40406) },
+        osFamily: 'OS_FAMILY_WINDOWS',
+        osName: 'Microsoft Windows Server 2008 R2 (64-bit)',
       },
     });
   });
@@ -396,11 +403,11 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
     const { assets } = await execute(rvtoolsXlsx, [file]);
     expect(assets).toHaveLength(129);
     const a = byId(assets).get('vm-15333')!;
-    expect(a.machineName).toBe('ADCSCA01');
-    expect(a.machineDetails.disks).toEqual({
-      totalCapacityBytes: mibToBytes(40901),
-      totalFreeBytes: mibToBytes(17250),
-      disks: { entries: [{ diskLabel: 'Hard disk 1', capacityBytes: mibToBytes(40901), interfaceType: 'SAS' }] },
+    expect(a.virtualMachineDetails.vmName).toBe('ADCSCA01');
+    expect(a.virtualMachineDetails.vmDisks).toEqual({
+      hddTotalCapacityBytes: mibToBytes(40901),
+      hddTotalFreeBytes: mibToBytes(17250),
+      disks: { entries: [{ diskLabel: 'Hard disk 1', totalCapacityBytes: mibToBytes(40901), interfaceType: 'SAS' }] },
     });
   });
 
@@ -481,11 +488,15 @@ describe('the same machines in two formats give the same assets', () => {
     expect(hasBlockingErrors(manual.report.executionErrors)).toBe(false);
     expect(manual.assets).toHaveLength(3);
     const shared = ['HostingLocation', 'MachineStatus', 'IsPhysical'];
-    const core = (a: Asset) => ({
-      ...a,
-      attributes: Object.fromEntries(Object.entries(a.attributes).filter(([k]) => shared.includes(k))),
-      machineDetails: { ...a.machineDetails, createTime: a.machineDetails.createTime && new Date(a.machineDetails.createTime).toISOString() },
-    });
+    const core = (a: Asset) => {
+      // vCenter-only fields (folder, VM id, sockets, firmware) have no column in vmInfo.csv.
+      const { vcenterFolder: _f, vcenterVmId: _i, vmArchitecture: _a, ...d } = a.virtualMachineDetails;
+      return {
+        ...a,
+        attributes: Object.fromEntries(Object.entries(a.attributes).filter(([k]) => shared.includes(k))),
+        virtualMachineDetails: { ...d, createTime: d.createTime && new Date(d.createTime).toISOString() },
+      };
+    };
     expect(rv.assets.map(core)).toEqual(manual.assets.map(core));
     expect(rv.report.framesReported).toBe(manual.report.framesReported);
   });
@@ -523,7 +534,8 @@ describe('helpers', () => {
     expect(parseRvDate('01.05.2023')).toBeNaN();
     expect(busOf('SCSI controller 0')).toBe('SCSI');
     expect(busOf('LSI Logic SAS')).toBe('SAS');
-    expect(busOf('Odd')).toBe('Odd');
+    // a controller that names no bus says nothing about the interface
+    expect(busOf('Odd')).toBeUndefined();
     expect(mibToBytes(1)).toBe('1048576');
     expect(mibToBytes(0.5)).toBe('524288');
   });

@@ -159,7 +159,29 @@ const cellChar = fc.constantFrom(',', '"', '\n', '\r', ' ', 'a', 'Z', '0', '9', 
 const cell = fc.oneof(fc.string({ unit: cellChar, maxLength: 12 }), fc.integer({ min: -5, max: 100000 }).map(String), fc.constantFrom('', 'true', 'poweredOn', '2024-01-31 10:00:00', '10.0.0.1', 'Linux'));
 const quote = (s: string) => (/[",\r\n]/.test(s) || s === '' ? `"${s.replace(/"/g, '""')}"` : s);
 
-describe.each(IMPORT_JOB_FORMATS.map((f) => [f]))('%s: validateImport never throws, never hangs, memory bounded', (format) => {
+// Formats the emulator imports; the others (DATABASE_ZIP) are checked below.
+const IMPORTED = IMPORT_JOB_FORMATS.filter((f) => FORMATS[f] !== undefined);
+const REFUSED = IMPORT_JOB_FORMATS.filter((f) => FORMATS[f] === undefined);
+
+describe('formats the emulator refuses', () => {
+  test('are only DATABASE_ZIP', () => {
+    expect(REFUSED).toEqual(['IMPORT_JOB_FORMAT_DATABASE_ZIP']);
+  });
+
+  test.each(REFUSED.map((f) => [f]))('%s: any files give a valid report with exactly one job ERROR and no file or row error', async (format) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ minLength: 1, maxLength: 20 }), { maxLength: 4 }), fc.uint8Array({ maxLength: 500 }), async (names, bytes) => {
+        const report = await bounded(validateImport(format, names.map((n) => chunkedFile(n, bytes, []))), RUN_TIMEOUT_MS, `validateImport(${format})`);
+        expect(validate('ValidationReport', report)).toEqual([]);
+        expect(report.jobErrors.map((e) => e.severity)).toEqual(['ERROR']);
+        expect(report.fileValidations.flatMap((f) => [...(f.fileErrors ?? []), ...(f.rowErrors ?? [])])).toEqual([]);
+      }),
+      { numRuns: runs(20) },
+    );
+  });
+});
+
+describe.each(IMPORTED.map((f) => [f]))('%s: validateImport never throws, never hangs, memory bounded', (format) => {
   test('random bytes as each of its files, in random chunks', async () => {
     const names = fileNames(format);
     expect(names.length).toBeGreaterThan(0);

@@ -113,6 +113,30 @@ export interface CloudExport {
   description: string;
   /** AWS: AvailableMemoryBytes = 0 means "not measured". */
   zeroMemoryIsMissing: boolean;
+  /** Google's PlatformDetails member for the cloud: `awsEc2Details` or `azureVmDetails`. */
+  platform: 'awsEc2Details' | 'azureVmDetails';
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/**
+ * The cloud's own PlatformDetails member (location and machine type in the cloud's format, and
+ * Azure's provisioning state) instead of the manual import's generic one. A row marked physical
+ * keeps `physicalDetails`.
+ */
+function cloudPlatform(c: CloudExport, asset: Asset, m: RowRecord): void {
+  const details = asset.virtualMachineDetails;
+  if (details.platform?.physicalDetails) return;
+  const location = text(m.HostingLocation);
+  const machineTypeLabel = text(m.MachineTypeLabel);
+  const provisioningState = c.platform === 'azureVmDetails' ? text(m.ProvisioningState) : undefined;
+  details.platform = {
+    [c.platform]: {
+      ...(location !== undefined ? { location } : {}),
+      ...(machineTypeLabel !== undefined ? { machineTypeLabel } : {}),
+      ...(provisioningState !== undefined ? { provisioningState } : {}),
+    },
+  };
 }
 
 function sourceRule(source: string): RowRule {
@@ -198,7 +222,9 @@ export function cloudAssets(c: CloudExport): AssetMapping<ManualChildren> {
       manualCsvAssets.addChild(kind, ch, r);
     },
     build(machine, children): { asset: Asset; frames: number } {
-      return manualCsvAssets.build(machine, children);
+      const built = manualCsvAssets.build(machine, children);
+      cloudPlatform(c, built.asset, machine);
+      return built;
     },
   };
 }
@@ -221,6 +247,7 @@ export const AWS_EXPORT: CloudExport = {
   description:
     "The files Google's AWS collection script writes: vmInfo.csv (required), perfInfo.csv, diskInfo.csv and tagInfo.csv, unzipped from aws-import-files.zip.",
   zeroMemoryIsMissing: true,
+  platform: 'awsEc2Details',
 };
 
 export const awsCsv: FormatDefinition<ManualChildren> = cloudExportFormat(AWS_EXPORT);

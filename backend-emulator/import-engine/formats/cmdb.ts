@@ -13,7 +13,8 @@
  *
  * A CMDB carries no performance samples and no labels. docs/formats/cmdb.md.
  */
-import type { Asset, DiskEntry, MachineDetails, PowerState } from '../asset';
+import type { Asset, DiskEntry, PowerState, VirtualMachineDetails } from '../asset';
+import { diskInterfaceOf } from './disk-interface';
 import { clip } from '../columns';
 import type { AssetMapping, ColumnSpec, FileKind, FormatDefinition, RowRecord, RowRule } from '../types';
 import { isoString } from '../timestamps';
@@ -48,7 +49,7 @@ export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
     name: 'operational_status',
     type: 'string',
     presence: 'optional',
-    description: 'Operational (1) -> ACTIVE, Non-Operational (2) -> SUSPENDED, Repair in Progress (3) / DR Standby (4) / Ready (5) -> SUSPENDED, Retired (6) -> DELETED; label or number.',
+    description: 'Operational (1) -> poweredOn; Non-Operational (2), Repair in Progress (3), DR Standby (4), Ready (5), Retired (6) -> poweredOff; label or number.',
     example: 'Operational',
   },
   { name: 'install_status', type: 'string', presence: 'optional', description: 'Install status (attribute).', example: 'Installed' },
@@ -62,7 +63,7 @@ export const CMDB_DISK_COLUMNS: readonly ColumnSpec[] = [
   { name: 'device_id', type: 'string', presence: 'optional', description: 'Device id (the label when `name` is empty).', example: '/dev/sda' },
   { name: 'size_bytes', type: 'int', presence: 'required', unit: 'bytes', min: 0, description: 'Disk capacity in bytes.', example: '107374182400' },
   { name: 'free_space_bytes', type: 'int', presence: 'optional', unit: 'bytes', min: 0, description: 'Free space in bytes.', example: '53687091200' },
-  { name: 'storage_type', type: 'string', presence: 'optional', description: 'Storage or interface type (SSD, SAN, SCSI): the disk interface type.', example: 'SSD' },
+  { name: 'storage_type', type: 'string', presence: 'optional', description: 'Storage or interface type (SSD, SAN, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored.', example: 'SCSI' },
 ];
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -139,20 +140,24 @@ export const CMDB_KINDS: readonly FileKind[] = [
 
 // ---- asset mapping ----
 
+/**
+ * ServiceNow's operational_status (number or label) -> Google's power state: only "operational"
+ * says the server runs; every other known status is a server that is not running.
+ */
 const STATUS: Record<string, PowerState> = {
-  '1': 'ACTIVE',
-  operational: 'ACTIVE',
-  '2': 'SUSPENDED',
-  'non-operational': 'SUSPENDED',
-  nonoperational: 'SUSPENDED',
-  '3': 'SUSPENDED',
-  'repair in progress': 'SUSPENDED',
-  '4': 'SUSPENDED',
-  'dr standby': 'SUSPENDED',
-  '5': 'SUSPENDED',
-  ready: 'SUSPENDED',
-  '6': 'DELETED',
-  retired: 'DELETED',
+  '1': 'poweredOn',
+  operational: 'poweredOn',
+  '2': 'poweredOff',
+  'non-operational': 'poweredOff',
+  nonoperational: 'poweredOff',
+  '3': 'poweredOff',
+  'repair in progress': 'poweredOff',
+  '4': 'poweredOff',
+  'dr standby': 'poweredOff',
+  '5': 'poweredOff',
+  ready: 'poweredOff',
+  '6': 'poweredOff',
+  retired: 'poweredOff',
 };
 
 export function powerStateOfCi(status: string): PowerState | undefined {
@@ -160,7 +165,7 @@ export function powerStateOfCi(status: string): PowerState | undefined {
 }
 
 export interface CmdbChildren {
-  disks: Array<{ label?: string; size?: number; free?: number; type?: string }>;
+  disks: Array<{ label?: string; size?: number; free?: number; iface?: string }>;
 }
 
 const bytes = (n: number): string => BigInt(Math.round(Math.max(0, n))).toString();
@@ -181,46 +186,44 @@ function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: As
   const isPhysical = typeof m.virtual === 'boolean' ? !m.virtual : undefined;
   if (isPhysical !== undefined) attributes.IsPhysical = String(isPhysical);
 
-  const details: MachineDetails = { uuid: machineId };
-  if (name !== undefined) details.machineName = name;
+  const details: VirtualMachineDetails = { vmUuid: machineId };
+  if (name !== undefined) details.vmName = name;
   if (typeof m.sys_created_on === 'number') details.createTime = isoString(m.sys_created_on);
   const cores = num(m.cpu_core_count) ?? num(m.cpu_count);
   if (cores !== undefined) details.coreCount = cores;
   const ram = num(m.ram);
   if (ram !== undefined) details.memoryMb = Math.round(ram);
   const status = str(m.operational_status);
-  details.powerState = (status && powerStateOfCi(status)) || 'POWER_STATE_UNSPECIFIED';
+  const power = status ? powerStateOfCi(status) : undefined;
+  if (power !== undefined) details.powerState = power;
   details.platform = isPhysical ? { physicalDetails: location ? { location } : {} } : { genericDetails: location ? { location } : {} };
 
   const disks = ch?.disks ?? [];
   const entries: DiskEntry[] = disks.map((d) => ({
     ...(d.label !== undefined ? { diskLabel: d.label } : {}),
-    ...(d.size !== undefined ? { capacityBytes: bytes(d.size) } : {}),
-    ...(d.free !== undefined ? { freeBytes: bytes(d.free) } : {}),
-    ...(d.type !== undefined ? { interfaceType: d.type } : {}),
+    ...(d.size !== undefined ? { totalCapacityBytes: bytes(d.size) } : {}),
+    ...(d.free !== undefined ? { totalFreeBytes: bytes(d.free) } : {}),
+    ...(d.iface !== undefined ? { interfaceType: d.iface } : {}),
   }));
   const space = num(m.disk_space);
   const total = space !== undefined ? space * GIB : disks.length > 0 ? disks.reduce((s, d) => s + (d.size ?? 0), 0) : undefined;
   const withFree = disks.filter((d) => d.free !== undefined);
   const free = withFree.length > 0 ? withFree.reduce((s, d) => s + d.free!, 0) : undefined;
   if (total !== undefined || free !== undefined || entries.length > 0) {
-    details.disks = {};
-    if (total !== undefined) details.disks.totalCapacityBytes = bytes(total);
-    if (free !== undefined) details.disks.totalFreeBytes = bytes(free);
-    if (entries.length > 0) details.disks.disks = { entries };
+    details.vmDisks = {};
+    if (total !== undefined) details.vmDisks.hddTotalCapacityBytes = bytes(total);
+    if (free !== undefined) details.vmDisks.hddTotalFreeBytes = bytes(free);
+    if (entries.length > 0) details.vmDisks.disks = { entries };
   }
 
   const ip = str(m.ip_address);
   const mac = str(m.mac_address);
   if (ip || mac) {
-    details.network = {};
-    if (ip) {
-      details.network.primaryIpAddress = ip;
-      details.network.ipAddresses = [ip];
-    }
-    if (mac) details.network.primaryMacAddress = mac;
-    details.network.adapters = {
-      entries: [{ ...(mac ? { macAddress: mac } : {}), ...(ip ? { addresses: { entries: [{ ipAddress: ip }] } } : {}) }],
+    details.vmNetwork = {};
+    if (ip) details.vmNetwork.primaryIpAddress = ip;
+    if (mac) details.vmNetwork.primaryMacAddress = mac;
+    details.vmNetwork.networkAdapters = {
+      networkAdapters: [{ ...(mac ? { macAddress: mac } : {}), ...(ip ? { addresses: { addresses: [{ ipAddress: ip }] } } : {}) }],
     };
   }
 
@@ -229,13 +232,12 @@ function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: As
   const classHint = cls.includes('win') ? 'windows' : cls.includes('linux') ? 'linux' : /unix|solaris|aix|hpux/.test(cls) ? 'unix' : undefined;
   let family = osFamilyOf(undefined, os);
   if (family === 'OS_FAMILY_UNKNOWN' && classHint) family = osFamilyOf(classHint, undefined);
-  details.guestOs = { family };
-  if (os !== undefined) details.guestOs.osName = os;
+  details.osFamily = family;
+  if (os !== undefined) details.osName = os;
   const version = str(m.os_version);
-  if (version !== undefined) details.guestOs.version = version;
+  if (version !== undefined) details.osVersion = version;
 
-  const asset: Asset = { machineId, attributes, labels: {}, machineDetails: details };
-  if (name !== undefined) asset.machineName = name;
+  const asset: Asset = { machineId, attributes, labels: {}, virtualMachineDetails: details };
   // Frames: one per server (a CMDB carries no performance samples).
   return { asset, frames: 1 };
 }
@@ -246,8 +248,9 @@ export const cmdbAssets: AssetMapping<CmdbChildren> = {
   addChild(kind, ch, r) {
     if (kind !== 'disks') return;
     const label = str(r.name) ?? str(r.device_id);
-    const type = str(r.storage_type);
-    ch.disks.push({ label: label === undefined ? undefined : flat(label), size: num(r.size_bytes), free: num(r.free_space_bytes), type: type === undefined ? undefined : flat(type) });
+    // storage_type fills the interface only when it names a bus (SCSI, SATA, ...); a storage class
+    // (SSD, SAN) has no field in Google's DiskEntry and is not stored.
+    ch.disks.push({ label: label === undefined ? undefined : flat(label), size: num(r.size_bytes), free: num(r.free_space_bytes), iface: diskInterfaceOf(str(r.storage_type)) });
   },
   build: buildCmdbAsset,
 };

@@ -2,7 +2,9 @@
  * The registry of import formats. A format plugs in with a definition (file kinds + column
  * templates + rules, an optional reader, an asset mapping); the pipeline is shared.
  *
- * Every format of the API is implemented. File-name hints recognise a payload that mixes formats.
+ * FORMAT_TABLE has one entry per format of the API (types.ts IMPORT_JOB_FORMATS; the compiler
+ * checks none is missing): its label and either its definition or why the emulator does not import
+ * it. File-name hints recognise a payload that mixes formats.
  */
 import type { FormatDefinition, ImportJobFormat } from '../types';
 import { manualCsv } from './manual-csv';
@@ -12,23 +14,37 @@ import { awsCsv } from './aws-csv';
 import { azureCsv } from './azure-csv';
 import { cmdb } from './cmdb';
 
-export const FORMATS: Partial<Record<ImportJobFormat, FormatDefinition>> = {
-  IMPORT_JOB_FORMAT_MANUAL_CSV: manualCsv,
-  IMPORT_JOB_FORMAT_RVTOOLS_XLSX: rvtoolsXlsx,
-  IMPORT_JOB_FORMAT_RVTOOLS_CSV: rvtoolsCsv,
-  IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV: awsCsv,
-  IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV: azureCsv,
-  IMPORT_JOB_FORMAT_CMDB: cmdb,
+export type FormatEntry = { label: string; definition: FormatDefinition } | { label: string; unsupported: string };
+
+export const FORMAT_TABLE: Record<ImportJobFormat, FormatEntry> = {
+  // In listFormats() order: the manual import first (docs and templates follow this order).
+  IMPORT_JOB_FORMAT_MANUAL_CSV: { label: 'Manual CSV', definition: manualCsv },
+  IMPORT_JOB_FORMAT_RVTOOLS_XLSX: { label: 'RVTools XLSX', definition: rvtoolsXlsx },
+  IMPORT_JOB_FORMAT_RVTOOLS_CSV: { label: 'RVTools CSV', definition: rvtoolsCsv },
+  IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV: { label: 'AWS exported CSV', definition: awsCsv },
+  IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV: { label: 'Azure exported CSV', definition: azureCsv },
+  IMPORT_JOB_FORMAT_CMDB: { label: 'CMDB', definition: cmdb },
+  // Google's database assessment exports (a zip of database, schema and performance tables) fill
+  // database assets, not machines; their file layout is not published, so nothing is guessed.
+  IMPORT_JOB_FORMAT_DATABASE_ZIP: {
+    label: 'database assessment exports',
+    unsupported:
+      'database assets are not emulated and the layout of the exports is not published; import machine inventories (manual CSV, RVTools, AWS or Azure exports) instead, or run this import against Google',
+  },
 };
 
-export const FORMAT_LABELS: Record<ImportJobFormat, string> = {
-  IMPORT_JOB_FORMAT_CMDB: 'CMDB',
-  IMPORT_JOB_FORMAT_RVTOOLS_XLSX: 'RVTools XLSX',
-  IMPORT_JOB_FORMAT_RVTOOLS_CSV: 'RVTools CSV',
-  IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV: 'AWS exported CSV',
-  IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV: 'Azure exported CSV',
-  IMPORT_JOB_FORMAT_MANUAL_CSV: 'Manual CSV',
-};
+/** The implemented formats' definitions. */
+export const FORMATS: Partial<Record<ImportJobFormat, FormatDefinition>> = Object.fromEntries(
+  Object.entries(FORMAT_TABLE).flatMap(([format, entry]) => ('definition' in entry ? [[format, entry.definition]] : [])),
+);
+
+export const FORMAT_LABELS = Object.fromEntries(Object.entries(FORMAT_TABLE).map(([format, entry]) => [format, entry.label])) as Record<ImportJobFormat, string>;
+
+/** Why a known format is not imported by the emulator, or undefined when it is. */
+export function unsupportedReason(format: ImportJobFormat): string | undefined {
+  const entry = FORMAT_TABLE[format];
+  return 'unsupported' in entry ? entry.unsupported : undefined;
+}
 
 /**
  * File names that identify a format without doubt. The four manual templates' names are shared by

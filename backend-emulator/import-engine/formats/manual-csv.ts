@@ -4,7 +4,8 @@
  * lists follow the public copies of the templates and Google's own collection scripts (which write
  * the same files); docs/formats/manual-csv.md documents every choice made where the record is silent.
  */
-import type { Asset, DiskEntry, MachineDetails, MachineDiskDetails, MachineNetworkDetails, NetworkAdapterDetails, OsFamily, PowerState } from '../asset';
+import { diskInterfaceOf } from './disk-interface';
+import type { Asset, DiskEntry, OsFamily, PowerState, VirtualMachineDetails, VirtualMachineDiskDetails, VirtualMachineNetworkDetails } from '../asset';
 import { clip } from '../columns';
 import { aggregateDaily, SAMPLE } from '../performance';
 import { isoString } from '../timestamps';
@@ -83,7 +84,7 @@ export const DISK_INFO_COLUMNS: readonly ColumnSpec[] = [
   { name: 'DiskLabel', type: 'string', presence: 'recommended', description: 'Disk name or mount point.', example: '/dev/sda' },
   { name: 'SizeInGib', type: 'number', presence: 'required', unit: 'GiB', min: 0, description: 'Disk capacity.', example: '100' },
   { name: 'UsedInGib', type: 'number', presence: 'optional', unit: 'GiB', min: 0, description: 'Used space on the disk.', example: '42.5' },
-  { name: 'StorageTypeLabel', type: 'string', presence: 'optional', description: 'Storage type in its source (SSD, gp3, Premium_LRS).', example: 'SSD' },
+  { name: 'StorageTypeLabel', type: 'string', presence: 'optional', description: 'Storage type in its source (SSD, gp3, Premium_LRS, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored (Google\'s DiskEntry has no field for it).', example: 'SSD' },
 ];
 
 export const TAG_INFO_COLUMNS: readonly ColumnSpec[] = [
@@ -229,7 +230,8 @@ interface DiskRow {
   label?: string;
   sizeGiB?: number;
   usedGiB?: number;
-  type?: string;
+  /** The bus StorageTypeLabel names, if it names one. */
+  iface?: string;
 }
 
 export interface ManualChildren {
@@ -242,22 +244,24 @@ export interface ManualChildren {
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
 
+/**
+ * MachineStatus words -> Google's power state strings. Transitional states (pending, stopping,
+ * terminating, ...) and unknown words have no power state of their own: the field is left out and
+ * the source's word stays in `attributes.MachineStatus`.
+ */
 const POWER_STATES = new Map<string, PowerState>([
-  ...['running', 'poweredon', 'on', 'active', 'started', 'ready', 'up'].map((s) => [s, 'ACTIVE'] as const),
-  ...['stopped', 'poweredoff', 'off', 'deallocated', 'suspended', 'paused', 'hibernated', 'down'].map((s) => [s, 'SUSPENDED'] as const),
-  ...['pending', 'starting', 'creating', 'provisioning'].map((s) => [s, 'PENDING'] as const),
-  ...['stopping', 'deallocating', 'suspending', 'poweringoff'].map((s) => [s, 'SUSPENDING'] as const),
-  ...['shuttingdown', 'terminating', 'deleting'].map((s) => [s, 'DELETING'] as const),
-  ...['terminated', 'deleted'].map((s) => [s, 'DELETED'] as const),
+  ...['running', 'poweredon', 'on', 'active', 'started', 'ready', 'up'].map((s) => [s, 'poweredOn'] as const),
+  ...['stopped', 'poweredoff', 'off', 'deallocated', 'down', 'terminated'].map((s) => [s, 'poweredOff'] as const),
+  ...['suspended', 'paused', 'hibernated'].map((s) => [s, 'suspended'] as const),
 ]);
 
-/** MachineStatus as AWS, Azure, VMware or a person writes it -> MachineDetails.powerState. */
-export function powerStateOf(status: string | undefined): PowerState {
-  if (!status) return 'POWER_STATE_UNSPECIFIED';
+/** MachineStatus as AWS, Azure, VMware or a person writes it -> VirtualMachineDetails.powerState. */
+export function powerStateOf(status: string | undefined): PowerState | undefined {
+  if (!status) return undefined;
   const direct = POWER_STATES.get(status);
   if (direct) return direct;
   const s = status.toLowerCase().replace(/^vm\s+/, '').replace(/[\s_-]+/g, '');
-  return POWER_STATES.get(s) ?? 'POWER_STATE_UNSPECIFIED';
+  return POWER_STATES.get(s);
 }
 
 /** Text -> family, for the few distinct OsType and OsName values that repeat over millions of rows. */
@@ -272,7 +276,7 @@ function cachedFamily(text: string): OsFamily {
   return family;
 }
 
-/** OsType and OsName -> GuestOsDetails.family (OsType decides when it names a family). */
+/** OsType and OsName -> VirtualMachineDetails.osFamily (OsType decides when it names a family). */
 export function osFamilyOf(osType: string | undefined, osName: string | undefined): OsFamily {
   if (osType !== undefined) {
     const family = cachedFamily(osType);
@@ -294,14 +298,14 @@ export const ATTRIBUTE_COLUMNS = ['HostingLocation', 'MachineTypeLabel', 'OsType
 function diskEntry(d: DiskRow): DiskEntry {
   const e: DiskEntry = {};
   if (d.label !== undefined) e.diskLabel = d.label;
-  if (d.sizeGiB !== undefined) e.capacityBytes = gibToBytes(d.sizeGiB);
-  if (d.sizeGiB !== undefined && d.usedGiB !== undefined) e.freeBytes = gibToBytes(d.sizeGiB - d.usedGiB);
-  if (d.type !== undefined) e.interfaceType = d.type;
+  if (d.sizeGiB !== undefined) e.totalCapacityBytes = gibToBytes(d.sizeGiB);
+  if (d.sizeGiB !== undefined && d.usedGiB !== undefined) e.totalFreeBytes = gibToBytes(d.sizeGiB - d.usedGiB);
+  if (d.iface !== undefined) e.interfaceType = d.iface;
   return e;
 }
 
 /** Disks: the vmInfo totals win; without them the totals are summed from diskInfo.csv. */
-function diskDetails(m: RowRecord, disks: DiskRow[] | undefined): MachineDiskDetails | undefined {
+function diskDetails(m: RowRecord, disks: DiskRow[] | undefined): VirtualMachineDiskDetails | undefined {
   const allocated = m.TotalDiskAllocatedGiB as number | undefined;
   const used = m.TotalDiskUsedGiB as number | undefined;
   let totalCap = allocated;
@@ -322,14 +326,14 @@ function diskDetails(m: RowRecord, disks: DiskRow[] | undefined): MachineDiskDet
   } else if (totalCap === undefined && totalFree === undefined) {
     return undefined;
   }
-  const out: MachineDiskDetails = {};
-  if (totalCap !== undefined) out.totalCapacityBytes = gibToBytes(totalCap);
-  if (totalFree !== undefined) out.totalFreeBytes = gibToBytes(totalFree);
+  const out: VirtualMachineDiskDetails = {};
+  if (totalCap !== undefined) out.hddTotalCapacityBytes = gibToBytes(totalCap);
+  if (totalFree !== undefined) out.hddTotalFreeBytes = gibToBytes(totalFree);
   if (disks && disks.length > 0) out.disks = { entries: disks.map(diskEntry) };
   return out;
 }
 
-function networkDetails(m: RowRecord): MachineNetworkDetails | undefined {
+function networkDetails(m: RowRecord): VirtualMachineNetworkDetails | undefined {
   const primaryIp = str(m.PrimaryIPAddress);
   const publicIp = str(m.PublicIPAddress);
   const mac = str(m.PrimaryMACAddress);
@@ -337,17 +341,15 @@ function networkDetails(m: RowRecord): MachineNetworkDetails | undefined {
   if (!primaryIp && !publicIp && !mac && !list) return undefined;
   const ips: string[] = primaryIp ? [primaryIp] : [];
   if (list) for (const ip of list) if (!ips.includes(ip)) ips.push(ip);
-  const net: MachineNetworkDetails = {};
+  const net: VirtualMachineNetworkDetails = {};
   if (primaryIp) net.primaryIpAddress = primaryIp;
   if (publicIp) net.publicIpAddress = publicIp;
   if (mac) net.primaryMacAddress = mac;
-  if (ips.length) net.ipAddresses = ips;
   if (mac || ips.length) {
-    // The wire form: one adapter with the MAC and the addresses.
-    const adapter: NetworkAdapterDetails = {};
-    if (mac) adapter.macAddress = mac;
-    if (ips.length) adapter.addresses = { entries: ips.map((ipAddress) => ({ ipAddress })) };
-    net.adapters = { entries: [adapter] };
+    // The files describe no adapters: one adapter carries the MAC and every address, primary first.
+    net.networkAdapters = {
+      networkAdapters: [{ ...(mac ? { macAddress: mac } : {}), ...(ips.length ? { addresses: { addresses: ips.map((ipAddress) => ({ ipAddress })) } } : {}) }],
+    };
   }
   return net;
 }
@@ -368,27 +370,27 @@ function buildAsset(m: RowRecord, ch: ManualChildren | undefined): { asset: Asse
 
   const memoryGiB = m.MemoryGiB as number | undefined;
   const memoryMb = memoryGiB !== undefined ? Math.round(memoryGiB * 1024) : undefined;
-  const details: MachineDetails = { uuid: machineId };
-  if (machineName !== undefined) details.machineName = machineName;
+  const details: VirtualMachineDetails = { vmUuid: machineId };
+  if (machineName !== undefined) details.vmName = machineName;
   if (typeof m.CreateDate === 'number') details.createTime = isoString(m.CreateDate);
   if (typeof m.AllocatedProcessorCoreCount === 'number') details.coreCount = m.AllocatedProcessorCoreCount;
   if (memoryMb !== undefined) details.memoryMb = memoryMb;
-  details.powerState = powerStateOf(str(m.MachineStatus));
+  const power = powerStateOf(str(m.MachineStatus));
+  if (power !== undefined) details.powerState = power;
   const location = str(m.HostingLocation);
   const where = location !== undefined ? { location } : {};
   details.platform = isPhysical ? { physicalDetails: where } : { genericDetails: where };
   const disks = diskDetails(m, ch?.disks);
-  if (disks) details.disks = disks;
+  if (disks) details.vmDisks = disks;
   const network = networkDetails(m);
-  if (network) details.network = network;
+  if (network) details.vmNetwork = network;
   const osName = str(m.OsName);
   const osVersion = str(m.OsVersion);
-  details.guestOs = { family: osFamilyOf(str(m.OsType), osName) };
-  if (osName !== undefined) details.guestOs.osName = osName;
-  if (osVersion !== undefined) details.guestOs.version = osVersion;
+  details.osFamily = osFamilyOf(str(m.OsType), osName);
+  if (osName !== undefined) details.osName = osName;
+  if (osVersion !== undefined) details.osVersion = osVersion;
 
-  const asset: Asset = { machineId, attributes, labels: ch?.labels ? { ...ch.labels } : {}, machineDetails: details };
-  if (machineName !== undefined) asset.machineName = machineName;
+  const asset: Asset = { machineId, attributes, labels: ch?.labels ? { ...ch.labels } : {}, virtualMachineDetails: details };
   const sampleCount = ch ? ch.samples.length / SAMPLE.stride : 0;
   if (sampleCount > 0) asset.performanceData = { dailyResourceUsageAggregations: aggregateDaily(ch!.samples, memoryMb) };
   // Frames: one for the machine (with its disks and labels) plus one per performance sample.
@@ -401,12 +403,13 @@ export const manualCsvAssets: AssetMapping<ManualChildren> = {
   addChild(kind, ch, r) {
     if (kind === 'disks') {
       const label = str(r.DiskLabel);
-      const type = str(r.StorageTypeLabel);
       ch.disks.push({
         label: label === undefined ? undefined : flat(label),
         sizeGiB: r.SizeInGib as number | undefined,
         usedGiB: r.UsedInGib as number | undefined,
-        type: type === undefined ? undefined : flat(type),
+        // StorageTypeLabel fills the interface only when it names a bus (SCSI, SATA, ...); a storage
+        // class (SSD, gp3, Premium_LRS) has no field in Google's DiskEntry and is not stored.
+        iface: diskInterfaceOf(str(r.StorageTypeLabel)),
       });
     } else if (kind === 'tags') {
       (ch.labels ??= {})[flat(r.Key as string)] = flat(str(r.Value) ?? '');

@@ -17,7 +17,8 @@
  * dropped rows.
  */
 import { isIP } from 'node:net';
-import type { Asset, DiskEntry, MachineDetails, NetworkAdapterDetails } from '../asset';
+import type { Asset, DiskEntry, NetworkAdapterDetails, VirtualMachineDetails } from '../asset';
+import { diskInterfaceOf } from './disk-interface';
 import { clip, isEmptyCell, normaliseHeader } from '../columns';
 import { info, warning } from '../report';
 import { combineIssues } from '../readers/xlsx';
@@ -676,12 +677,8 @@ export function mibToBytes(mib: number): string {
   return Number.isInteger(whole) ? (BigInt(whole) * MIB_BYTES).toString() : BigInt(Math.round(whole * 1024 * 1024)).toString();
 }
 
-/** `SCSI controller 0` -> SCSI; `NVME controller 0` -> NVME; else the text as written. */
-export function busOf(controller: string | undefined): string | undefined {
-  if (!controller) return undefined;
-  const m = /\b(scsi|sata|ide|nvme|sas)\b/i.exec(controller);
-  return m ? m[1].toUpperCase() : controller;
-}
+/** `SCSI controller 0` -> SCSI; `NVME controller 0` -> NVME; a controller that names no bus -> undefined. */
+export const busOf = diskInterfaceOf;
 
 function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset; frames: number } {
   const name = str(m.VM);
@@ -702,8 +699,12 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   if (ch?.sockets !== undefined) attributes.Sockets = String(ch.sockets);
   if (ch?.coresPerSocket !== undefined) attributes['Cores p/s'] = String(ch.coresPerSocket);
 
-  const details: MachineDetails = { uuid: machineId };
-  if (name !== undefined) details.machineName = name;
+  const details: VirtualMachineDetails = { vmUuid: machineId };
+  if (name !== undefined) details.vmName = name;
+  const folder = str(m.Folder);
+  if (folder !== undefined) details.vcenterFolder = flat(folder);
+  const vmId = str(m['VM ID']);
+  if (vmId !== undefined) details.vcenterVmId = flat(vmId);
   const created = str(m['Creation date']);
   if (created !== undefined) {
     const t = parseRvDate(created);
@@ -712,14 +713,21 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   if (typeof m.CPUs === 'number') details.coreCount = m.CPUs;
   const memory = numOf(m.Memory);
   if (memory !== undefined) details.memoryMb = Math.round(memory);
-  details.powerState = powerStateOf(power);
+  const powerState = powerStateOf(power);
+  if (powerState !== undefined) details.powerState = powerState;
+  const firmware = str(m.Firmware);
+  if (ch?.sockets !== undefined || firmware !== undefined) {
+    details.vmArchitecture = {};
+    if (ch?.sockets !== undefined) details.vmArchitecture.cpuSocketCount = ch.sockets;
+    if (firmware !== undefined) details.vmArchitecture.firmware = flat(firmware);
+  }
   details.platform = { genericDetails: datacenter ? { location: datacenter } : {} };
 
   // Disks: vDisk rows, else the vInfo totals; free space: vPartition, else capacity minus in use.
   const entries: DiskEntry[] = (ch?.disks ?? []).map((d) => {
     const e: DiskEntry = {};
     if (d.label !== undefined) e.diskLabel = d.label;
-    if (d.capMiB !== undefined) e.capacityBytes = mibToBytes(d.capMiB);
+    if (d.capMiB !== undefined) e.totalCapacityBytes = mibToBytes(d.capMiB);
     if (d.iface !== undefined) e.interfaceType = d.iface;
     return e;
   });
@@ -728,10 +736,10 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   const inUse = numOf(m['In Use MiB']);
   const freeMiB = ch && ch.partitions.count > 0 ? ch.partitions.freeMiB : capMiB !== undefined && inUse !== undefined ? Math.max(0, capMiB - inUse) : undefined;
   if (capMiB !== undefined || freeMiB !== undefined || entries.length > 0) {
-    details.disks = {};
-    if (capMiB !== undefined) details.disks.totalCapacityBytes = mibToBytes(capMiB);
-    if (freeMiB !== undefined) details.disks.totalFreeBytes = mibToBytes(freeMiB);
-    if (entries.length > 0) details.disks.disks = { entries };
+    details.vmDisks = {};
+    if (capMiB !== undefined) details.vmDisks.hddTotalCapacityBytes = mibToBytes(capMiB);
+    if (freeMiB !== undefined) details.vmDisks.hddTotalFreeBytes = mibToBytes(freeMiB);
+    if (entries.length > 0) details.vmDisks.disks = { entries };
   }
 
   // Network: vInfo's primary address first, then every adapter address.
@@ -741,26 +749,24 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   const ips = [...new Set([...(primaryIp ? [primaryIp] : []), ...nics.flatMap((n) => n.ips)])];
   const mac = nics.find((n) => n.mac !== undefined)?.mac;
   if (primaryIp || ips.length > 0 || mac) {
-    details.network = {};
-    if (primaryIp) details.network.primaryIpAddress = primaryIp;
-    if (mac) details.network.primaryMacAddress = mac;
-    if (ips.length > 0) details.network.ipAddresses = ips;
+    details.vmNetwork = {};
+    if (primaryIp) details.vmNetwork.primaryIpAddress = primaryIp;
+    if (mac) details.vmNetwork.primaryMacAddress = mac;
     const adapters: NetworkAdapterDetails[] =
       nics.length > 0
         ? nics.map((n) => ({
             ...(n.mac ? { macAddress: n.mac } : {}),
-            ...(n.ips.length > 0 ? { addresses: { entries: n.ips.map((ipAddress) => ({ ipAddress })) } } : {}),
+            ...(n.ips.length > 0 ? { addresses: { addresses: n.ips.map((ipAddress) => ({ ipAddress })) } } : {}),
           }))
-        : [{ addresses: { entries: ips.map((ipAddress) => ({ ipAddress })) } }];
-    details.network.adapters = { entries: adapters };
+        : [{ addresses: { addresses: ips.map((ipAddress) => ({ ipAddress })) } }];
+    details.vmNetwork.networkAdapters = { networkAdapters: adapters };
   }
 
   const osName = str(m['OS according to the VMware Tools']) ?? str(m['OS according to the configuration file']);
-  details.guestOs = { family: osFamilyOf(undefined, osName) };
-  if (osName !== undefined) details.guestOs.osName = osName;
+  details.osFamily = osFamilyOf(undefined, osName);
+  if (osName !== undefined) details.osName = osName;
 
-  const asset: Asset = { machineId, attributes, labels: {}, machineDetails: details };
-  if (name !== undefined) asset.machineName = name;
+  const asset: Asset = { machineId, attributes, labels: {}, virtualMachineDetails: details };
   // Frames: one per machine (RVTools carries no performance samples).
   return { asset, frames: 1 };
 }
