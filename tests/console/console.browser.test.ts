@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PARENT, bigJobSeed, expectedCount, inlinePayload, MC_SOURCE, SOURCE_SEED } from './helpers';
+import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PARENT, bigJobSeed, expectedCount, inlinePayload, SOURCE_SEED } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -55,9 +55,11 @@ async function waitOperation(name: string): Promise<void> {
 }
 
 async function importJob(id: string, csvText: string, run: boolean): Promise<void> {
-  await api('POST', '/emulator/v1/seed', { sources: [SOURCE_SEED] });
+  // A source of its own (created first: assetSource must exist): a job's assets are its source's.
+  const assetSource = `${MC_PARENT}/sources/${id}`;
+  await api('POST', '/emulator/v1/seed', { sources: [{ name: assetSource }] });
   await api('POST', `/v1alpha1/${MC_PARENT}/importJobs?importJobId=${id}`, {
-    assetSource: MC_SOURCE,
+    assetSource,
     displayName: id === 'inline-bad' ? 'Inline CSV with bad rows' : 'Inline CSV',
     inlinePayload: inlinePayload({ 'vmInfo.csv': csvText }),
   });
