@@ -113,6 +113,15 @@ async function ensureEndpointPolicy(url: string, name: string): Promise<void> {
 }
 const VM_HEADER = 'MachineId,MachineName,PrimaryIPAddress,AllocatedProcessorCoreCount,MemoryGiB,OsName\n';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
+/**
+ * Creates the source `bench` of a location (an import job's assetSource must name an existing
+ * source); ALREADY_EXISTS, or a server that is down, are fine: the job create then says so.
+ */
+async function ensureSource(url: string, parent: string): Promise<string> {
+  await request(`${url}/v1alpha1/${parent}/sources?sourceId=bench`, 'POST', {}).catch(() => undefined);
+  return `${parent}/sources/bench`;
+}
+
 const SMALL_PAYLOAD = {
   format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
   payload: [{ name: 'vmInfo.csv', data: b64(`${VM_HEADER}m-1,web-1,10.0.0.1,2,8,Ubuntu\nm-2,db-1,10.0.0.2,4,16,Ubuntu\n`) }],
@@ -412,10 +421,11 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         }
       };
       const jobCreator = async (c: number) => {
+        const assetSource = await ensureSource(url, JOBS_PARENT);
         for (let k = 0; !dead; k++) {
           const id = `r${r}-c${c}-j${k}`;
           const requestId = randomUUID();
-          const body = { displayName: `round ${r} job ${k}`, inlinePayload: SMALL_PAYLOAD };
+          const body = { displayName: `round ${r} job ${k}`, assetSource, inlinePayload: SMALL_PAYLOAD };
           try {
             const res = await request(`${url}/v1alpha1/${JOBS_PARENT}/importJobs?importJobId=${id}&requestId=${requestId}`, 'POST', body);
             if (res.status !== 200) {
@@ -442,7 +452,9 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         const job: LongJob = { round: r, parent, name: `${parent}/importJobs/long`, phase: 'none', assetsChecked: false };
         longJobs.push(job);
         try {
+          const assetSource = await ensureSource(url, parent);
           const created = await request(`${url}/v1alpha1/${parent}/importJobs?importJobId=long`, 'POST', {
+            assetSource,
             gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: `gs://kill/round-${r}/vmInfo.csv` },
           });
           if (created.status !== 200) return unexpected(`long create answered ${created.status}`, created.body);
@@ -714,9 +726,10 @@ export async function runRequestIdRace(options: RequestIdRaceOptions = {}): Prom
   const parent = 'projects/race/locations/global';
   const violations: string[] = [];
   try {
+    const assetSource = await ensureSource(url, parent);
     for (let r = 0; r < rounds; r++) {
       const rid = randomUUID();
-      const body = { displayName: `race ${r}`, inlinePayload: SMALL_PAYLOAD };
+      const body = { displayName: `race ${r}`, assetSource, inlinePayload: SMALL_PAYLOAD };
       const same = await Promise.all(
         Array.from({ length: concurrency }, () => request(`${url}/v1alpha1/${parent}/importJobs?importJobId=same-${r}&requestId=${rid}`, 'POST', body)),
       );
@@ -793,6 +806,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
   const p = await startCli(['--data-dir', dataDir]);
   const url = p.url;
   const pid = p.child.pid!;
+  await ensureSource(url, SOAK_MC);
   const violations: string[] = [];
   const latencies = new Map<string, number[]>();
   const random = prng(12345);
@@ -830,7 +844,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
       name: 'create importJob',
       weight: 8,
       ok: [200, 409],
-      run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs?importJobId=job-${pick(60)}`, 'POST', { displayName: 'soak', inlinePayload: SMALL_PAYLOAD }),
+      run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs?importJobId=job-${pick(60)}`, 'POST', { displayName: 'soak', assetSource: `${SOAK_MC}/sources/bench`, inlinePayload: SMALL_PAYLOAD }),
     },
     // 400 FAILED_PRECONDITION: validating a job that is already validating or ready to run is refused by state.
     { name: 'validate importJob', weight: 5, ok: [200, 400, 404], run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs/job-${pick(60)}:validate`, 'POST', {}) },

@@ -1,7 +1,12 @@
 /**
  * The ImportJob provider's work: create with a requestId, validate, run, and wait for the end,
  * so a job's outputs carry both reports and its final state. Data errors are not call errors:
- * they show in the reports and in `state`.
+ * they show in the reports and in `state`. A job declared without a payload is only created (it
+ * stays PENDING until data files are added to it): validating it would fail for want of data.
+ *
+ * Arguments may use the resource reference's neutral names (`storagePayload`, `_VMTOOL_*`,
+ * `_EXPORTED_CLOUDA/CLOUDB_CSV`): `check` translates them (schemas/aliases.ts) and only Google's
+ * wire names are ever sent.
  */
 import type * as pulumi from '@pulumi/pulumi';
 import { v4 as uuidv4 } from 'uuid';
@@ -125,6 +130,7 @@ export async function create(inputs: ImportJobInputs): Promise<pulumi.dynamic.Cr
   });
   await wait(created);
   const name = jobName(inputs);
+  if (!inputs.gcsPayload && !inputs.inlinePayload) return { id: name, outs: outputs({ ...inputs, requestId }, await getJob(name)) };
   await wait(await client().post<Operation>(`/${API_VERSION}/${name}:validate`, {}));
   let job = await getJob(name);
   if (job.state === 'IMPORT_JOB_STATE_READY') {

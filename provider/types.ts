@@ -14,6 +14,7 @@ export type ImportJobFormat =
   | 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'
   | 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV'
   | 'IMPORT_JOB_FORMAT_MANUAL_CSV'
+  | 'IMPORT_JOB_FORMAT_DATABASE_ZIP'
   | 'IMPORT_JOB_FORMAT_VMTOOL_XLSX'
   | 'IMPORT_JOB_FORMAT_VMTOOL_CSV'
   | 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV'
@@ -70,8 +71,8 @@ export interface InlinePayloadInfoArgs {
 }
 
 export interface ImportJobArgs {
-  /** Reference to a source: `projects/{project}/locations/{location}/sources/{source}`. */
-  assetSource?: pulumi.Input<string>;
+  /** Required. Reference to an existing source: `projects/{project}/locations/{location}/sources/{source}` (a `Source` resource's `name`). */
+  assetSource: pulumi.Input<string>;
   /** User-friendly display name. Maximum length is 63 characters. */
   displayName?: pulumi.Input<string>;
   /** The payload is in Google Cloud Storage (the real API's name). */

@@ -1,8 +1,9 @@
 /**
  * THE alias table: the resource reference's neutral spellings beside the real API's wire names.
  *
- * The schemas are written in the reference's names; the wire (the emulator, the real Google API,
- * the provider's requests) uses the real API's names. Everything converts through this file.
+ * The schemas and the wire (the emulator, the real Google API, the provider's requests) use the
+ * real API's names. The neutral names are only the provider's (and the CLI's) argument names:
+ * those edges translate through this file; the emulator never does, and refuses them as Google does.
  */
 
 /** Reference field name -> wire field name. */
@@ -82,13 +83,13 @@ export function aliasCollisions(job: Json): Array<{ reference: string; wire: str
 }
 
 /**
- * Rewrites a failure path written in reference names (`storagePayload.path`) into the spelling the
- * caller used, so that a user who wrote `gcsPayload` is told about `gcsPayload.path`.
+ * Rewrites a failure path written in wire names (`gcsPayload.path`) into the spelling the caller
+ * used, so that a user who wrote `storagePayload` is told about `storagePayload.path`.
  */
 export function pathInCallerSpelling(property: string, original: Json): string {
   for (const [reference, wire] of Object.entries(FIELD_ALIASES)) {
-    if ((property === reference || property.startsWith(`${reference}.`)) && wire in original && !(reference in original)) {
-      return wire + property.slice(reference.length);
+    if ((property === wire || property.startsWith(`${wire}.`)) && reference in original && !(wire in original)) {
+      return reference + property.slice(wire.length);
     }
   }
   return property;

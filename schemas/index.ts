@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import { ALL_SCHEMAS, type SchemaName } from './registry';
 import { addKeywords } from './keywords';
 import { toCheckFailures, type CheckFailure } from './failures';
-import { aliasCollisions, importJobToReference, pathInCallerSpelling } from './aliases';
+import { aliasCollisions, importJobToWire, pathInCallerSpelling } from './aliases';
 import { withRequiredDefaults } from './defaults';
 
 export type { CheckFailure } from './failures';
@@ -55,8 +55,10 @@ export function validateOutput(name: SchemaName, wire: unknown): CheckFailure[] 
 }
 
 /**
- * Validates import job args given in either spelling (`gcsPayload` or `storagePayload`, vendor
- * or neutral format names); failures name the properties as the caller spelt them.
+ * Validates the provider's import job arguments, given in either spelling (`gcsPayload` or the
+ * reference's `storagePayload`, vendor or neutral format names): they are translated to the wire
+ * spelling the schema is written in (the translation happens here, on the provider's side only;
+ * the API refuses the neutral names), and failures name the properties as the caller spelt them.
  */
 export function validateImportJobArgs(args: Record<string, unknown>): CheckFailure[] {
   const collisions = aliasCollisions(args).map(({ reference, wire }) => ({
@@ -64,7 +66,7 @@ export function validateImportJobArgs(args: Record<string, unknown>): CheckFailu
     reason: `cannot be given together with ${reference}: they are two names of one field`,
   }));
   if (collisions.length > 0) return collisions;
-  return validate('ImportJobArgs', importJobToReference(args)).map((f) => ({
+  return validate('ImportJobArgs', importJobToWire(args)).map((f) => ({
     property: pathInCallerSpelling(f.property, args),
     reason: f.reason,
   }));

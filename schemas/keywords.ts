@@ -62,16 +62,13 @@ export function addKeywords(ajv: Ajv): void {
   };
   ajv.addKeyword({ keyword: 'endpointPolicyRole', type: 'string', schemaType: 'boolean', errors: true, validate: endpointPolicyRole });
 
-  const exactlyOneOf: KeywordValidate = (schema, data, _parent, cxt) => {
+  // At most one of the named properties: a payload is optional (data may come later), never doubled.
+  const atMostOneOf: KeywordValidate = (schema, data, _parent, cxt) => {
     if (!Array.isArray(schema) || typeof data !== 'object' || data === null) return true;
     const names = schema as string[];
     const present = names.filter((n) => (data as Record<string, unknown>)[n] !== undefined);
-    if (present.length === 1) return true;
-    const base = cxt?.instancePath ?? '';
-    if (present.length === 0) {
-      return fail(exactlyOneOf, 'exactlyOneOf', `${base}/${names[0]}`, `is required: give exactly one of ${names.join(' and ')}`);
-    }
-    return fail(exactlyOneOf, 'exactlyOneOf', `${base}/${present[1]}`, `cannot be given together with ${present[0]}: give exactly one of ${names.join(' and ')}`);
+    if (present.length <= 1) return true;
+    return fail(atMostOneOf, 'atMostOneOf', `${cxt?.instancePath ?? ''}/${present[1]}`, `cannot be given together with ${present[0]}: give at most one of ${names.join(' and ')}`);
   };
-  ajv.addKeyword({ keyword: 'exactlyOneOf', type: 'object', schemaType: 'array', errors: true, validate: exactlyOneOf });
+  ajv.addKeyword({ keyword: 'atMostOneOf', type: 'object', schemaType: 'array', errors: true, validate: atMostOneOf });
 }

@@ -81,8 +81,8 @@ function renderSchema(schema: JsonSchema): string {
   if (properties) {
     lines.push('| property | type | required | rules | description |', '|---|---|---|---|---|');
     for (const [name, node] of Object.entries(properties)) {
-      const wire = (FIELD_ALIASES as Record<string, string>)[name];
-      const label = wire ? `\`${name}\` (wire: \`${wire}\`)` : `\`${name}\``;
+      const alias = Object.entries(FIELD_ALIASES as Record<string, string>).find(([, wire]) => wire === name)?.[0];
+      const label = alias ? `\`${name}\` (provider argument alias: \`${alias}\`)` : `\`${name}\``;
       lines.push(`| ${label} | ${cell(typeOf(node))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(rules(node).join('; '))} | ${cell(String(node.description ?? ''))} |`);
     }
     lines.push('');
@@ -91,15 +91,15 @@ function renderSchema(schema: JsonSchema): string {
     if (r.length) lines.push(`Type: ${typeOf(schema)}. Rules: ${r.join('; ')}.\n`);
   }
   if (properties && Object.values(properties).some((node) => node.endpointPolicyRole)) lines.push(renderRoleTable());
-  if (Array.isArray(schema.exactlyOneOf)) {
-    lines.push(`Exactly one of ${(schema.exactlyOneOf as string[]).map((n) => `\`${n}\``).join(' and ')} must be given.\n`);
+  if (Array.isArray(schema.atMostOneOf)) {
+    lines.push(`At most one of ${(schema.atMostOneOf as string[]).map((n) => `\`${n}\``).join(' and ')} may be given.\n`);
   }
   if (Array.isArray(schema.enum)) {
     const docs = (schema['x-enumDescriptions'] as Record<string, string> | undefined) ?? {};
-    const aliases = FORMAT_ALIASES as Record<string, string>;
-    lines.push('| value | wire value (sent to the API) | meaning |', '|---|---|---|');
+    const aliases = Object.fromEntries(Object.entries(FORMAT_ALIASES as Record<string, string>).map(([reference, wire]) => [wire, reference]));
+    lines.push('| wire value | provider argument alias | meaning |', '|---|---|---|');
     for (const value of schema.enum as string[]) {
-      lines.push(`| \`${value}\` | \`${aliases[value] ?? value}\` | ${cell(docs[value] ?? '')} |`);
+      lines.push(`| \`${value}\` | ${aliases[value] ? `\`${aliases[value]}\`` : ''} | ${cell(docs[value] ?? '')} |`);
     }
     lines.push('');
   }

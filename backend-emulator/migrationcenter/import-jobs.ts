@@ -7,7 +7,9 @@
  *   :validate  from PENDING, READY, FAILED_VALIDATION -> VALIDATING -> READY | FAILED_VALIDATION
  *   :run       from READY        -> RUNNING -> COMPLETED | FAILED
  *   patch of the payload, from PENDING, READY, FAILED_VALIDATION -> PENDING (reports cleared)
- * Anything else is FAILED_PRECONDITION naming the state. FAILED_VALIDATION iff the validation
+ *   delete, in any state (work in progress is cancelled first); a job with data files needs force
+ * Anything else is FAILED_PRECONDITION naming the state. A job may be created with no payload (its
+ * data comes later); validating it then ends FAILED_VALIDATION with a job error saying so. FAILED_VALIDATION iff the validation
  * report holds a severity ERROR anywhere.
  *
  * Every request-time change is one synchronous store transaction (requestId check, state check,
@@ -17,9 +19,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../store/store';
-import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
+import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, notFound, type FieldViolation } from '../errors';
 import { EMPTY_TYPE, type Operation, type OperationControl, type ServiceOperations } from '../operations/operations';
-import { importJobToWire, pathInCallerSpelling, FIELD_ALIASES } from '../../schemas/aliases';
 import { resolvePayload, storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
 import type { Asset, AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ImportError, ValidationReport } from '../import-engine/report';
@@ -27,6 +28,8 @@ import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
 import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from './types';
 import { RequestIds, checkRequestId, requestHash, type RequestIdRecord } from './request-ids';
 import { importJobArgsViolations } from './schemas-bridge';
+import { refuseNonWireNames } from './wire-names';
+import { maskPaths as splitMask } from './masks';
 import { listPage, type ListFields, type ListRequest } from './list-query';
 import type { Sources } from './sources';
 import type { Assets } from './assets';
@@ -37,11 +40,12 @@ const RUN_PROGRESS = 'migrationcenter.runProgress';
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
 const OUTPUT_ONLY = ['name', 'createTime', 'updateTime', 'completeTime', 'state', 'validationReport', 'executionReport'] as const;
-/** Request parameters that are query parameters, never ImportJob fields. */
-const QUERY_ONLY = ['importJobId', 'requestId', 'project', 'location'] as const;
-/** Fields patch can change (either spelling of the storage payload). */
-const PAYLOAD_FIELDS = ['inlinePayload', 'gcsPayload', ...Object.keys(FIELD_ALIASES)];
+/** Fields patch can change. */
+const PAYLOAD_FIELDS = ['inlinePayload', 'gcsPayload'];
 const PATCHABLE = ['displayName', 'labels', ...PAYLOAD_FIELDS];
+
+/** The job error of a validation with nothing to read. */
+export const NO_DATA_MESSAGE = 'The import job has no data to validate: add data files (importDataFiles) or a payload.';
 
 const VALIDATABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
 const PAYLOAD_EDITABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
@@ -113,30 +117,20 @@ export function jobInView(job: ImportJobWire, view: ImportJobView): ImportJobWir
   return ordered(basic as ImportJobWire);
 }
 
-/** The settable fields of a request body; query-only names are refused, output-only ones dropped. */
+/**
+ * The settable fields of a request body: names that are no ImportJob field (query parameters
+ * such as importJobId, the reference's storagePayload) and non-wire format values are refused as
+ * Google refuses them; output-only fields are dropped.
+ */
 function inputFields(body: Record<string, unknown>): Record<string, unknown> {
-  const violations: FieldViolation[] = [];
-  for (const key of QUERY_ONLY) {
-    if (key in body) violations.push({ field: key, description: `is not a field of ImportJob${key === 'importJobId' || key === 'requestId' ? `: pass ${key} as a query parameter` : ''}` });
-  }
-  if (violations.length > 0) throw invalidArgument(violations);
+  refuseNonWireNames(body);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) if (!(OUTPUT_ONLY as readonly string[]).includes(key) && value !== undefined) out[key] = value;
   return out;
 }
 
-/**
- * The schemas name a missing payload with the reference spelling (`storagePayload`); this API's
- * callers write `gcsPayload` unless they used the alias themselves.
- */
-function inWireSpelling(violations: FieldViolation[], input: Record<string, unknown>): FieldViolation[] {
-  if (Object.keys(FIELD_ALIASES).some((reference) => reference in input)) return violations;
-  const rename = (text: string) => {
-    let out = text;
-    for (const [reference, wire] of Object.entries(FIELD_ALIASES)) out = out.split(reference).join(wire);
-    return out;
-  };
-  return violations.map((v) => ({ field: rename(v.field), description: rename(v.description) }));
+function hasPayload(job: Partial<ImportJobWire>): boolean {
+  return job.inlinePayload !== undefined || job.gcsPayload !== undefined;
 }
 
 function payloadFormat(job: ImportJobWire): string {
@@ -184,6 +178,11 @@ export interface ImportJobsDeps {
   requestIds: RequestIds;
   storage: () => StorageSettings;
   log: FastifyBaseLogger;
+  /**
+   * The seam for import data files (`importJobs/{job}/importDataFiles`, not emulated yet): how many
+   * a job has. Delete without force refuses a job that has any. Absent: 0.
+   */
+  dataFileCount?: (jobName: string) => number;
 }
 
 interface RunProgress {
@@ -254,17 +253,18 @@ export class ImportJobs {
     const args: Record<string, unknown> = { ...input };
     if (importJobId !== undefined) args.importJobId = importJobId;
     if (requestId !== undefined && requestId !== '') args.requestId = requestId;
-    const violations = inWireSpelling(importJobArgsViolations(args), input);
+    const violations = importJobArgsViolations(args);
     if (violations.length > 0) throw invalidArgument(violations);
     const id = importJobId as string;
-    const wire = importJobToWire(input) as Partial<ImportJobWire>;
-    if (wire.gcsPayload) this.checkStoragePath(wire.gcsPayload.path, input);
+    const wire = input as Partial<ImportJobWire>;
+    if (wire.gcsPayload) this.checkStoragePath(wire.gcsPayload.path);
     const name = `${parent}/importJobs/${id}`;
     const hash = requestHash('create', name, wire);
 
     return this.idempotent(parent, requestId || undefined, hash, () => {
       if (this.find(name)) throw alreadyExists(RESOURCE_TYPES.importJob, name);
-      if (wire.assetSource) this.deps.sources.resolveReference(parent, wire.assetSource);
+      // Required (the schema said so above): the source must exist; nothing is created for it.
+      this.deps.sources.resolveReference(parent, wire.assetSource as string);
       const time = now();
       const job = ordered({
         ...(wire as Record<string, unknown>),
@@ -278,26 +278,17 @@ export class ImportJobs {
     });
   }
 
-  private checkStoragePath(gsPath: string, callerBody: Record<string, unknown>): void {
+  private checkStoragePath(gsPath: string): void {
     const problem = storagePathProblem(this.deps.storage(), gsPath);
-    if (problem) throw invalidArgument([{ field: pathInCallerSpelling('storagePayload.path', callerBody), description: problem }]);
+    if (problem) throw invalidArgument([{ field: 'gcsPayload.path', description: problem }]);
   }
 
   // ------------------------------------------------------------------ patch
 
   /** The mask's paths (top-level fields, in the spelling the caller used). */
   private maskPaths(updateMask: string | undefined, input: Record<string, unknown>): string[] {
-    const given = (updateMask ?? '')
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== '');
-    if (given.length === 0) {
-      const present = PATCHABLE.filter((f) => f in input);
-      if (present.length === 0) {
-        throw invalidArgument([{ field: 'updateMask', description: `is required: name the fields to update (${['displayName', 'labels', 'inlinePayload', 'gcsPayload'].join(', ')})` }]);
-      }
-      return present;
-    }
+    // Required, as on Google (UpdateImportJobRequest.update_mask); either spelling of a path.
+    const given = splitMask(updateMask, PATCHABLE);
     const paths = new Set<string>();
     const violations: FieldViolation[] = [];
     for (const path of given) {
@@ -323,9 +314,8 @@ export class ImportJobs {
 
   patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
     requestId = checkRequestId(requestId);
-    const input = inputFields(body);
     // Fields outside the mask are ignored, but a name that is no field of ImportJob is refused, as on create.
-    refuseUnknownFields(input, (k) => PATCHABLE.includes(k) || k === 'assetSource');
+    const input = inputFields(body);
     const paths = this.maskPaths(updateMask, input);
     const isPayload = (p: string) => PAYLOAD_FIELDS.includes(p);
     const payloadChange = paths.some(isPayload);
@@ -334,7 +324,7 @@ export class ImportJobs {
     const changes: Record<string, unknown> = {};
     for (const p of paths) if (!isPayload(p) && p in input) changes[p] = input[p];
     if (payloadKey && payloadKey in input) changes[payloadKey] = input[payloadKey];
-    const wireChanges = importJobToWire(changes) as Partial<ImportJobWire>;
+    const wireChanges = changes as Partial<ImportJobWire>;
     const cleared = paths.filter((p) => !isPayload(p) && !(p in input));
     const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: wireChanges });
 
@@ -352,7 +342,7 @@ export class ImportJobs {
       }
       for (const p of cleared) delete merged[p];
       Object.assign(merged, changes);
-      const violations = inWireSpelling(importJobArgsViolations(merged), changes).filter(
+      const violations = importJobArgsViolations(merged).filter(
         (v) => v.field !== 'importJobId' && !v.field.startsWith('assetSource'),
       );
       if (violations.length > 0) throw invalidArgument(violations);
@@ -361,7 +351,7 @@ export class ImportJobs {
           `Import job ${name} is in state ${job.state}: its payload can be changed only before it runs (states ${PAYLOAD_EDITABLE.join(', ')}).`,
         );
       }
-      if (wireChanges.gcsPayload) this.checkStoragePath(wireChanges.gcsPayload.path, changes);
+      if (wireChanges.gcsPayload) this.checkStoragePath(wireChanges.gcsPayload.path);
 
       for (const p of cleared) delete (job as unknown as Record<string, unknown>)[p];
       if (wireChanges.displayName !== undefined) job.displayName = wireChanges.displayName;
@@ -384,20 +374,20 @@ export class ImportJobs {
 
   // ------------------------------------------------------------------ delete
 
+  /**
+   * Deletes a job in any state; work in progress (validation, run) is cancelled first. `force`
+   * concerns data files only, as on Google: "if true, any ImportDataFiles of this job will also be
+   * deleted; if false, only works if the job has no data files". Imported assets stay.
+   */
   remove(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
     const hash = requestHash('delete', name, { force });
     let stopped: string | undefined;
     const op = this.idempotent(parent, requestId, hash, () => {
       const stored = this.mustFind(name);
-      const state = stored.job.state;
-      if (!force && state === STATE.COMPLETED) {
-        throw failedPrecondition(
-          `Import job ${name} is in state ${state}: it has imported data. Delete it with force=true (the assets it imported stay in the inventory).`,
-        );
-      }
-      if (!force && (state === STATE.RUNNING || state === STATE.VALIDATING)) {
-        throw failedPrecondition(`Import job ${name} is in state ${state}: wait until it ends, or delete it with force=true to stop it.`);
+      const dataFiles = this.deps.dataFileCount?.(name) ?? 0;
+      if (!force && dataFiles > 0) {
+        throw failedPrecondition(`Import job ${name} has ${dataFiles} data file(s): delete them first, or delete the job with force=true to delete them with it.`);
       }
       this.store.delete(COLLECTIONS.importJobs, name);
       this.store.delete(RUN_PROGRESS, name);
@@ -515,6 +505,14 @@ export class ImportJobs {
     const state = STATE.VALIDATING;
     try {
       const job = this.ownJob(name, ctl.name, state).job;
+      if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
+        // Created without data (it comes later, as data files): nothing to read is a blocking error.
+        this.finishJob(name, ctl.name, state, (j) => {
+          j.state = STATE.FAILED_VALIDATION;
+          j.validationReport = emptyValidationReport([NO_DATA_MESSAGE]);
+        });
+        return;
+      }
       ctl.progress('reading the payload');
       const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
       let report: ValidationReport;
@@ -683,7 +681,7 @@ export class ImportJobs {
   }
 
   /** Seeds one job (inside the seed transaction); `field` prefixes the violations. */
-  seed(value: unknown, field: string, strictSources: (parent: string, source: string, field: string) => void): void {
+  seed(value: unknown, field: string, checkSource: (parent: string, source: string, field: string) => void): void {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw invalidArgument([{ field, description: 'must be an ImportJob object with a name' }]);
     }
@@ -699,12 +697,14 @@ export class ImportJobs {
     }
     const reports: Record<string, unknown> = {};
     for (const key of ['validationReport', 'executionReport'] as const) if (body[key] !== undefined) reports[key] = body[key];
+    // A seed is an ImportJob as Google stores it: wire names only, as on create.
+    refuseNonWireNames(body);
     const input: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) if (!(OUTPUT_ONLY as readonly string[]).includes(k)) input[k] = v;
     const violations = importJobArgsViolations({ ...input, importJobId: id }).map((v) => ({ field: `${field}.${v.field}`, description: v.description }));
     if (violations.length > 0) throw invalidArgument(violations);
-    const wire = importJobToWire(input) as Partial<ImportJobWire>;
-    if (wire.assetSource) strictSources(parent, wire.assetSource, `${field}.assetSource`);
+    const wire = input as Partial<ImportJobWire>;
+    checkSource(parent, wire.assetSource as string, `${field}.assetSource`);
     const time = now();
     const job = ordered({
       ...(wire as Record<string, unknown>),

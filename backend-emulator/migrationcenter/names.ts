@@ -3,7 +3,7 @@
  */
 export const API_VERSION = 'v1alpha1';
 export const API_BASE = `/${API_VERSION}`;
-const TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.';
+export const TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.';
 
 export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,

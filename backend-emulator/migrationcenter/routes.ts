@@ -108,9 +108,10 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   });
 
   const requestIds = new RequestIds(store);
-  const sources = new Sources(store, () => ctx.config.strictReferences);
+  const sources = new Sources(store);
   const assets = new Assets(store);
-  const importJobs = new ImportJobs({ store, ops, sources, assets, requestIds, storage, log: ctx.log });
+  // Import data files are not emulated yet: no job has any (the seam the data-file routes plug into).
+  const importJobs = new ImportJobs({ store, ops, sources, assets, requestIds, storage, log: ctx.log, dataFileCount: () => 0 });
   instances.set(ctx, { importJobs, sources, assets, requestIds, storage });
 
   const recovered = importJobs.recoverInterrupted();
@@ -188,7 +189,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     const { name, parent, verb } = jobName(request);
     if (verb !== 'validate' && verb !== 'run') throw unknownPath(request.method, urlPath(request));
     const body = objectBody(request);
-    refuseUnknownFields(body, (k) => k === 'requestId', `is not a field of the ${verb} request (only requestId)`);
+    refuseUnknownFields(body, (k) => k === 'requestId');
     const requestId = body.requestId === undefined ? queryParam(request, 'requestId') : body.requestId;
     if (requestId !== undefined && typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
     return verb === 'validate' ? importJobs.validate(name, parent, requestId) : importJobs.run(name, parent, requestId);
@@ -234,7 +235,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     const { name, parent } = sourceName(request);
     const requestId = checkRequestId(queryParam(request, 'requestId'));
     const input = checkSourceBody(objectBody(request));
-    const mask = (queryParam(request, 'updateMask') ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+    const mask = queryParam(request, 'updateMask');
     const hash = requestHash('updateSource', name, { input, mask });
     return store.transaction(() => {
       if (requestId) {

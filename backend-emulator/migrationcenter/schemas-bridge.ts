@@ -7,7 +7,6 @@ import type { SchemaName } from '../../schemas/registry';
 import type { FieldViolation } from '../errors';
 
 interface SchemasModule {
-  validateImportJobArgs(args: Record<string, unknown>): CheckFailure[];
   validate(name: SchemaName, value: unknown): CheckFailure[];
 }
 
@@ -21,10 +20,10 @@ function load(): SchemasModule {
   return schemas;
 }
 
-/** Failures of import job args given in either spelling, named as the caller spelt them. */
+/** Failures of an import job in wire spelling (the schema's; the neutral names were refused before). */
 export function importJobArgsViolations(args: Record<string, unknown>): FieldViolation[] {
   return load()
-    .validateImportJobArgs(args)
+    .validate('ImportJobArgs', args)
     .map((f) => ({ field: f.property, description: f.reason }));
 }
 

@@ -3,14 +3,15 @@
  * through `assetSource`. Create, get, list, patch (`updateMask`) and delete; create, patch and delete return Operations that are
  * done at once, as the real API's long-running methods do when the work is immediate.
  *
- * A reference to a source that does not exist creates it (type SOURCE_TYPE_UPLOAD), unless the
- * emulator runs with `strictReferences`, where it is NOT_FOUND as on the real service.
+ * An import job's reference to a source that does not exist is NOT_FOUND, as on the real service:
+ * nothing is ever created implicitly.
  */
 import type { Store } from '../store/store';
 import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
 import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, parseSourceName, parentOf } from './names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
 import { schemaViolations } from '../http/validation';
+import { maskPaths } from './masks';
 import { listStorePage, type ListFields, type ListRequest, type ListPage } from './list-query';
 
 /** Fields an updateMask may name (wire names; `managed` is read as `isManaged`). */
@@ -70,7 +71,6 @@ export function checkSourceId(id: string | undefined): string {
 export class Sources {
   constructor(
     private readonly store: Store,
-    private readonly strictReferences: () => boolean,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
 
@@ -105,10 +105,10 @@ export class Sources {
     return source;
   }
 
-  /** Applies `updateMask` fields of `input` (inside a transaction); an empty mask means every given field. */
-  update(name: string, input: SourceInput, updateMask: string[]): SourceWire {
+  /** Applies the `updateMask` fields of `input` (inside a transaction); the mask is required (masks.ts). */
+  update(name: string, input: SourceInput, updateMask: string | undefined): SourceWire {
+    const fields = maskPaths(updateMask, [...UPDATABLE_FIELDS]);
     const source = this.get(name);
-    const fields = updateMask.length > 0 ? updateMask : (Object.keys(input) as Array<keyof SourceInput>);
     const next: SourceWire = { ...source };
     for (const raw of fields) {
       const field = (raw === 'managed' ? 'isManaged' : raw) as keyof SourceInput;
@@ -126,7 +126,7 @@ export class Sources {
 
   /**
    * Resolves an import job's `assetSource` (inside the job's transaction): the source must be in
-   * the job's project and location; a missing one is created, or NOT_FOUND with strictReferences.
+   * the job's project and location and exist (NOT_FOUND with ResourceInfo otherwise).
    */
   resolveReference(jobParent: string, assetSource: string, field = 'assetSource'): SourceWire {
     const parsed = parseSourceName(assetSource);
@@ -135,9 +135,8 @@ export class Sources {
       throw invalidArgument([{ field, description: `must be a source of ${jobParent}, the import job's project and location` }]);
     }
     const existing = this.find(assetSource);
-    if (existing) return existing;
-    if (this.strictReferences()) throw notFound(RESOURCE_TYPES.source, assetSource);
-    return this.insert(assetSource, { type: 'SOURCE_TYPE_UPLOAD', displayName: parsed.id });
+    if (!existing) throw notFound(RESOURCE_TYPES.source, assetSource);
+    return existing;
   }
 
   list(parent: string, request: ListRequest): ListPage<SourceWire> {

@@ -145,7 +145,7 @@ export function parseEndpointPolicyMask(raw: string | undefined): MutableField[]
 export function patchEndpointPolicy(store: Store, name: string, body: Record<string, unknown>, updateMask: string | undefined, options: DomainOptions): EndpointPolicy {
   const fields = parseEndpointPolicyMask(updateMask);
   // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
-  refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), undefined, 'endpointPolicy');
+  refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), 'endpoint_policy');
   return store.transaction(() => {
     const current = getEndpointPolicy(store, name);
     const next: Record<string, unknown> = { ...current };

@@ -46,7 +46,7 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
     const { id, verb } = splitVerb(request.params.operation);
     if (verb !== 'cancel') throw unknownPath(request.method, request.url.split('?')[0]);
     // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
-    refuseUnknownFields(objectBody(request), (k) => k === 'name', 'is not a field of CancelOperationRequest');
+    refuseUnknownFields(objectBody(request), (k) => k === 'name');
     ops.cancel(nameOf(request.params, id));
     return {};
   });

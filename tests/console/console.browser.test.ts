@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PARENT, bigJobSeed, expectedCount, inlinePayload } from './helpers';
+import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PARENT, bigJobSeed, expectedCount, inlinePayload, SOURCE_SEED } from './helpers';
 
 jest.setTimeout(180_000);
 
@@ -55,7 +55,11 @@ async function waitOperation(name: string): Promise<void> {
 }
 
 async function importJob(id: string, csvText: string, run: boolean): Promise<void> {
+  // A source of its own (created first: assetSource must exist): a job's assets are its source's.
+  const assetSource = `${MC_PARENT}/sources/${id}`;
+  await api('POST', '/emulator/v1/seed', { sources: [{ name: assetSource }] });
   await api('POST', `/v1alpha1/${MC_PARENT}/importJobs?importJobId=${id}`, {
+    assetSource,
     displayName: id === 'inline-bad' ? 'Inline CSV with bad rows' : 'Inline CSV',
     inlinePayload: inlinePayload({ 'vmInfo.csv': csvText }),
   });
@@ -117,7 +121,7 @@ beforeAll(async () => {
   await importJob('inline-bad', MIXED_CSV, false);
   await importJob('inline-good', GOOD_CSV, true);
   // 100,000 row errors, through the seed route (the reports of a seeded job are stored as given).
-  await api('POST', '/emulator/v1/seed', { importJobs: [bigJobSeed('big-report')] });
+  await api('POST', '/emulator/v1/seed', { sources: [SOURCE_SEED], importJobs: [bigJobSeed('big-report')] });
 
   shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-'));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

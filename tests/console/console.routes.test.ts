@@ -18,6 +18,8 @@ import {
   MIXED_CSV,
   NS_PARENT,
   bigJobSeed,
+  MC_SOURCE,
+  SOURCE_SEED,
   bigReport,
   call,
   expectedCount,
@@ -47,8 +49,12 @@ async function waitOperation(name: string): Promise<any> {
   }
 }
 
-async function createValidated(id: string, files: Record<string, string>, run = false, assetSource?: string): Promise<any> {
-  ok(await call(app, 'POST', `/v1alpha1/${MC_PARENT}/importJobs?importJobId=${id}`, { inlinePayload: inlinePayload(files), ...(assetSource ? { assetSource } : {}) }));
+async function createValidated(id: string, files: Record<string, string>, run = false, assetSource = MC_SOURCE): Promise<any> {
+  // The source must exist first (nothing is created for a reference).
+  const [parent, sourceId] = assetSource.split('/sources/');
+  const created = await call(app, 'POST', `/v1alpha1/${parent}/sources?sourceId=${sourceId}`, {});
+  if (created.status !== 409) ok(created);
+  ok(await call(app, 'POST', `/v1alpha1/${MC_PARENT}/importJobs?importJobId=${id}`, { inlinePayload: inlinePayload(files), assetSource }));
   await waitOperation(ok(await call(app, 'POST', `/v1alpha1/${jobName(id)}:validate`, {})).name);
   if (run) await waitOperation(ok(await call(app, 'POST', `/v1alpha1/${jobName(id)}:run`, {})).name);
   return ok(await call(app, 'GET', `/v1alpha1/${jobName(id)}`));
@@ -108,9 +114,10 @@ describe('endpoint policies and import jobs', () => {
             ],
           },
         },
+        sources: [SOURCE_SEED],
         importJobs: [
           bigJobSeed('big', { 'vmInfo.csv': 7, 'perfInfo.csv': 5 }),
-          { name: jobName('pending'), inlinePayload: inlinePayload({ 'vmInfo.csv': MIXED_CSV }) },
+          { name: jobName('pending'), assetSource: MC_SOURCE, inlinePayload: inlinePayload({ 'vmInfo.csv': MIXED_CSV }) },
         ],
       }),
     );
@@ -264,7 +271,9 @@ describe('a validated inline manual CSV and its execution', () => {
     ]);
     expect(rows.rowErrors[0].errorDetails).toContain('AllocatedProcessorCoreCount');
 
-    const done = await createValidated('good', { 'vmInfo.csv': GOOD_CSV }, true);
+    // A source of its own: a job's assets are reported by its source.
+    const goodSource = `${MC_PARENT}/sources/good`;
+    const done = await createValidated('good', { 'vmInfo.csv': GOOD_CSV }, true, goodSource);
     expect(done.state).toBe('IMPORT_JOB_STATE_COMPLETED');
     const detail = ok(await call(app, 'GET', jobUrl('good')));
     expect(detail).toMatchObject({ state: 'IMPORT_JOB_STATE_COMPLETED', completeTime: done.completeTime });
@@ -273,7 +282,7 @@ describe('a validated inline manual CSV and its execution', () => {
     expect(exec.reportPresent).toBe(true);
 
     const assets = ok(await call(app, 'GET', `${CONSOLE}/assets?importJob=${jobName('good')}`));
-    expect(assets.reporter).toBe(jobName('good'));
+    expect(assets.reporter).toBe(goodSource);
     expect(assets.assets.map((a: any) => a.virtualMachineDetails.vmName).sort()).toEqual(['app-1', 'app-2', 'app-3']);
     expect(assets.assets.every((a: any) => a.performanceData === undefined)).toBe(true);
     // The failed job produced none.
@@ -291,17 +300,18 @@ describe('assets of one import', () => {
     const source = `${MC_PARENT}/sources/uploads`;
     ok(
       await call(app, 'POST', '/emulator/v1/seed', {
+        sources: [SOURCE_SEED, { name: source }],
         importJobs: [
           { name: jobName('with-source'), assetSource: source, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) },
-          { name: jobName('plain'), inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) },
+          { name: jobName('plain'), assetSource: MC_SOURCE, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) },
         ],
       }),
     );
     const assets = new Assets(app.emulator.store);
     const machine = (id: string): Asset => ({ machineId: id, attributes: {}, labels: {}, virtualMachineDetails: { vmName: id } });
-    // 1,200 assets of the plain job, and 7 of the source spread among them (more than one scan chunk).
+    // 1,200 assets of the plain job's source, and 7 of the other source spread among them (more than one scan chunk).
     app.emulator.store.transaction(() => {
-      for (let i = 0; i < 1200; i++) assets.upsert(MC_PARENT, jobName('plain'), [machine(`plain-${i}`)]);
+      for (let i = 0; i < 1200; i++) assets.upsert(MC_PARENT, MC_SOURCE, [machine(`plain-${i}`)]);
       for (let i = 0; i < 7; i++) assets.upsert(MC_PARENT, source, [machine(`src-${i}`)]);
     });
 
@@ -332,7 +342,7 @@ describe('assets of one import', () => {
 describe('100,000 row errors', () => {
   test('each page is small and quick; filters and the last page are right', async () => {
     app = newApp();
-    ok(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [bigJobSeed('huge')] }));
+    ok(await call(app, 'POST', '/emulator/v1/seed', { sources: [SOURCE_SEED], importJobs: [bigJobSeed('huge')] }));
     const total = 100_000;
     const timed = async (url: string) => {
       const started = Date.now();

@@ -76,10 +76,15 @@ export function expectedCount(files: Record<string, number>, name: string | unde
 
 export const BIG_FILES = { 'vmInfo.csv': 60_000, 'perfInfo.csv': 40_000 };
 
-/** A seeded FAILED_VALIDATION job whose validation report has `files` row errors. */
+/** The source the console tests' jobs name (assetSource is required and must exist): seed it first. */
+export const MC_SOURCE = `${MC_PARENT}/sources/console`;
+export const SOURCE_SEED = { name: MC_SOURCE };
+
+/** A seeded FAILED_VALIDATION job whose validation report has `files` row errors (seed SOURCE_SEED with it). */
 export function bigJobSeed(id: string, files: Record<string, number> = BIG_FILES): Record<string, unknown> {
   return {
     name: `${MC_PARENT}/importJobs/${id}`,
+    assetSource: MC_SOURCE,
     displayName: 'Big import',
     state: 'IMPORT_JOB_STATE_FAILED_VALIDATION',
     gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports/big/' },

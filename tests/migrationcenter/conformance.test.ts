@@ -40,6 +40,11 @@ afterAll(async () => {
   fs.rmSync(storageDir, { recursive: true, force: true });
 });
 
+async function createSource(parent: string, sourceId: string): Promise<void> {
+  const { data } = await mc.projects.locations.sources.create({ parent, sourceId, requestBody: { type: 'SOURCE_TYPE_UPLOAD' } }, NO_RETRY);
+  expect(data.done).toBe(true);
+}
+
 async function waitDone(name: string): Promise<migrationcenter_v1alpha1.Schema$Operation> {
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -114,6 +119,8 @@ function expectExecutionReport(report: any): void {
 test('inline manual CSV: create, validate (FAILED_VALIDATION), fix, validate (READY), run (COMPLETED), read reports and assets', async () => {
   const parent = PARENT;
   const name = `${parent}/importJobs/inline-job`;
+  // The source comes first: assetSource is required and must exist.
+  await createSource(parent, 'uploads');
   const { data: created } = await mc.projects.locations.importJobs.create(
     {
       parent,
@@ -130,7 +137,7 @@ test('inline manual CSV: create, validate (FAILED_VALIDATION), fix, validate (RE
   expect(created.done).toBe(true);
   expect(created.response).toMatchObject({ '@type': IMPORT_JOB_TYPE, name, state: 'IMPORT_JOB_STATE_PENDING' });
 
-  // The referenced source was created.
+  // The referenced source is the one created above.
   const { data: source } = await mc.projects.locations.sources.get({ name: `${parent}/sources/uploads` }, NO_RETRY);
   expect(source).toMatchObject({ name: `${parent}/sources/uploads`, type: 'SOURCE_TYPE_UPLOAD' });
 
@@ -200,11 +207,8 @@ test('inline manual CSV: create, validate (FAILED_VALIDATION), fix, validate (RE
   expect(webFull.performanceData?.dailyResourceUsageAggregations?.length).toBeGreaterThan(0);
   expect(web.performanceData).toBeUndefined(); // list default BASIC
 
-  // A completed job needs force to be deleted.
-  await expect(mc.projects.locations.importJobs.delete({ name }, NO_RETRY)).rejects.toMatchObject({
-    response: { status: 400, data: { error: { status: 'FAILED_PRECONDITION' } } },
-  });
-  const { data: deleted } = await mc.projects.locations.importJobs.delete({ name, force: true }, NO_RETRY);
+  // A completed job with no data files is deleted without force (force concerns data files only).
+  const { data: deleted } = await mc.projects.locations.importJobs.delete({ name }, NO_RETRY);
   expect(deleted).toMatchObject({ done: true, response: { '@type': EMPTY_TYPE } });
   // Operations are listed under the location.
   const { data: ops } = await mc.projects.locations.operations.list({ name: parent }, NO_RETRY);
@@ -217,8 +221,9 @@ test('storage payload in the storage dir: a prefix of objects, validate and run'
   fs.mkdirSync(folder, { recursive: true });
   fs.writeFileSync(path.join(folder, 'vmInfo.csv'), MIXED);
   const name = `${parent}/importJobs/storage-job`;
+  await createSource(parent, 'storage');
   const { data: created } = await mc.projects.locations.importJobs.create(
-    { parent, importJobId: 'storage-job', requestBody: { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports-bucket/batch-1/' } } },
+    { parent, importJobId: 'storage-job', requestBody: { assetSource: `${parent}/sources/storage`, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports-bucket/batch-1/' } } },
     NO_RETRY,
   );
   expect(created.response).toMatchObject({ gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports-bucket/batch-1/' } });
@@ -240,22 +245,23 @@ test('storage payload in the storage dir: a prefix of objects, validate and run'
   expectExecutionReport(completed.executionReport);
   const { data } = await mc.projects.locations.assets.list({ parent }, NO_RETRY);
   expect(data.assets!.map((a) => a.title).sort()).toEqual(['db-1', 'warn-1', 'web-1']);
-  // Without an assetSource, the job itself is the asset's source.
-  expect(data.assets![0].sources).toEqual([name]);
+  expect(data.assets![0].sources).toEqual([`${parent}/sources/storage`]);
 });
 
 test('storage payload: one object, and a missing object is a job error of the validation report', async () => {
   const parent = 'projects/p3/locations/us-east1';
   fs.mkdirSync(path.join(storageDir, 'single-bucket'), { recursive: true });
   fs.writeFileSync(path.join(storageDir, 'single-bucket', 'vmInfo.csv'), FIXED);
+  await createSource(parent, 'single');
+  const assetSource = `${parent}/sources/single`;
   await mc.projects.locations.importJobs.create(
-    { parent, importJobId: 'one', requestBody: { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://single-bucket/vmInfo.csv' } } },
+    { parent, importJobId: 'one', requestBody: { assetSource, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://single-bucket/vmInfo.csv' } } },
     NO_RETRY,
   );
   expect((await validateJob(`${parent}/importJobs/one`)).state).toBe('IMPORT_JOB_STATE_READY');
 
   await mc.projects.locations.importJobs.create(
-    { parent, importJobId: 'missing', requestBody: { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://single-bucket/nope.csv' } } },
+    { parent, importJobId: 'missing', requestBody: { assetSource, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://single-bucket/nope.csv' } } },
     NO_RETRY,
   );
   const job = await validateJob(`${parent}/importJobs/missing`);
@@ -264,9 +270,10 @@ test('storage payload: one object, and a missing object is a job error of the va
 });
 
 test('errors reach the client in the google.rpc.Status shape', async () => {
+  await createSource(PARENT, 'errors');
   await expect(
     mc.projects.locations.importJobs.create(
-      { parent: PARENT, importJobId: 'Bad_Id', requestBody: { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: b64(FIXED) }] } } },
+      { parent: PARENT, importJobId: 'Bad_Id', requestBody: { assetSource: `${PARENT}/sources/errors`, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: b64(FIXED) }] } } },
       NO_RETRY,
     ),
   ).rejects.toMatchObject({
@@ -274,5 +281,74 @@ test('errors reach the client in the google.rpc.Status shape', async () => {
       status: 400,
       data: { error: { code: 400, status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'importJobId' }] }] } },
     },
+  });
+});
+
+describe('Google\'s rules, through googleapis', () => {
+  const parent = 'projects/p4/locations/us-west1';
+  const assetSource = `${parent}/sources/rules`;
+  const inline = (format = 'IMPORT_JOB_FORMAT_MANUAL_CSV') => ({ format, payload: [{ name: 'vmInfo.csv', data: b64(FIXED) }] });
+  const rejection = (status: number, name: string) => ({ response: { status, data: { error: { code: status, status: name } } } });
+  beforeAll(() => createSource(parent, 'rules'));
+
+  test('create without assetSource: 400 naming assetSource', async () => {
+    await expect(mc.projects.locations.importJobs.create({ parent, importJobId: 'no-source', requestBody: { inlinePayload: inline() } }, NO_RETRY)).rejects.toMatchObject({
+      response: { status: 400, data: { error: { status: 'INVALID_ARGUMENT', details: [{ fieldViolations: [{ field: 'assetSource', description: 'is required' }] }] } } },
+    });
+  });
+
+  test('create with a source that does not exist: 404 with ResourceInfo', async () => {
+    await expect(
+      mc.projects.locations.importJobs.create({ parent, importJobId: 'lost', requestBody: { assetSource: `${parent}/sources/lost`, inlinePayload: inline() } }, NO_RETRY),
+    ).rejects.toMatchObject({
+      response: { status: 404, data: { error: { status: 'NOT_FOUND', details: [{ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: `${parent}/sources/lost` }] } } },
+    });
+  });
+
+  test('a payload-less job is created; validating it ends FAILED_VALIDATION with a job error', async () => {
+    const { data: created } = await mc.projects.locations.importJobs.create({ parent, importJobId: 'empty', requestBody: { assetSource } }, NO_RETRY);
+    expect(created.response).toMatchObject({ state: 'IMPORT_JOB_STATE_PENDING' });
+    const job = await validateJob(`${parent}/importJobs/empty`);
+    expect(job.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
+    expect(job.validationReport!.jobErrors).toEqual([{ severity: 'ERROR', errorDetails: expect.stringContaining('no data to validate') }]);
+  });
+
+  test('patch without updateMask: 400 naming updateMask; display_name works as a mask path', async () => {
+    const name = `${parent}/importJobs/patched`;
+    await mc.projects.locations.importJobs.create({ parent, importJobId: 'patched', requestBody: { assetSource, inlinePayload: inline() } }, NO_RETRY);
+    await expect(mc.projects.locations.importJobs.patch({ name, requestBody: { displayName: 'x' } }, NO_RETRY)).rejects.toMatchObject({
+      response: { status: 400, data: { error: { status: 'INVALID_ARGUMENT', details: [{ fieldViolations: [{ field: 'updateMask' }] }] } } },
+    });
+    const { data: op } = await mc.projects.locations.importJobs.patch({ name, updateMask: 'display_name', requestBody: { displayName: 'renamed' } }, NO_RETRY);
+    expect(op.response).toMatchObject({ displayName: 'renamed' });
+    // Sources too (Google's UpdateSource requires the mask as well).
+    await expect(mc.projects.locations.sources.patch({ name: assetSource, requestBody: { displayName: 'x' } }, NO_RETRY)).rejects.toMatchObject(rejection(400, 'INVALID_ARGUMENT'));
+    const { data: sourceOp } = await mc.projects.locations.sources.patch({ name: assetSource, updateMask: 'display_name', requestBody: { displayName: 'Rules' } }, NO_RETRY);
+    expect(sourceOp.response).toMatchObject({ displayName: 'Rules' });
+  });
+
+  test('the reference\'s storagePayload on the wire: 400 Unknown name', async () => {
+    const requestBody = { assetSource, storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/x.csv' } } as migrationcenter_v1alpha1.Schema$ImportJob;
+    await expect(mc.projects.locations.importJobs.create({ parent, importJobId: 'neutral', requestBody }, NO_RETRY)).rejects.toMatchObject({
+      response: { status: 400, data: { error: { status: 'INVALID_ARGUMENT', message: `Invalid JSON payload received. Unknown name "storagePayload" at 'import_job': Cannot find field.` } } },
+    });
+  });
+
+  test('a reference format on the wire: 400 Invalid value; DATABASE_ZIP is accepted', async () => {
+    await expect(
+      mc.projects.locations.importJobs.create({ parent, importJobId: 'vmtool', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_VMTOOL_XLSX') } }, NO_RETRY),
+    ).rejects.toMatchObject({
+      response: {
+        status: 400,
+        data: {
+          error: {
+            status: 'INVALID_ARGUMENT',
+            message: `Invalid value at 'import_job.inline_payload.format' (type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportJobFormat), "IMPORT_JOB_FORMAT_VMTOOL_XLSX"`,
+          },
+        },
+      },
+    });
+    const { data } = await mc.projects.locations.importJobs.create({ parent, importJobId: 'db-zip', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_DATABASE_ZIP') } }, NO_RETRY);
+    expect(data.response).toMatchObject({ inlinePayload: { format: 'IMPORT_JOB_FORMAT_DATABASE_ZIP' } });
   });
 });

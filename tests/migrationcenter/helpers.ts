@@ -41,7 +41,25 @@ export function violations(error: { details: any[] }): Array<{ field: string; de
   return bad ? bad.fieldViolations : [];
 }
 
+/** The source the tests' jobs name unless they say otherwise (created by `ensureSource`). */
+export const SOURCE = `${PARENT}/sources/src`;
+
+/** Creates a source of PARENT unless it exists (assetSource must name an existing source). */
+export async function ensureSource(app: FastifyInstance, name = SOURCE): Promise<void> {
+  if ((await call(app, 'GET', `/v1alpha1/${name}`)).status === 200) return;
+  const [parent, id] = name.split('/sources/');
+  ok(await call(app, 'POST', `/v1alpha1/${parent}/sources?sourceId=${id}`, { type: 'SOURCE_TYPE_UPLOAD' }));
+}
+
+/**
+ * Creates an import job. A body without an `assetSource` key names SOURCE, created first; a body
+ * with one (even undefined) is sent as it is, for the tests of the reference itself.
+ */
 export async function createJob(app: FastifyInstance, id: string, body: Record<string, unknown>, query = ''): Promise<Res> {
+  if (!('assetSource' in body)) {
+    await ensureSource(app);
+    body = { assetSource: SOURCE, ...body };
+  }
   return call(app, 'POST', `${BASE}/importJobs?importJobId=${id}${query}`, body);
 }
 

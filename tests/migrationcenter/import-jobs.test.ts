@@ -5,6 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { COLLECTIONS } from '../../backend-emulator/migrationcenter/names';
 import type { StoredJob } from '../../backend-emulator/migrationcenter/types';
+import { NO_DATA_MESSAGE } from '../../backend-emulator/migrationcenter/import-jobs';
+import { migrationCenterOf } from '../../backend-emulator/migrationcenter/routes';
 import {
   BASE,
   EMPTY_TYPE,
@@ -12,9 +14,11 @@ import {
   IMPORT_JOB_TYPE,
   METADATA_TYPE,
   PARENT,
+  SOURCE,
   act,
   call,
   createJob,
+  ensureSource,
   googleError,
   inlinePayload,
   jobName,
@@ -35,9 +39,21 @@ afterEach(() => app.close());
 
 const inline = () => inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO });
 
+/** The Operations of import jobs (the tests' source has its own create Operation). */
+async function jobOperations(): Promise<any[]> {
+  const ops: any[] = ok(await call(app, 'GET', `${BASE}/operations`)).operations ?? [];
+  return ops.filter((o) => o.metadata.target.includes('/importJobs/'));
+}
+
 /** Seeds jobs directly in a given state (through the seed route, as a user would). */
 async function seedJobs(...jobs: Array<Record<string, unknown>>): Promise<void> {
-  ok(await call(app, 'POST', '/emulator/v1/seed', { importJobs: jobs.map((j) => ({ inlinePayload: inline(), ...j, name: jobName(j.id as string), id: undefined })) }));
+  // A seeded job names an existing source too: seeded in the same document, before the jobs.
+  ok(
+    await call(app, 'POST', '/emulator/v1/seed', {
+      sources: [{ name: SOURCE }],
+      importJobs: jobs.map((j) => ({ assetSource: SOURCE, inlinePayload: inline(), ...j, name: jobName(j.id as string), id: undefined })),
+    }),
+  );
 }
 
 /** Writes a job in a state no request can leave it in (a worker-owned state), straight into the store. */
@@ -75,8 +91,9 @@ describe('create', () => {
   test.each([
     ['a displayName over 63 characters', { displayName: 'x'.repeat(64) }, '', 'displayName', /at most 63/],
     ['both payloads', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/x.csv' } }, '', 'inlinePayload', /together with gcsPayload/],
-    ['an unknown field', { colour: 'red' }, '', 'colour', /not a known property/],
-    ['importJobId in the body', { importJobId: 'x' }, '', 'importJobId', /query parameter/],
+    ['an unknown field', { colour: 'red' }, '', 'import_job', /Unknown name "colour" at 'import_job': Cannot find field/],
+    ['importJobId in the body', { importJobId: 'x' }, '', 'import_job', /Unknown name "importJobId"/],
+    ['an assetSource that is not a source name', { assetSource: 'sources/s1' }, '', 'assetSource', /projects\/\{project\}/],
     ['base64 that is not base64', { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'MachineId,MachineName\nm1,a' }] } }, '', 'inlinePayload.payload[0].data', /base64/],
     ['the unspecified format', { inlinePayload: { ...inline(), format: 'IMPORT_JOB_FORMAT_UNSPECIFIED' } }, '', 'inlinePayload.format', /UNSPECIFIED/],
     ['a zero requestId', {}, '&requestId=00000000-0000-0000-0000-000000000000', 'requestId', /UUID/],
@@ -87,12 +104,39 @@ describe('create', () => {
     expect(v.map((x) => x.field)).toContain(field);
     expect(v.find((x) => x.field === field)!.description).toMatch(reason);
     expect(err.message).toContain(field);
-    expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs).toEqual([]);
+    expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs ?? []).toEqual([]);
   });
 
-  test('refuses a missing payload, naming gcsPayload (the wire name)', async () => {
-    const err = googleError(await createJob(app, 'job-1', { displayName: 'x' }), 400, 'INVALID_ARGUMENT');
-    expect(violations(err)).toEqual([{ field: 'gcsPayload', description: expect.stringContaining('exactly one of gcsPayload and inlinePayload') }]);
+  test('refuses a job without assetSource: INVALID_ARGUMENT naming assetSource (Required, as on Google)', async () => {
+    const err = googleError(await createJob(app, 'job-1', { assetSource: undefined, inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
+    expect(violations(err)).toEqual([{ field: 'assetSource', description: 'is required' }]);
+    expect(err.message).toContain('assetSource');
+    expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs ?? []).toEqual([]);
+  });
+
+  test('a source that does not exist is NOT_FOUND with ResourceInfo, and nothing is created for it', async () => {
+    const missing = `${PARENT}/sources/nowhere`;
+    const err = googleError(await createJob(app, 'job-1', { assetSource: missing, inlinePayload: inline() }), 404, 'NOT_FOUND');
+    expect(err.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: 'migrationcenter.googleapis.com/Source', resourceName: missing })]);
+    googleError(await call(app, 'GET', `/v1alpha1/${missing}`), 404, 'NOT_FOUND');
+    googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
+  });
+
+  test('a source of another location is INVALID_ARGUMENT naming assetSource', async () => {
+    const other = 'projects/p1/locations/europe-west1/sources/src';
+    await ensureSource(app, other);
+    const err = googleError(await createJob(app, 'job-1', { assetSource: other, inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
+    expect(violations(err)[0].field).toBe('assetSource');
+  });
+
+  test('a job may be created with no payload (data comes later); validating it ends FAILED_VALIDATION saying there is no data', async () => {
+    const op = ok(await createJob(app, 'job-1', { displayName: 'x' }));
+    expect(op.response.state).toBe('IMPORT_JOB_STATE_PENDING');
+    const [done, job] = await act(app, 'job-1', 'validate');
+    expect(done.error).toBeUndefined();
+    expect(job.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
+    expect(job.validationReport.jobErrors).toEqual([{ severity: 'ERROR', errorDetails: NO_DATA_MESSAGE }]);
+    expect(NO_DATA_MESSAGE).toMatch(/no data to validate: add data files \(importDataFiles\) or a payload/);
   });
 
   test.each(['Job1', '1job', 'job-', 'job_1', 'x'.repeat(64)])('refuses importJobId %j', async (id) => {
@@ -101,7 +145,8 @@ describe('create', () => {
   });
 
   test('refuses a missing importJobId', async () => {
-    const err = googleError(await call(app, 'POST', `${BASE}/importJobs`, { inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
+    await ensureSource(app);
+    const err = googleError(await call(app, 'POST', `${BASE}/importJobs`, { assetSource: SOURCE, inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
     expect(violations(err)).toEqual([{ field: 'importJobId', description: 'is required' }]);
   });
 
@@ -118,37 +163,37 @@ describe('create', () => {
   });
 });
 
-describe('alias spellings', () => {
-  test('storagePayload and the neutral format names are accepted; responses use the wire names', async () => {
-    const op = ok(await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bucket/rvtools.xlsx' } }));
-    expect(op.response.gcsPayload).toEqual({ format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', path: 'gs://bucket/rvtools.xlsx' });
-    expect(op.response.storagePayload).toBeUndefined();
-    const job = ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`));
-    expect(job.gcsPayload.format).toBe('IMPORT_JOB_FORMAT_RVTOOLS_XLSX');
-    expect(JSON.stringify(job)).not.toMatch(/storagePayload|VMTOOL/);
+describe('only wire names on the wire (the reference\'s neutral names are the provider\'s arguments)', () => {
+  test('storagePayload is refused as Google refuses it: Unknown name at import_job', async () => {
+    const err = googleError(await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/a/' } }), 400, 'INVALID_ARGUMENT');
+    const text = `Invalid JSON payload received. Unknown name "storagePayload" at 'import_job': Cannot find field.`;
+    expect(err.message).toBe(text);
+    expect(violations(err)).toEqual([{ field: 'import_job', description: text }]);
+    expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs ?? []).toEqual([]);
   });
 
-  test.each([
-    ['IMPORT_JOB_FORMAT_VMTOOL_CSV', 'IMPORT_JOB_FORMAT_RVTOOLS_CSV'],
-    ['IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'],
-    ['IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV'],
-    ['IMPORT_JOB_FORMAT_RVTOOLS_CSV', 'IMPORT_JOB_FORMAT_RVTOOLS_CSV'],
-    ['IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'],
-  ])('inline format %s is stored as %s', async (given, wire) => {
-    const op = ok(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format: given } }));
-    expect(op.response.inlinePayload.format).toBe(wire);
+  test.each(['IMPORT_JOB_FORMAT_VMTOOL_XLSX', 'IMPORT_JOB_FORMAT_VMTOOL_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV', 'CSV'])(
+    'inline format %s is refused: Invalid value at import_job.inline_payload.format',
+    async (format) => {
+      const err = googleError(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format } }), 400, 'INVALID_ARGUMENT');
+      const text = `Invalid value at 'import_job.inline_payload.format' (type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportJobFormat), "${format}"`;
+      expect(err.message).toBe(text);
+      expect(violations(err)).toEqual([{ field: 'import_job.inline_payload.format', description: text }]);
+    },
+  );
+
+  test('a neutral format in gcsPayload is refused at import_job.gcs_payload.format', async () => {
+    const err = googleError(await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bucket/a.xlsx' } }), 400, 'INVALID_ARGUMENT');
+    expect(violations(err)[0].field).toBe('import_job.gcs_payload.format');
   });
 
-  test('both spellings of one field at once are refused', async () => {
-    const payload = { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/a/' };
-    const err = googleError(await createJob(app, 'job-1', { gcsPayload: payload, storagePayload: payload }), 400, 'INVALID_ARGUMENT');
-    expect(violations(err)[0]).toEqual({ field: 'gcsPayload', description: expect.stringContaining('storagePayload') });
-  });
-
-  test('a storagePayload error is named storagePayload.path', async () => {
-    const err = googleError(await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'http://x' } }), 400, 'INVALID_ARGUMENT');
-    expect(violations(err).map((v) => v.field)).toEqual(['storagePayload.path']);
-  });
+  test.each(['IMPORT_JOB_FORMAT_RVTOOLS_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV', 'IMPORT_JOB_FORMAT_CMDB', 'IMPORT_JOB_FORMAT_DATABASE_ZIP'])(
+    'wire format %s is accepted on create and stored as given',
+    async (format) => {
+      const op = ok(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format } }));
+      expect(op.response.inlinePayload.format).toBe(format);
+    },
+  );
 });
 
 describe('requestId', () => {
@@ -160,15 +205,7 @@ describe('requestId', () => {
     expect(again.name).toBe(first.name);
     expect(again).toEqual(first);
     expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs).toHaveLength(1);
-    const ops = ok(await call(app, 'GET', `${BASE}/operations`)).operations;
-    expect(ops).toHaveLength(1);
-  });
-
-  test('a repeat with the neutral spelling of the same body is the same request', async () => {
-    const path = 'gs://bucket/a/';
-    const first = ok(await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path } }, `&requestId=${RID}`));
-    const again = ok(await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_CSV', path } }, `&requestId=${RID}`));
-    expect(again.name).toBe(first.name);
+    expect(await jobOperations()).toHaveLength(1);
   });
 
   test('the same id with a different body is INVALID_ARGUMENT naming requestId', async () => {
@@ -182,14 +219,16 @@ describe('requestId', () => {
   });
 
   test('20 concurrent creates with one requestId create exactly one job and return one Operation', async () => {
+    await ensureSource(app);
     const results = await Promise.all(Array.from({ length: 20 }, () => createJob(app, 'job-1', { inlinePayload: inline() }, `&requestId=${RID}`)));
     for (const r of results) expect(r.status).toBe(200);
     expect(new Set(results.map((r) => r.body.name)).size).toBe(1);
     expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs).toHaveLength(1);
-    expect(ok(await call(app, 'GET', `${BASE}/operations`)).operations).toHaveLength(1);
+    expect(await jobOperations()).toHaveLength(1);
   });
 
   test('20 concurrent creates without requestId: one job, 19 ALREADY_EXISTS', async () => {
+    await ensureSource(app);
     const results = await Promise.all(Array.from({ length: 20 }, () => createJob(app, 'job-1', { inlinePayload: inline() })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(19);
@@ -315,7 +354,7 @@ describe('views', () => {
 
   test('BASIC hides reports and payload', async () => {
     const job = ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}?view=IMPORT_JOB_VIEW_BASIC`));
-    expect(Object.keys(job).sort()).toEqual(['completeTime', 'createTime', 'displayName', 'name', 'state', 'updateTime']);
+    expect(Object.keys(job).sort()).toEqual(['assetSource', 'completeTime', 'createTime', 'displayName', 'name', 'state', 'updateTime']);
   });
 
   test('list defaults to BASIC; FULL on request', async () => {
@@ -441,8 +480,17 @@ describe('patch', () => {
     expect(op.response.labels).toBeUndefined();
   });
 
-  test('without updateMask, the fields present are updated', async () => {
-    expect(ok(await patch('', { displayName: 'three' })).response).toMatchObject({ displayName: 'three', labels: { env: 'dev' } });
+  test('without updateMask: INVALID_ARGUMENT naming updateMask (required, as on Google); nothing changes', async () => {
+    const err = googleError(await patch('', { displayName: 'three' }), 400, 'INVALID_ARGUMENT');
+    expect(violations(err)).toEqual([{ field: 'updateMask', description: expect.stringMatching(/^is required/) }]);
+    expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`)).displayName).toBe('one');
+  });
+
+  test('mask paths in either spelling: display_name, inline_payload', async () => {
+    expect(ok(await patch('?updateMask=display_name', { displayName: 'three' })).response).toMatchObject({ displayName: 'three', labels: { env: 'dev' } });
+    const payload = inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO }, 'IMPORT_JOB_FORMAT_MANUAL_CSV');
+    expect(ok(await patch('?updateMask=inline_payload,labels', { inlinePayload: payload, labels: { team: 'x' } })).response).toMatchObject({ inlinePayload: payload, labels: { team: 'x' } });
+    expect(ok(await patch('?updateMask=gcs_payload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/x/' } })).response.inlinePayload).toBeUndefined();
   });
 
   test.each([
@@ -465,10 +513,12 @@ describe('patch', () => {
     expect(violations(err3)[0].field).toBe('gcsPayload.path');
   });
 
-  test('the payload can move from inline to storage (alias spelling accepted)', async () => {
-    const op = ok(await patch('?updateMask=storagePayload', { storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_CSV', path: 'gs://bucket/x/' } }));
+  test('the payload can move from inline to storage; the reference\'s storagePayload is an unknown name', async () => {
+    const op = ok(await patch('?updateMask=gcsPayload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' } }));
     expect(op.response.gcsPayload).toEqual({ format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' });
     expect(op.response.inlinePayload).toBeUndefined();
+    const err = googleError(await patch('?updateMask=gcsPayload', { storagePayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' } }), 400, 'INVALID_ARGUMENT');
+    expect(err.message).toContain('Unknown name "storagePayload" at \'import_job\'');
   });
 
   test('patching a missing job is NOT_FOUND', async () => {
@@ -485,25 +535,30 @@ describe('delete', () => {
     googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
   });
 
-  test('a COMPLETED job needs force=true', async () => {
-    await seedJobs({ id: 'job-1', state: 'IMPORT_JOB_STATE_COMPLETED' });
-    const err = googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`), 400, 'FAILED_PRECONDITION');
-    expect(err.message).toContain('IMPORT_JOB_STATE_COMPLETED');
-    expect(err.message).toContain('force');
-    googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?force=false`), 400, 'FAILED_PRECONDITION');
-    ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?force=true`));
+  test.each(['IMPORT_JOB_STATE_COMPLETED', 'IMPORT_JOB_STATE_READY', 'IMPORT_JOB_STATE_FAILED_VALIDATION', 'IMPORT_JOB_STATE_FAILED'])(
+    'a %s job with no data files is deleted without force (force concerns data files only)',
+    async (state) => {
+      await seedJobs({ id: 'job-1', state });
+      ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`));
+      googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
+    },
+  );
+
+  test.each(['IMPORT_JOB_STATE_RUNNING', 'IMPORT_JOB_STATE_VALIDATING'])('a %s job is deleted without force', async (state) => {
+    await putJob('job-1', state);
+    ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`));
     googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
   });
 
-  test.each(['IMPORT_JOB_STATE_RUNNING', 'IMPORT_JOB_STATE_VALIDATING'])('a %s job needs force=true', async (state) => {
-    await putJob('job-1', state);
-    expect(googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`), 400, 'FAILED_PRECONDITION').message).toContain(state);
+  test('a job with data files needs force=true (FAILED_PRECONDITION otherwise), through the dataFileCount seam', async () => {
+    ok(await createJob(app, 'job-1', { inlinePayload: inline() }));
+    const jobs = migrationCenterOf(app.emulator)!.importJobs as unknown as { deps: { dataFileCount?: (name: string) => number } };
+    jobs.deps.dataFileCount = (name) => (name === jobName('job-1') ? 2 : 0);
+    const err = googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?force=false`), 400, 'FAILED_PRECONDITION');
+    expect(err.message).toMatch(/2 data file\(s\).*force=true/);
+    ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`));
     ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?force=true`));
-  });
-
-  test.each(['IMPORT_JOB_STATE_READY', 'IMPORT_JOB_STATE_FAILED_VALIDATION', 'IMPORT_JOB_STATE_FAILED'])('a %s job is deleted without force', async (state) => {
-    await seedJobs({ id: 'job-1', state });
-    ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`));
+    googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
   });
 
   test('force must be a boolean', async () => {
@@ -515,7 +570,7 @@ describe('delete', () => {
 describe('operations', () => {
   test('get and list under /v1alpha1 with the Migration Center metadata type; unknown is NOT_FOUND', async () => {
     const op = ok(await createJob(app, 'job-1', { inlinePayload: inline() }));
-    const listed = ok(await call(app, 'GET', `${BASE}/operations`)).operations;
+    const listed = await jobOperations();
     expect(listed).toEqual([op]);
     expect(listed[0].metadata['@type']).toBe(METADATA_TYPE);
     googleError(await call(app, 'GET', `${BASE}/operations/nope`), 404, 'NOT_FOUND');

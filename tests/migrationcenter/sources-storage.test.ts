@@ -25,6 +25,7 @@ import {
   waitOperation,
 } from './helpers';
 import { startFakeGcs, type FakeGcs } from './fake-gcs';
+import { migrationCenterOf } from '../../backend-emulator/migrationcenter/routes';
 
 const SOURCE_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.Source';
 const inline = () => inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO });
@@ -93,30 +94,21 @@ describe('sources', () => {
     googleError(await call(app, 'POST', `${BASE}/sources?sourceId=s1`, {}), 409, 'ALREADY_EXISTS');
   });
 
-  test('a job referring to a missing source creates it (type SOURCE_TYPE_UPLOAD)', async () => {
+  test('a job referring to a missing source is NOT_FOUND: no source is ever created for it', async () => {
+    const err = googleError(await createJob(app, 'job-1', { assetSource: `${PARENT}/sources/new-one`, inlinePayload: inline() }), 404, 'NOT_FOUND');
+    expect(err.message).toContain(`${PARENT}/sources/new-one`);
+    expect(ok(await call(app, 'GET', `${BASE}/sources`)).sources ?? []).toEqual([]);
+    expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs ?? []).toEqual([]);
+    // Once the source exists, jobs may refer to it.
+    ok(await call(app, 'POST', `${BASE}/sources?sourceId=new-one`, {}));
     ok(await createJob(app, 'job-1', { assetSource: `${PARENT}/sources/new-one`, inlinePayload: inline() }));
-    const source = ok(await call(app, 'GET', `/v1alpha1/${PARENT}/sources/new-one`));
-    expect(source).toMatchObject({ type: 'SOURCE_TYPE_UPLOAD', displayName: 'new-one' });
-    // A second job referring to it uses the same source.
     ok(await createJob(app, 'job-2', { assetSource: `${PARENT}/sources/new-one`, inlinePayload: inline() }));
-    expect(ok(await call(app, 'GET', `${BASE}/sources`)).sources).toHaveLength(1);
   });
 
   test('a source of another project or location is refused', async () => {
     const err = googleError(await createJob(app, 'job-1', { assetSource: 'projects/other/locations/us-central1/sources/s1', inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
     expect(violations(err)[0]).toEqual({ field: 'assetSource', description: expect.stringContaining(PARENT) });
     googleError(await createJob(app, 'job-1', { assetSource: 'sources/s1', inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
-  });
-
-  test('with strictReferences a missing source is NOT_FOUND and nothing is created', async () => {
-    await app.close();
-    app = newApp({ strictReferences: true });
-    const err = googleError(await createJob(app, 'job-1', { assetSource: `${PARENT}/sources/missing`, inlinePayload: inline() }), 404, 'NOT_FOUND');
-    expect(err.message).toContain(`${PARENT}/sources/missing`);
-    expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs).toEqual([]);
-    expect(ok(await call(app, 'GET', `${BASE}/sources`)).sources).toEqual([]);
-    ok(await call(app, 'POST', `${BASE}/sources?sourceId=missing`, {}));
-    ok(await createJob(app, 'job-1', { assetSource: `${PARENT}/sources/missing`, inlinePayload: inline() }));
   });
 
   test('seeding sources and jobs', async () => {
@@ -130,6 +122,16 @@ describe('sources', () => {
     expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('seeded')}`)).state).toBe('IMPORT_JOB_STATE_READY');
     const bad = googleError(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('x'), state: 'IMPORT_JOB_STATE_RUNNING', inlinePayload: inline() }] }), 400, 'INVALID_ARGUMENT');
     expect(violations(bad)[0].field).toBe('importJobs[0].state');
+    // Seeded jobs follow create's rules: assetSource is required and must name an existing source.
+    const noSource = googleError(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('y'), inlinePayload: inline() }] }), 400, 'INVALID_ARGUMENT');
+    expect(violations(noSource)).toEqual([{ field: 'importJobs[0].assetSource', description: 'is required' }]);
+    const missing = googleError(
+      await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('y'), assetSource: `${PARENT}/sources/missing`, inlinePayload: inline() }] }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(missing.message).toContain(`${PARENT}/sources/missing`);
+    googleError(await call(app, 'GET', `/v1alpha1/${PARENT}/sources/missing`), 404, 'NOT_FOUND');
   });
 });
 
@@ -169,8 +171,8 @@ describe('storage paths', () => {
       const err = googleError(await createJob(app, 'job-1', gcs(p)), 400, 'INVALID_ARGUMENT');
       expect(violations(err)).toEqual([{ field: 'gcsPayload.path', description: expect.stringContaining('symbolic link') }]);
     }
-    const err = googleError(await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/link.csv' } }), 400, 'INVALID_ARGUMENT');
-    expect(violations(err)[0].field).toBe('storagePayload.path');
+    const err = googleError(await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/link.csv' } }), 400, 'INVALID_ARGUMENT');
+    expect(violations(err)[0].field).toBe('gcsPayload.path');
   });
 
   test('a link inside the bucket is fine; a link added after create is caught at validation', async () => {
@@ -292,11 +294,12 @@ describe('a GCS-compatible server (STORAGE_EMULATOR_HOST or storageEndpoint)', (
       expect(job.validationReport.jobErrors[0].errorDetails).toMatch(/^cancelled: /);
     });
 
-    test('force delete stops the work; its Operation ends ABORTED', async () => {
+    test('delete (without force: the job has no data files) stops the work; its Operation ends ABORTED', async () => {
       const op = await startValidation();
-      googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`), 400, 'FAILED_PRECONDITION');
-      ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?force=true`));
+      ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}`));
       const done = await waitOperation(app, op.name);
+      // The work was cancelled, not left to run on.
+      expect(migrationCenterOf(app.emulator)!.importJobs.activeJobs).toEqual([]);
       expect(done.error).toMatchObject({ code: 10, message: expect.stringContaining('was deleted') });
       googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
     });

@@ -111,21 +111,39 @@ describe('binding check and diff', () => {
 describe('import job check and diff', () => {
   const data = Buffer.from('MachineId\nm1\n').toString('base64');
   const inline = { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data }] };
+  const SOURCE = 'projects/my-project/locations/global/sources/s1';
 
   it('fills project and location defaults and sends the wire spelling', () => {
     process.env.GOOGLE_CLOUD_PROJECT = 'env-project';
-    const r = jobCheck({}, { importJobId: 'job-1', storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bkt/x.xlsx' } });
+    const r = jobCheck({}, { importJobId: 'job-1', assetSource: SOURCE, storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bkt/x.xlsx' } });
     expect(r.failures).toEqual([]);
+    // The reference's names are arguments only: what the provider sends is Google's wire spelling.
     expect(r.inputs).toEqual({
       importJobId: 'job-1',
       project: 'env-project',
       location: 'global',
+      assetSource: SOURCE,
       gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', path: 'gs://bkt/x.xlsx' },
     });
+    const inlineNeutral = jobCheck({}, { importJobId: 'job-1', assetSource: SOURCE, inlinePayload: { ...inline, format: 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV' } });
+    expect(inlineNeutral.failures).toEqual([]);
+    expect(inlineNeutral.inputs.inlinePayload.format).toBe('IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV');
+    expect(JSON.stringify(inlineNeutral.inputs)).not.toMatch(/storagePayload|VMTOOL|CLOUDA|CLOUDB/);
+  });
+
+  it('preview (check) fails without assetSource, naming it; an assetSource not known yet (a Source created in the same update) passes', () => {
+    const r = jobCheck({}, { importJobId: 'job-1', project: 'my-project', inlinePayload: inline });
+    expect(r.failures).toEqual([{ property: 'assetSource', reason: 'is required' }]);
+    const unknown = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+    expect(jobCheck({}, { importJobId: 'job-1', project: 'my-project', assetSource: unknown, inlinePayload: inline }).failures).toEqual([]);
+  });
+
+  it('accepts a job without a payload (it is created, and takes data files later)', () => {
+    expect(jobCheck({}, { importJobId: 'job-1', project: 'my-project', assetSource: SOURCE }).failures).toEqual([]);
   });
 
   it('names the failing property', () => {
-    const r = jobCheck({}, { importJobId: 'Job', project: 'my-project', displayName: 'x'.repeat(64), inlinePayload: inline });
+    const r = jobCheck({}, { importJobId: 'Job', project: 'my-project', assetSource: SOURCE, displayName: 'x'.repeat(64), inlinePayload: inline });
     expect(r.failures?.map((f) => f.property)).toEqual(['importJobId', 'displayName']);
   });
 

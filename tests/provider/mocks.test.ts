@@ -40,6 +40,7 @@ describe('programs using the classes', () => {
     });
     const job = new local.ImportJob('inventory', {
       importJobId: 'inv',
+      assetSource: 'projects/p1/locations/us-central1/sources/s1',
       gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', path: 'gs://bkt/x.xlsx' },
     });
     expect(await output(binding.urn)).toContain('pulumi-nodejs:dynamic/networkservices/v1:EndpointPolicyIamBinding');

@@ -21,6 +21,8 @@ jest.setTimeout(120_000);
 
 const NS = 'projects/p1/locations/global';
 const MC = 'projects/p1/locations/us-central1';
+/** Created in beforeAll: an import job's assetSource must name an existing source. */
+const SOURCE = `${MC}/sources/s1`;
 const EP1 = `${NS}/endpointPolicies/ep1`;
 const MATCHER = { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } };
 const VM_HEADER = 'MachineId,MachineName,PrimaryIPAddress,AllocatedProcessorCoreCount,MemoryGiB,OsName';
@@ -121,7 +123,7 @@ async function waitOperation(name: string, timeoutMs = 60_000): Promise<any> {
 
 /** Creates and validates a job; returns it with its validation finished. */
 async function validatedJob(id: string, body: Record<string, unknown>): Promise<any> {
-  ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=${id}`, body));
+  ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=${id}`, { assetSource: SOURCE, ...body }));
   const op = ok(await json('POST', `/v1alpha1/${MC}/importJobs/${id}:validate`, {}));
   await waitOperation(op.name);
   return ok(await send('GET', `/v1alpha1/${MC}/importJobs/${id}`));
@@ -133,7 +135,7 @@ beforeAll(async () => {
   ok(await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=ep1`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels: { env: 'test' } }));
   ok(await json('POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:alice@example.com'] }] } }));
   ok(await json('POST', `/v1alpha1/${MC}/sources?sourceId=s1`, { displayName: 'Source one' }));
-  ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=base`, { displayName: 'base', inlinePayload: inline({ 'vmInfo.csv': `${VM_HEADER}\nm-1,web-1,10.0.0.1,2,8,Ubuntu\n` }) }));
+  ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=base`, { displayName: 'base', assetSource: SOURCE, inlinePayload: inline({ 'vmInfo.csv': `${VM_HEADER}\nm-1,web-1,10.0.0.1,2,8,Ubuntu\n` }) }));
 });
 
 afterAll(async () => {
@@ -211,8 +213,8 @@ describe('JSON nested 10,000 (and 1,000,000) deep inside a field: 400 INVALID_AR
     ['setIamPolicy policy', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":${deepObject(10_000)}}`, 'policy.a'],
     ['setIamPolicy bindings', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":{"bindings":${deepArray(10_000)}}}`, 'policy.bindings[0]'],
     ['endpoint policy matcher', 'POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=deep`, `{"type":"SIDECAR_PROXY","endpointMatcher":${deepObject(10_000)}}`, 'endpointPolicy.endpointMatcher.a'],
-    ['import job labels', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"labels":${deepObject(10_000)}}`, 'labels.a'],
-    ['import job labels, 1,000,000 deep (under the 32 MiB limit)', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"labels":${deepArray(1_000_000)}}`, 'labels'],
+    ['import job labels', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"assetSource":"${SOURCE}","labels":${deepObject(10_000)}}`, 'labels.a'],
+    ['import job labels, 1,000,000 deep (under the 32 MiB limit)', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"assetSource":"${SOURCE}","labels":${deepArray(1_000_000)}}`, 'labels'],
     ['seed', 'POST', '/emulator/v1/seed', `{"endpointPolicies":${deepArray(10_000)}}`, 'endpointPolicies[0]'],
   ];
   test.each(cases)('%s', async (_name, method, url, body, name) => {
@@ -265,8 +267,8 @@ describe('NUL characters', () => {
       ['POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=nul`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels: { 'a\u0000': 'b' } }, 'endpointPolicy.labels.a\u0000'],
       ['POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a\u0000@example.com'] }] } }, 'policy.bindings[0].members[0]'],
       ['POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/\u0000', members: ['user:a@example.com'] }] } }, 'policy.bindings[0].role'],
-      ['POST', `/v1alpha1/${MC}/importJobs?importJobId=nul`, { labels: { env: 'a\u0000' }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'labels.env'],
-      ['POST', `/v1alpha1/${MC}/importJobs?importJobId=nul`, { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ\u0000==' }] } }, 'inlinePayload.payload[0].data'],
+      ['POST', `/v1alpha1/${MC}/importJobs?importJobId=nul`, { assetSource: SOURCE, labels: { env: 'a\u0000' }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'labels.env'],
+      ['POST', `/v1alpha1/${MC}/importJobs?importJobId=nul`, { assetSource: SOURCE, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ\u0000==' }] } }, 'inlinePayload.payload[0].data'],
     ];
     for (const [method, url, body, name] of cases) {
       const error = googleError(await json(method, url, body), 400, 'INVALID_ARGUMENT');
@@ -276,7 +278,7 @@ describe('NUL characters', () => {
   });
 
   test('in free text (displayName, description) an escaped \\u0000 is a character like any other: stored and returned as sent, as proto3 JSON does', async () => {
-    ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=nul-text`, { displayName: 'a\u0000b', inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
+    ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=nul-text`, { displayName: 'a\u0000b', assetSource: SOURCE, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
     expect(ok(await send('GET', `/v1alpha1/${MC}/importJobs/nul-text`)).displayName).toBe('a\u0000b');
     ok(await send('DELETE', `/v1alpha1/${MC}/importJobs/nul-text`));
   });
@@ -401,18 +403,19 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
     ['setIamPolicy, policy', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { foo: 1 } }, 'policy.foo'],
     ['setIamPolicy, binding', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], foo: 1 }] } }, 'policy.bindings[0].foo'],
     ['setIamPolicy, condition', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { version: 3, bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], condition: { expression: 'true', title: 't', foo: 1 } }] } }, 'policy.bindings[0].condition.foo'],
-    ['testIamPermissions', 'POST', `/v1/${EP1}:testIamPermissions`, { permissions: [], foo: 1 }, 'foo'],
+    // Google names the message that lacks the field (empty for the request itself), and the name in the message text.
+    ['testIamPermissions', 'POST', `/v1/${EP1}:testIamPermissions`, { permissions: [], foo: 1 }, ''],
     ['endpoint policy create', 'POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=unknown`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, foo: 1 }, 'endpointPolicy.foo'],
-    ['endpoint policy patch', 'PATCH', `/v1/${EP1}?updateMask=description`, { description: 'x', foo: 1 }, 'endpointPolicy.foo'],
-    ['import job create', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { foo: 1, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'foo'],
-    ['import job create, inlinePayload', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { inlinePayload: { ...inline({ 'vmInfo.csv': 'x' }), foo: 1 } }, 'inlinePayload.foo'],
-    ['import job create, payload file', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ==', foo: 1 }] } }, 'inlinePayload.payload[0].foo'],
-    ['import job create, gcsPayload', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/o', foo: 1 } }, 'gcsPayload.foo'],
-    ['import job patch', 'PATCH', `/v1alpha1/${MC}/importJobs/base?updateMask=displayName`, { displayName: 'x', foo: 1 }, 'foo'],
-    ['import job :validate', 'POST', `/v1alpha1/${MC}/importJobs/base:validate`, { foo: 1 }, 'foo'],
-    ['import job :run', 'POST', `/v1alpha1/${MC}/importJobs/base:run`, { foo: 1 }, 'foo'],
+    ['endpoint policy patch', 'PATCH', `/v1/${EP1}?updateMask=description`, { description: 'x', foo: 1 }, 'endpoint_policy'],
+    ['import job create', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { foo: 1, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'import_job'],
+    ['import job create, inlinePayload', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { inlinePayload: { ...inline({ 'vmInfo.csv': 'x' }), foo: 1 } }, 'import_job.inline_payload'],
+    ['import job create, payload file', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ==', foo: 1 }] } }, 'import_job.inline_payload.payload[0]'],
+    ['import job create, gcsPayload', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/o', foo: 1 } }, 'import_job.gcs_payload'],
+    ['import job patch', 'PATCH', `/v1alpha1/${MC}/importJobs/base?updateMask=displayName`, { displayName: 'x', foo: 1 }, 'import_job'],
+    ['import job :validate', 'POST', `/v1alpha1/${MC}/importJobs/base:validate`, { foo: 1 }, ''],
+    ['import job :run', 'POST', `/v1alpha1/${MC}/importJobs/base:run`, { foo: 1 }, ''],
     ['source create', 'POST', `/v1alpha1/${MC}/sources?sourceId=unknown`, { foo: 1 }, 'foo'],
-    ['operation :cancel', 'POST', `/v1alpha1/${MC}/operations/some-op:cancel`, { foo: 1 }, 'foo'],
+    ['operation :cancel', 'POST', `/v1alpha1/${MC}/operations/some-op:cancel`, { foo: 1 }, ''],
     ['seed, unknown section', 'POST', '/emulator/v1/seed', { foo: [] }, 'foo'],
   ];
   test.each(cases)('%s', async (_name, method, url, body, name) => {
@@ -426,7 +429,7 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
     const ep = ok(await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=outputs`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, name: 'projects/x/locations/y/endpointPolicies/z', createTime: '2000-01-01T00:00:00Z' }));
     expect(ep.response.name).toBe(`${NS}/endpointPolicies/outputs`);
     expect(ep.response.createTime).not.toBe('2000-01-01T00:00:00Z');
-    const job = ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=outputs`, { state: 'IMPORT_JOB_STATE_COMPLETED', createTime: '2000-01-01T00:00:00Z', validationReport: { jobErrors: [] }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
+    const job = ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=outputs`, { assetSource: SOURCE, state: 'IMPORT_JOB_STATE_COMPLETED', createTime: '2000-01-01T00:00:00Z', validationReport: { jobErrors: [] }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
     expect(job.response.state).toBe('IMPORT_JOB_STATE_PENDING');
     expect(job.response.validationReport).toBeUndefined();
     ok(await send('DELETE', `/v1/${NS}/endpointPolicies/outputs`));
@@ -503,7 +506,7 @@ describe('many inline payload files', () => {
   test('10,000 files: 400 INVALID_ARGUMENT naming inlinePayload.payload (at most 1,000), state unchanged', async () => {
     const before = await snapshot();
     const payload = Array.from({ length: 10_000 }, (_, i) => ({ name: `f${i}.csv`, data: b64('a,b\n1,2\n') }));
-    const error = googleError(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=many`, { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload } }), 400, 'INVALID_ARGUMENT');
+    const error = googleError(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=many`, { assetSource: SOURCE, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload } }), 400, 'INVALID_ARGUMENT');
     expect(field(error)).toBe('inlinePayload.payload');
     expect(await snapshot()).toBe(before);
   });

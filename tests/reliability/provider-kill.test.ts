@@ -21,17 +21,18 @@ const ROWS = 30_000;
 const ROUNDS = 3;
 const POLICY_URN = dynamicUrn('networkservices/v1:EndpointPolicy', 'ep');
 const JOB_URN = dynamicUrn('migrationcenter/v1alpha1:ImportJob', 'job');
+const SOURCE_URN = dynamicUrn('migrationcenter/v1alpha1:Source', 'source');
 const MATCHER = { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } };
 
 let program: TestProgram;
-let serialized: { policy: string; job: string };
+let serialized: { policy: string; job: string; source: string };
 let dataDir: string;
 const hosts: ProviderHost[] = [];
 
 beforeAll(async () => {
   program = await createTestProgram();
   const mod = program.requirePackage<ProviderModule>('dist/provider');
-  serialized = { policy: await serializeProvider(mod.endpointPolicyProvider), job: await serializeProvider(mod.importJobProvider) };
+  serialized = { policy: await serializeProvider(mod.endpointPolicyProvider), job: await serializeProvider(mod.importJobProvider), source: await serializeProvider(mod.sourceProvider) };
   dataDir = path.join(program.dir, '.google-native-local');
   // The embedded emulator reads storage payloads from <data dir>/storage/<bucket>/...
   const bucket = path.join(dataDir, 'storage', 'imports');
@@ -104,8 +105,14 @@ test(`${ROUNDS} hosts killed with SIGKILL mid-create: the next run takes the sta
     acknowledged.push(await host.create(POLICY_URN, checked.inputs));
     expect(readLockFile(dataDir)?.pid).toBe(host.pid);
 
+    // The job's source first: assetSource must name an existing source.
+    host.provider = serialized.source;
+    const source = await host.check(SOURCE_URN, {}, { sourceId: `src-${round}` });
+    expect(source.failures).toEqual([]);
+    await host.create(SOURCE_URN, source.inputs);
+
     host.provider = serialized.job;
-    const job = await host.check(JOB_URN, {}, { importJobId: `job-${round}`, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports/vmInfo.csv' } });
+    const job = await host.check(JOB_URN, {}, { importJobId: `job-${round}`, assetSource: `projects/${PROJECT}/locations/global/sources/src-${round}`, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports/vmInfo.csv' } });
     expect(job.failures).toEqual([]);
     jobs.push(`projects/${PROJECT}/locations/global/importJobs/job-${round}`);
     const creating = host.create(JOB_URN, job.inputs).then(

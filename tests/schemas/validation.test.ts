@@ -4,6 +4,7 @@ const NAME = 'projects/my-project/locations/global/endpointPolicies/my-policy';
 const binding = (over: Record<string, unknown> = {}) => ({ name: NAME, role: 'roles/viewer', members: ['user:alice@example.com'], ...over });
 const job = (over: Record<string, unknown> = {}) => ({
   importJobId: 'job-1',
+  assetSource: 'projects/p1/locations/us-central1/sources/s1',
   inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: Buffer.from('MachineId\nm1\n').toString('base64') }] },
   ...over,
 });
@@ -177,13 +178,15 @@ describe('ImportJobArgs', () => {
     }
   });
 
-  it('needs exactly one payload, naming the field', () => {
-    expect(validateImportJobArgs(job({ inlinePayload: undefined }))).toEqual([
-      { property: 'storagePayload', reason: 'is required: give exactly one of storagePayload and inlinePayload' },
-    ]);
+  it('requires assetSource (Required on Google), so a preview reports it', () => {
+    expect(validateImportJobArgs(job({ assetSource: undefined }))).toEqual([{ property: 'assetSource', reason: 'is required' }]);
+  });
+
+  it('allows no payload (data files come later) but never two, naming the field as the caller spelt it', () => {
+    expect(validateImportJobArgs(job({ inlinePayload: undefined }))).toEqual([]);
     const both = job({ storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bkt/x' } });
     expect(validateImportJobArgs(both)).toEqual([
-      { property: 'inlinePayload', reason: 'cannot be given together with storagePayload: give exactly one of storagePayload and inlinePayload' },
+      { property: 'inlinePayload', reason: 'cannot be given together with gcsPayload: give at most one of gcsPayload and inlinePayload' },
     ]);
   });
 
@@ -209,6 +212,7 @@ describe('ImportJobArgs', () => {
     'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
     'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
     'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
+    'IMPORT_JOB_FORMAT_DATABASE_ZIP',
   ])('accepts format %s in either spelling', (format) => {
     expect(validateImportJobArgs(job({ inlinePayload: { format, payload: [{ name: 'f', data: 'YQ==' }] } }))).toEqual([]);
   });
@@ -220,6 +224,8 @@ describe('ImportJobArgs', () => {
     ]);
     expect(validateImportJobArgs(inline('CSV'))).toEqual([{ property: 'inlinePayload.format', reason: expect.stringContaining('must be one of the ImportJobFormat values') }]);
     expect(validate('ImportJobFormat', 'IMPORT_JOB_FORMAT_UNSPECIFIED')).toEqual([]);
+    // The schema itself is the wire's: the neutral names are the provider's, translated before validation.
+    expect(props(validate('ImportJobFormat', 'IMPORT_JOB_FORMAT_VMTOOL_XLSX'))).toEqual(['']);
   });
 
   it('names the exact inline payload file and refuses data that is not base64', () => {

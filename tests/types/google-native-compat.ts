@@ -32,6 +32,7 @@ const job = new migrationcenter.ImportJob('job', {
 
 // The reference's neutral spellings work too.
 new migrationcenter.ImportJob('neutral', {
+  assetSource: 'projects/p1/locations/us-central1/sources/s1',
   importJobId: 'job-2',
   storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_CSV', path: 'gs://bucket/rvtools/' },
 });
