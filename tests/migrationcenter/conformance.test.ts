@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { google, type migrationcenter_v1alpha1 } from 'googleapis';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { validate } from '../../schemas';
+import { validateOutput } from '../../schemas';
 import { EMPTY_TYPE, IMPORT_JOB_TYPE, METADATA_TYPE, PARENT, VM_HEADER, b64, csv, tempDir, vmRow } from './helpers';
 
 const NO_RETRY = { retry: false } as const;
@@ -57,7 +57,7 @@ async function waitDone(name: string): Promise<migrationcenter_v1alpha1.Schema$O
 
 async function validateJob(name: string): Promise<migrationcenter_v1alpha1.Schema$ImportJob> {
   const { data: op } = await mc.projects.locations.importJobs.validate({ name, requestBody: {} }, NO_RETRY);
-  expect(op.done).toBe(false);
+  expect(op.done).toBeUndefined();
   expect(op.metadata).toMatchObject({ '@type': METADATA_TYPE, verb: 'validate', target: name, apiVersion: 'v1alpha1' });
   const done = await waitDone(op.name!);
   expect(done.error).toBeUndefined();
@@ -68,7 +68,7 @@ async function validateJob(name: string): Promise<migrationcenter_v1alpha1.Schem
 
 async function runJob(name: string): Promise<migrationcenter_v1alpha1.Schema$ImportJob> {
   const { data: op } = await mc.projects.locations.importJobs.run({ name, requestBody: {} }, NO_RETRY);
-  expect(op.done).toBe(false);
+  expect(op.done).toBeUndefined();
   expect(op.metadata).toMatchObject({ verb: 'run', target: name });
   const done = await waitDone(op.name!);
   expect(done.error).toBeUndefined();
@@ -77,13 +77,13 @@ async function runJob(name: string): Promise<migrationcenter_v1alpha1.Schema$Imp
 }
 
 function expectMixedReport(report: any, fileName: string): void {
-  expect(validate('ValidationReport', report)).toEqual([]);
-  expect(report.jobErrors).toEqual([]);
+  expect(validateOutput('ValidationReport', report)).toEqual([]);
+  expect(report.jobErrors).toBeUndefined();
   expect(report.fileValidations).toHaveLength(1);
   const file = report.fileValidations[0];
   expect(file.fileName).toBe(fileName);
-  expect(file.partialReport).toBe(false);
-  expect(file.fileErrors).toEqual([]);
+  expect(file.partialReport).toBeUndefined();
+  expect(file.fileErrors).toBeUndefined();
   expect(file.rowErrors.map((r: any) => r.rowNumber)).toEqual([4, 5]);
   const [bad, warn] = file.rowErrors;
   expect(bad).toMatchObject({ rowNumber: 4, vmName: 'bad-1', vmUuid: 'm-3' });
@@ -93,24 +93,24 @@ function expectMixedReport(report: any, fileName: string): void {
 }
 
 function expectReadyReport(report: any, fileNames: string[]): void {
-  expect(validate('ValidationReport', report)).toEqual([]);
-  expect(report.jobErrors).toEqual([]);
+  expect(validateOutput('ValidationReport', report)).toEqual([]);
+  expect(report.jobErrors).toBeUndefined();
   expect(report.fileValidations.map((f: any) => f.fileName).sort()).toEqual([...fileNames].sort());
   const vm = report.fileValidations.find((f: any) => f.fileName.endsWith('vmInfo.csv'));
   expect(vm.rowErrors).toHaveLength(1);
   expect(vm.rowErrors[0]).toMatchObject({ rowNumber: 4, vmName: 'warn-1', vmUuid: 'm-4', errors: [{ severity: 'WARNING', errorDetails: expect.any(String) }] });
   for (const f of report.fileValidations) {
-    expect(f.partialReport).toBe(false);
-    expect(f.fileErrors.filter((e: any) => e.severity === 'ERROR')).toEqual([]);
+    expect(f.partialReport).toBeUndefined();
+    expect((f.fileErrors ?? []).filter((e: any) => e.severity === 'ERROR')).toEqual([]);
   }
 }
 
 function expectExecutionReport(report: any): void {
-  expect(validate('ExecutionReport', report)).toEqual([]);
+  expect(validateOutput('ExecutionReport', report)).toEqual([]);
   expect(report.totalRowsCount).toBeGreaterThanOrEqual(3);
   expect(report.framesReported).toBeGreaterThanOrEqual(3);
-  expect(report.executionErrors.jobErrors).toEqual([]);
-  const rowErrors = report.executionErrors.fileValidations.flatMap((f: any) => f.rowErrors);
+  expect(report.executionErrors.jobErrors).toBeUndefined();
+  const rowErrors = report.executionErrors.fileValidations.flatMap((f: any) => f.rowErrors ?? []);
   expect(rowErrors.flatMap((r: any) => r.errors).filter((e: any) => e.severity === 'ERROR')).toEqual([]);
   // The imported row with a warning is reported again by execution.
   expect(rowErrors).toContainEqual(expect.objectContaining({ vmName: 'warn-1', vmUuid: 'm-4', errors: [expect.objectContaining({ severity: 'WARNING' })] }));
@@ -266,7 +266,7 @@ test('storage payload: one object, and a missing object is a job error of the va
   );
   const job = await validateJob(`${parent}/importJobs/missing`);
   expect(job.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
-  expect(job.validationReport).toEqual({ fileValidations: [], jobErrors: [{ errorDetails: 'object gs://single-bucket/nope.csv not found', severity: 'ERROR' }] });
+  expect(job.validationReport).toEqual({ jobErrors: [{ errorDetails: 'object gs://single-bucket/nope.csv not found', severity: 'ERROR' }] });
 });
 
 test('errors reach the client in the google.rpc.Status shape', async () => {

@@ -85,3 +85,23 @@ export async function act(app: FastifyInstance, id: string, verb: 'validate' | '
   const job = ok(await call(app, 'GET', `/v1alpha1/${jobName(id)}`));
   return [done, job];
 }
+
+/**
+ * What ProtoJSON puts on the wire for an engine value (a report that never went over the wire):
+ * the same value with the default-valued fields left out at every depth — empty lists, `false`,
+ * `0`, `""`, `null`, enum zeros — list elements all kept. Written on the test side, apart from the
+ * emulator's serializer, so that the wire is compared with the engine by an independent reading.
+ */
+const ENUM_ZERO = /^[A-Z][A-Z0-9_]*_UNSPECIFIED$|^SOURCE_TYPE_UNKNOWN$|^OS_FAMILY_UNKNOWN$/;
+export function onTheWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(onTheWire);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
+    if (field === undefined || field === null || field === false || field === 0 || field === '') continue;
+    if (Array.isArray(field) && field.length === 0) continue;
+    if (typeof field === 'string' && ENUM_ZERO.test(field) && key !== 'errorDetails' && key !== 'message') continue;
+    out[key] = onTheWire(field);
+  }
+  return out;
+}
