@@ -5,16 +5,24 @@
 import { google } from 'googleapis';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { MATCHER, PARENT, policyName } from './helpers';
+import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
 
 let emulator: RunningEmulator;
 let ns: ReturnType<typeof google.networkservices>;
+let proxy: RecordingProxy;
+const MIN_ANSWERS = 10;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent', builtinServices: ['networkservices'] });
   expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  ns = google.networkservices({ version: 'v1', rootUrl: `${emulator.url}/`, retry: false });
+  // Through a recording proxy: the last test walks every answer the client got.
+  proxy = await startRecordingProxy(emulator.url);
+  ns = google.networkservices({ version: 'v1', rootUrl: `${proxy.url}/`, retry: false });
 });
-afterAll(() => emulator.close());
+afterAll(async () => {
+  await proxy.close();
+  await emulator.close();
+});
 
 const policies = () => ns.projects.locations.endpointPolicies;
 
@@ -136,4 +144,10 @@ test('patch and delete through the client', async () => {
   const deleted = await policies().delete({ name: policyName('gapi-1') });
   expect(deleted.data.done).toBe(true);
   expect((await failure(policies().getIamPolicy({ resource: policyName('gapi-1') }))).status).toBe(404);
+});
+
+// Last in the file: every answer Google's client received above, walked for default values.
+test('no answer of this suite holds a ProtoJSON default value (empty list, false, 0, "", enum zero)', () => {
+  expect(proxy.answers.length).toBeGreaterThan(MIN_ANSWERS);
+  expect(proxy.defaultsFound()).toEqual([]);
 });

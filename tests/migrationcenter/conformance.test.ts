@@ -11,6 +11,7 @@ import { google, type migrationcenter_v1alpha1 } from 'googleapis';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { validateOutput } from '../../schemas';
 import { EMPTY_TYPE, IMPORT_JOB_TYPE, METADATA_TYPE, PARENT, VM_HEADER, b64, csv, tempDir, vmRow } from './helpers';
+import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
 
 const NO_RETRY = { retry: false } as const;
 
@@ -29,13 +30,18 @@ const PERF = csv(
 let emulator: RunningEmulator;
 let storageDir: string;
 let mc: migrationcenter_v1alpha1.Migrationcenter;
+let proxy: RecordingProxy;
+const MIN_ANSWERS = 30;
 
 beforeAll(async () => {
   storageDir = tempDir('mc-storage-');
   emulator = await startEmulator({ port: 0, inMemory: true, storageDir, logLevel: 'silent' });
-  mc = google.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/` });
+  // Through a recording proxy: the last test walks every answer the client got.
+  proxy = await startRecordingProxy(emulator.url);
+  mc = google.migrationcenter({ version: 'v1alpha1', rootUrl: `${proxy.url}/` });
 });
 afterAll(async () => {
+  await proxy.close();
   await emulator.close();
   fs.rmSync(storageDir, { recursive: true, force: true });
 });
@@ -351,4 +357,10 @@ describe('Google\'s rules, through googleapis', () => {
     const { data } = await mc.projects.locations.importJobs.create({ parent, importJobId: 'db-zip', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_DATABASE_ZIP') } }, NO_RETRY);
     expect(data.response).toMatchObject({ inlinePayload: { format: 'IMPORT_JOB_FORMAT_DATABASE_ZIP' } });
   });
+});
+
+// Last in the file: every answer Google's client received above, walked for default values.
+test('no answer of this suite holds a ProtoJSON default value (empty list, false, 0, "", enum zero)', () => {
+  expect(proxy.answers.length).toBeGreaterThan(MIN_ANSWERS);
+  expect(proxy.defaultsFound()).toEqual([]);
 });
