@@ -64,6 +64,7 @@ function wait<R>(op: Operation<R>): Promise<Operation<R>> {
 export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
   const raw: Record<string, unknown> = { ...news };
   delete raw.__provider;
+  delete raw.name;
   for (const key of Object.keys(raw)) if (raw[key] === undefined) delete raw[key];
   const inputs: Record<string, unknown> = { project: defaultProject(), location: defaultLocation(), ...raw };
   const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined && !containsUnknown(v)));
@@ -76,6 +77,9 @@ export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic
       reason: 'is required: set it, or the stack config google-native-local:project, or GOOGLE_CLOUD_PROJECT',
     });
   }
+  // The name follows from the inputs: known at preview, so what refers to it does not preview as replaced.
+  const place = [inputs.project, inputs.location, inputs.importJobId];
+  if (place.every((v) => typeof v === 'string' && !containsUnknown(v))) inputs.name = jobName(inputs as unknown as ImportJobInputs);
   return { inputs: withoutUndefined(importJobToWire(inputs)), failures };
 }
 

@@ -124,6 +124,8 @@ describe('import job check and diff', () => {
       location: 'global',
       assetSource: SOURCE,
       gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', path: 'gs://bkt/x.xlsx' },
+      // Known at preview time: the name follows from project, location and id.
+      name: 'projects/env-project/locations/global/importJobs/job-1',
     });
     const inlineNeutral = jobCheck({}, { importJobId: 'job-1', assetSource: SOURCE, inlinePayload: { ...inline, format: 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV' } });
     expect(inlineNeutral.failures).toEqual([]);

@@ -221,6 +221,8 @@ describe('Source + ImportJob', () => {
   it('creates, validates and runs a job, then updates, refreshes, imports, replaces and deletes it', async () => {
     const { inputs, failures } = await host.check(urn, {}, args);
     expect(failures).toEqual([]);
+    // Known at preview: check() gives the name that follows from the inputs.
+    expect(inputs.name).toBe(`${parent}/importJobs/inventory`);
     const created = await host.create(urn, inputs);
     expect(created.id).toBe(`${parent}/importJobs/inventory`);
     expect(created.properties).toMatchObject({
