@@ -95,7 +95,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   let getResult: Throughput;
   let setResult: Throughput;
   const json = { 'content-type': 'application/json' };
-  let body = '';
+  let body: string;
   try {
     const created = await fetch(`${emulator.url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
       method: 'POST',
