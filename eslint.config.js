@@ -16,7 +16,10 @@ module.exports = tseslint.config(
     },
     rules: {
       // `_name` marks a value a signature needs but the body does not use.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Tests and wire code read untyped JSON; `any` stays visible in review rather than banned.
       '@typescript-eslint/no-explicit-any': 'off',
       eqeqeq: ['error', 'always'],
@@ -33,7 +36,16 @@ module.exports = tseslint.config(
     files: ['backend-emulator/console/static/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { document: 'readonly', window: 'readonly', location: 'readonly', history: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', URL: 'readonly', URLSearchParams: 'readonly' },
+      globals: {
+        document: 'readonly',
+        window: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        URL: 'readonly',
+        URLSearchParams: 'readonly',
+      },
     },
     rules: { '@typescript-eslint/no-this-alias': 'off' },
   },

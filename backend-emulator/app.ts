@@ -80,7 +80,7 @@ export const SERVICE_MODULES: ServiceModule[] = [
 ];
 
 export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
-  const inMemory = options.inMemory ?? (options.dataDir === undefined);
+  const inMemory = options.inMemory ?? options.dataDir === undefined;
   return defaultConfig({
     dataDir: inMemory ? undefined : options.dataDir,
     inMemory,
@@ -173,7 +173,13 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
     // Quiet by default: skip building the line (and redacting the URL) when info is off.
     if (!(request.log as unknown as Logger).isLevelEnabled('info')) return;
     request.log.info(
-      { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, principal: request.principal?.member },
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        statusCode: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        principal: request.principal?.member,
+      },
       'request',
     );
   });

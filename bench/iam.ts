@@ -45,7 +45,14 @@ export interface IamBenchOptions {
 
 const RESOURCE = 'projects/bench/locations/global/endpointPolicies/ep-bench';
 
-async function measure(autocannon: Autocannon, name: string, url: string, duration: number, connections: number, extra: Record<string, unknown> = {}): Promise<Throughput> {
+async function measure(
+  autocannon: Autocannon,
+  name: string,
+  url: string,
+  duration: number,
+  connections: number,
+  extra: Record<string, unknown> = {},
+): Promise<Throughput> {
   const r = await autocannon({ url, duration, connections, ...extra });
   return {
     name,
@@ -100,15 +107,25 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     const created = await fetch(`${emulator.url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
       method: 'POST',
       headers: json,
-      body: JSON.stringify({ type: 'SIDECAR_PROXY', endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } } }),
+      body: JSON.stringify({
+        type: 'SIDECAR_PROXY',
+        endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } },
+      }),
     });
     if (!created.ok) throw new Error(`setup failed: ${created.status} ${await created.text()}`);
     const policy = {
       policy: {
         version: 3,
         bindings: [
-          { role: 'roles/networkservices.viewer', members: ['user:alice@example.com', 'group:ops@example.com', 'serviceAccount:ci@bench.iam.gserviceaccount.com'] },
-          { role: 'roles/networkservices.admin', members: ['user:bob@example.com'], condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' } },
+          {
+            role: 'roles/networkservices.viewer',
+            members: ['user:alice@example.com', 'group:ops@example.com', 'serviceAccount:ci@bench.iam.gserviceaccount.com'],
+          },
+          {
+            role: 'roles/networkservices.admin',
+            members: ['user:bob@example.com'],
+            condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' },
+          },
         ],
       },
     };
@@ -116,8 +133,18 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     const first = await fetch(`${emulator.url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
     if (!first.ok) throw new Error(`setup failed: ${first.status} ${await first.text()}`);
 
-    getResult = await measure(autocannon, 'getIamPolicy (v3)', `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`, duration, connections);
-    setResult = await measure(autocannon, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, { method: 'POST', headers: json, body });
+    getResult = await measure(
+      autocannon,
+      'getIamPolicy (v3)',
+      `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`,
+      duration,
+      connections,
+    );
+    setResult = await measure(autocannon, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
+      method: 'POST',
+      headers: json,
+      body,
+    });
   } finally {
     await stop(emulator);
   }
@@ -137,7 +164,12 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   const times: number[] = [];
   for (let i = 0; i < startupRuns; i++) times.push(await startupOnce(cli));
   times.sort((a, b) => a - b);
-  const startupMs = { median: Math.round(times[Math.floor(times.length / 2)]), min: Math.round(times[0]), max: Math.round(times[times.length - 1]), runs: times.length };
+  const startupMs = {
+    median: Math.round(times[Math.floor(times.length / 2)]),
+    min: Math.round(times[0]),
+    max: Math.round(times[times.length - 1]),
+    runs: times.length,
+  };
 
   const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, echo: echoResult, startupMs };
   if (options.print !== false) printTable(result, duration, connections);
@@ -146,12 +178,19 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
 
 export function printTable(r: IamBenchResult, duration: number, connections: number): void {
   const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo];
-  const line = (cells: string[]) => `${cells[0].padEnd(26)}${cells.slice(1).map((c) => c.padStart(10)).join('')}`;
+  const line = (cells: string[]) =>
+    `${cells[0].padEnd(26)}${cells
+      .slice(1)
+      .map((c) => c.padStart(10))
+      .join('')}`;
   console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store)`);
   console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']));
-  for (const t of rows) console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
+  for (const t of rows)
+    console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
   const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
-  console.log(`getIamPolicy: ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy: ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`);
+  console.log(
+    `getIamPolicy: ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy: ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
+  );
   console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
 }
 

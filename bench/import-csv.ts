@@ -52,7 +52,7 @@ function row(i: number): string {
   const c = i & 255;
   const os_ = OSES[i % OSES.length];
   const mac = i % 2 === 1 ? '' : `00:1a:${a.toString(16).padStart(2, '0')}:${b.toString(16).padStart(2, '0')}:${c.toString(16).padStart(2, '0')}:0${i % 10}`;
-  const cores = 1 << i % 6;
+  const cores = 1 << (i % 6);
   const alloc = 50 + (i % 1000);
   const used = (alloc * ((i % 90) + 5)) / 100;
   const day = String((i % 28) + 1).padStart(2, '0');
@@ -188,7 +188,12 @@ export async function runImportCsvBench(rows = 1_000_000, repeat = 1): Promise<I
 
 export function printImportCsvBench(r: ImportCsvBenchResult): void {
   console.log(`import-csv: vmInfo.csv, ${r.rows} rows, ${(r.fileBytes / 1e6).toFixed(1)} MB (generated in ${r.generateSeconds.toFixed(1)} s)`);
-  console.log(`  cores ${os.cpus().length}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `  cores ${os.cpus().length}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const base = r.phases[0].seconds;
   for (const p of r.phases) {
     console.log(

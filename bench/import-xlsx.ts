@@ -21,20 +21,138 @@ import { FORMATS } from '../backend-emulator/import-engine/formats';
 import { rvtoolsXlsx } from '../backend-emulator/import-engine/formats/rvtools-xlsx';
 
 const VINFO = [
-  'VM', 'Powerstate', 'Template', 'SRM Placeholder', 'Config status', 'DNS Name', 'Connection state', 'Guest state', 'Heartbeat',
-  'Consolidation Needed', 'PowerOn', 'Suspend time', 'Creation date', 'Change Version', 'CPUs', 'Memory', 'NICs', 'Disks',
-  'Total disk capacity MiB', 'min Required EVC Mode Key', 'Latency Sensitivity', 'EnableUUID', 'CBT', 'Primary IP Address',
-  'Network #1', 'Network #2', 'Num Monitors', 'Video Ram KiB', 'Resource pool', 'Folder ID', 'Folder', 'vApp', 'DAS protection',
-  'FT State', 'FT Role', 'FT Latency', 'FT Bandwidth', 'FT Sec. Latency', 'Provisioned MiB', 'In Use MiB', 'Unshared MiB',
-  'HA Restart Priority', 'HA Isolation Response', 'HA VM Monitoring', 'Boot Required', 'Boot delay', 'Boot retry delay',
-  'Boot retry enabled', 'Boot BIOS setup', 'Reboot PowerOff', 'EFI Secure boot', 'Firmware', 'HW version', 'HW upgrade status',
-  'HW upgrade policy', 'HW target', 'Path', 'Log directory', 'Snapshot directory', 'Suspend directory', 'Annotation', 'Datacenter',
-  'Cluster', 'Host', 'OS according to the configuration file', 'OS according to the VMware Tools', 'VM ID', 'SMBIOS UUID', 'VM UUID',
-  'VI SDK Server type', 'VI SDK API Version', 'VI SDK Server', 'VI SDK UUID',
+  'VM',
+  'Powerstate',
+  'Template',
+  'SRM Placeholder',
+  'Config status',
+  'DNS Name',
+  'Connection state',
+  'Guest state',
+  'Heartbeat',
+  'Consolidation Needed',
+  'PowerOn',
+  'Suspend time',
+  'Creation date',
+  'Change Version',
+  'CPUs',
+  'Memory',
+  'NICs',
+  'Disks',
+  'Total disk capacity MiB',
+  'min Required EVC Mode Key',
+  'Latency Sensitivity',
+  'EnableUUID',
+  'CBT',
+  'Primary IP Address',
+  'Network #1',
+  'Network #2',
+  'Num Monitors',
+  'Video Ram KiB',
+  'Resource pool',
+  'Folder ID',
+  'Folder',
+  'vApp',
+  'DAS protection',
+  'FT State',
+  'FT Role',
+  'FT Latency',
+  'FT Bandwidth',
+  'FT Sec. Latency',
+  'Provisioned MiB',
+  'In Use MiB',
+  'Unshared MiB',
+  'HA Restart Priority',
+  'HA Isolation Response',
+  'HA VM Monitoring',
+  'Boot Required',
+  'Boot delay',
+  'Boot retry delay',
+  'Boot retry enabled',
+  'Boot BIOS setup',
+  'Reboot PowerOff',
+  'EFI Secure boot',
+  'Firmware',
+  'HW version',
+  'HW upgrade status',
+  'HW upgrade policy',
+  'HW target',
+  'Path',
+  'Log directory',
+  'Snapshot directory',
+  'Suspend directory',
+  'Annotation',
+  'Datacenter',
+  'Cluster',
+  'Host',
+  'OS according to the configuration file',
+  'OS according to the VMware Tools',
+  'VM ID',
+  'SMBIOS UUID',
+  'VM UUID',
+  'VI SDK Server type',
+  'VI SDK API Version',
+  'VI SDK Server',
+  'VI SDK UUID',
 ];
-const VDISK = ['VM', 'Powerstate', 'Template', 'Disk', 'Disk Key', 'Capacity MiB', 'Raw', 'Disk Mode', 'Thin', 'Controller', 'Label', 'Unit #', 'Datacenter', 'Cluster', 'Host', 'VM ID', 'VM UUID', 'VI SDK Server'];
-const VPART = ['VM', 'Powerstate', 'Template', 'Disk Key', 'Disk', 'Capacity MiB', 'Consumed MiB', 'Free MiB', 'Free %', 'Datacenter', 'Cluster', 'Host', 'VM ID', 'VM UUID', 'VI SDK Server'];
-const VNET = ['VM', 'Powerstate', 'Template', 'NIC label', 'Adapter', 'Network', 'Switch', 'Connected', 'Starts Connected', 'Mac Address', 'Type', 'IPv4 Address', 'IPv6 Address', 'Datacenter', 'Cluster', 'Host', 'VM ID', 'VM UUID', 'VI SDK Server'];
+const VDISK = [
+  'VM',
+  'Powerstate',
+  'Template',
+  'Disk',
+  'Disk Key',
+  'Capacity MiB',
+  'Raw',
+  'Disk Mode',
+  'Thin',
+  'Controller',
+  'Label',
+  'Unit #',
+  'Datacenter',
+  'Cluster',
+  'Host',
+  'VM ID',
+  'VM UUID',
+  'VI SDK Server',
+];
+const VPART = [
+  'VM',
+  'Powerstate',
+  'Template',
+  'Disk Key',
+  'Disk',
+  'Capacity MiB',
+  'Consumed MiB',
+  'Free MiB',
+  'Free %',
+  'Datacenter',
+  'Cluster',
+  'Host',
+  'VM ID',
+  'VM UUID',
+  'VI SDK Server',
+];
+const VNET = [
+  'VM',
+  'Powerstate',
+  'Template',
+  'NIC label',
+  'Adapter',
+  'Network',
+  'Switch',
+  'Connected',
+  'Starts Connected',
+  'Mac Address',
+  'Type',
+  'IPv4 Address',
+  'IPv6 Address',
+  'Datacenter',
+  'Cluster',
+  'Host',
+  'VM ID',
+  'VM UUID',
+  'VI SDK Server',
+];
 
 const OSES = ['Microsoft Windows Server 2019 (64-bit)', 'Ubuntu Linux (64-bit)', 'Red Hat Enterprise Linux 8 (64-bit)', 'CentOS 7 (64-bit)'];
 const SERVER = 'vc01.example.com';
@@ -64,7 +182,7 @@ export async function generateRvtoolsWorkbook(path: string, vms: number): Promis
     const on = i % 7 !== 0;
     const power = on ? 'poweredOn' : 'poweredOff';
     const template = i % 1000 === 999 ? 'True' : 'False';
-    const cpus = 1 << i % 4;
+    const cpus = 1 << (i % 4);
     const mem = cpus * 4096;
     const disks = 1 + (i % 2);
     const capMiB = disks * 51200;
@@ -76,25 +194,98 @@ export async function generateRvtoolsWorkbook(path: string, vms: number): Promis
     const vmUuid = uuid('5012a3b4', i);
     const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
     const values: Record<string, unknown> = {
-      VM: name, Powerstate: power, Template: template, 'SRM Placeholder': 'False', 'Config status': 'green', 'DNS Name': `${name}.example.com`,
-      'Connection state': 'connected', 'Guest state': on ? 'running' : 'notRunning', Heartbeat: 'green', 'Consolidation Needed': 'False',
-      PowerOn: on ? created : null, 'Creation date': created, 'Change Version': '2023-01-01T00:00:00.000Z', CPUs: cpus, Memory: mem,
-      NICs: 1, Disks: disks, 'Total disk capacity MiB': capMiB, 'Latency Sensitivity': 'normal', EnableUUID: 'False', CBT: 'False',
-      'Primary IP Address': on ? ip : null, 'Network #1': 'VM Network', 'Num Monitors': 1, 'Video Ram KiB': 4096, 'Resource pool': 'Resources',
-      'Folder ID': 'group-v1', Folder: `Folder${i % 20}`, 'DAS protection': 'True', 'FT State': 'notConfigured', 'FT Latency': -1,
-      'FT Bandwidth': -1, 'FT Sec. Latency': -1, 'Provisioned MiB': capMiB + mem, 'In Use MiB': Math.floor(capMiB / 2), 'Unshared MiB': Math.floor(capMiB / 2),
-      'HA Restart Priority': 'medium', 'HA Isolation Response': 'none', 'HA VM Monitoring': 'vmMonitoringDisabled', 'Boot Required': 'False',
-      'Boot delay': 0, 'Boot retry delay': 10000, 'Boot retry enabled': 'False', 'Boot BIOS setup': 'False', 'Reboot PowerOff': 'False',
-      'EFI Secure boot': 'False', Firmware: i % 2 ? 'efi' : 'bios', 'HW version': 19, 'HW upgrade status': 'none', 'HW upgrade policy': 'never',
-      Path: `[ds${i % 8}] ${name}/${name}.vmx`, 'Log directory': `[ds${i % 8}] ${name}`, 'Snapshot directory': `[ds${i % 8}] ${name}`,
-      'Suspend directory': `[ds${i % 8}] ${name}`, Datacenter: dc, Cluster: cluster, Host: esx, 'OS according to the configuration file': os,
-      'OS according to the VMware Tools': on ? os : null, 'VM ID': vmId, 'SMBIOS UUID': uuid('4212a3b4', i), 'VM UUID': vmUuid,
-      'VI SDK Server type': 'VirtualCenter', 'VI SDK API Version': '8.0.2.0', 'VI SDK Server': SERVER, 'VI SDK UUID': '6c1f0e2a-1111-4c1e-9a55-0d6c2a9b1f00',
+      VM: name,
+      Powerstate: power,
+      Template: template,
+      'SRM Placeholder': 'False',
+      'Config status': 'green',
+      'DNS Name': `${name}.example.com`,
+      'Connection state': 'connected',
+      'Guest state': on ? 'running' : 'notRunning',
+      Heartbeat: 'green',
+      'Consolidation Needed': 'False',
+      PowerOn: on ? created : null,
+      'Creation date': created,
+      'Change Version': '2023-01-01T00:00:00.000Z',
+      CPUs: cpus,
+      Memory: mem,
+      NICs: 1,
+      Disks: disks,
+      'Total disk capacity MiB': capMiB,
+      'Latency Sensitivity': 'normal',
+      EnableUUID: 'False',
+      CBT: 'False',
+      'Primary IP Address': on ? ip : null,
+      'Network #1': 'VM Network',
+      'Num Monitors': 1,
+      'Video Ram KiB': 4096,
+      'Resource pool': 'Resources',
+      'Folder ID': 'group-v1',
+      Folder: `Folder${i % 20}`,
+      'DAS protection': 'True',
+      'FT State': 'notConfigured',
+      'FT Latency': -1,
+      'FT Bandwidth': -1,
+      'FT Sec. Latency': -1,
+      'Provisioned MiB': capMiB + mem,
+      'In Use MiB': Math.floor(capMiB / 2),
+      'Unshared MiB': Math.floor(capMiB / 2),
+      'HA Restart Priority': 'medium',
+      'HA Isolation Response': 'none',
+      'HA VM Monitoring': 'vmMonitoringDisabled',
+      'Boot Required': 'False',
+      'Boot delay': 0,
+      'Boot retry delay': 10000,
+      'Boot retry enabled': 'False',
+      'Boot BIOS setup': 'False',
+      'Reboot PowerOff': 'False',
+      'EFI Secure boot': 'False',
+      Firmware: i % 2 ? 'efi' : 'bios',
+      'HW version': 19,
+      'HW upgrade status': 'none',
+      'HW upgrade policy': 'never',
+      Path: `[ds${i % 8}] ${name}/${name}.vmx`,
+      'Log directory': `[ds${i % 8}] ${name}`,
+      'Snapshot directory': `[ds${i % 8}] ${name}`,
+      'Suspend directory': `[ds${i % 8}] ${name}`,
+      Datacenter: dc,
+      Cluster: cluster,
+      Host: esx,
+      'OS according to the configuration file': os,
+      'OS according to the VMware Tools': on ? os : null,
+      'VM ID': vmId,
+      'SMBIOS UUID': uuid('4212a3b4', i),
+      'VM UUID': vmUuid,
+      'VI SDK Server type': 'VirtualCenter',
+      'VI SDK API Version': '8.0.2.0',
+      'VI SDK Server': SERVER,
+      'VI SDK UUID': '6c1f0e2a-1111-4c1e-9a55-0d6c2a9b1f00',
     };
     info.addRow(VINFO.map((h) => values[h] ?? null)).commit();
     rows++;
     for (let d = 0; d < disks; d++) {
-      disk.addRow([name, power, template, `Hard disk ${d + 1}`, 2000 + d, 51200, 'False', 'persistent', 'True', 'SCSI controller 0', `Hard disk ${d + 1}`, d, dc, cluster, esx, vmId, vmUuid, SERVER]).commit();
+      disk
+        .addRow([
+          name,
+          power,
+          template,
+          `Hard disk ${d + 1}`,
+          2000 + d,
+          51200,
+          'False',
+          'persistent',
+          'True',
+          'SCSI controller 0',
+          `Hard disk ${d + 1}`,
+          d,
+          dc,
+          cluster,
+          esx,
+          vmId,
+          vmUuid,
+          SERVER,
+        ])
+        .commit();
       rows++;
     }
     if (on) {
@@ -102,7 +293,29 @@ export async function generateRvtoolsWorkbook(path: string, vms: number): Promis
       rows++;
     }
     const mac = `00:50:56:${((i >> 16) & 255).toString(16).padStart(2, '0')}:${((i >> 8) & 255).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`;
-    net.addRow([name, power, template, 'Network adapter 1', 'vmxnet3', 'VM Network', 'vSwitch0', 'True', 'True', mac, 'assigned', on ? ip : null, null, dc, cluster, esx, vmId, vmUuid, SERVER]).commit();
+    net
+      .addRow([
+        name,
+        power,
+        template,
+        'Network adapter 1',
+        'vmxnet3',
+        'VM Network',
+        'vSwitch0',
+        'True',
+        'True',
+        mac,
+        'assigned',
+        on ? ip : null,
+        null,
+        dc,
+        cluster,
+        esx,
+        vmId,
+        vmUuid,
+        SERVER,
+      ])
+      .commit();
     rows++;
   }
   for (let h = 0; h < 50; h++) host.addRow([`esx${h}.example.com`, `DC${h % 3}`, `Cluster${h % 10}`, 2, 64, 524288]).commit();
@@ -147,7 +360,15 @@ async function measure(fn: () => Promise<number>): Promise<Phase> {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const c = process.cpuUsage(c0);
     sample();
-    return { seconds, cpuSeconds: (c.user + c.system) / 1e6, rows, peakRssMiB: peak / 2 ** 20, baseRssMiB: base / 2 ** 20, peakHeapMiB: heap / 2 ** 20, peakExternalMiB: external / 2 ** 20 };
+    return {
+      seconds,
+      cpuSeconds: (c.user + c.system) / 1e6,
+      rows,
+      peakRssMiB: peak / 2 ** 20,
+      baseRssMiB: base / 2 ** 20,
+      peakHeapMiB: heap / 2 ** 20,
+      peakExternalMiB: external / 2 ** 20,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -162,7 +383,13 @@ async function runPhase(name: PhaseName, path: string, rowsHint: number): Promis
   const registered = FORMATS.IMPORT_JOB_FORMAT_RVTOOLS_XLSX === rvtoolsXlsx;
   if (name === 'bare') {
     return measure(async () => {
-      const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit', styles: 'ignore', hyperlinks: 'ignore', entries: 'ignore' });
+      const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
+        sharedStrings: 'cache',
+        worksheets: 'emit',
+        styles: 'ignore',
+        hyperlinks: 'ignore',
+        entries: 'ignore',
+      });
       let n = 0;
       for await (const ws of reader) for await (const row of ws) if (row.hasValues) n++;
       return n;
@@ -191,8 +418,20 @@ async function runPhase(name: PhaseName, path: string, rowsHint: number): Promis
  * previous phase's heap). Falls back to this process when spawning is not possible.
  */
 function phaseInChild(name: PhaseName, path: string, rows: number): Phase & { assets?: number } {
-  const args = [...(__filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : []), '--expose-gc', __filename, '--phase', name, path, String(rows)];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24, env: { ...process.env, TS_NODE_PROJECT: join(__dirname, '..', 'tsconfig.json') } });
+  const args = [
+    ...(__filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : []),
+    '--expose-gc',
+    __filename,
+    '--phase',
+    name,
+    path,
+    String(rows),
+  ];
+  const r = spawnSync(process.execPath, args, {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    env: { ...process.env, TS_NODE_PROJECT: join(__dirname, '..', 'tsconfig.json') },
+  });
   if (r.status !== 0) throw new Error(`bench phase ${name} failed: ${r.stderr || r.stdout}`);
   const lastLine = r.stdout.trim().split('\n').pop() ?? '';
   return JSON.parse(lastLine) as Phase & { assets?: number };
@@ -248,10 +487,14 @@ function line(label: string, p: Phase, ratio?: number, cpuRatio?: number): strin
 }
 
 export function printImportXlsxBench(r: ImportXlsxBenchResult): void {
-  console.log(`RVTools XLSX import, ${r.vms.toLocaleString('en-US')} VMs, ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB workbook (generated in ${r.generateSeconds.toFixed(1)} s)`);
+  console.log(
+    `RVTools XLSX import, ${r.vms.toLocaleString('en-US')} VMs, ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB workbook (generated in ${r.generateSeconds.toFixed(1)} s)`,
+  );
   console.log(`  ${line('(a) exceljs streaming WorkbookReader, every row', r.bare)}`);
   console.log(`  ${line('(b) validateImport', r.validate, r.ratioValidate, r.cpuRatioValidate)}`);
-  console.log(`  ${line('(c) executeImport, counting sink', r.execute, r.ratioExecute, r.cpuRatioExecute)}; ${r.execute.assets.toLocaleString('en-US')} assets`);
+  console.log(
+    `  ${line('(c) executeImport, counting sink', r.execute, r.ratioExecute, r.cpuRatioExecute)}; ${r.execute.assets.toLocaleString('en-US')} assets`,
+  );
 }
 
 if (require.main === module && process.argv[2] === '--phase') {

@@ -279,7 +279,8 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
       for (const ack of acks) {
         const e = byEtag.get(ack.etag);
         if (!e) v(`acknowledged IAM write lost: ${resource} etag ${ack.etag} (${ack.member})`);
-        else if (JSON.stringify(e.policy.bindings?.[0]?.members) !== JSON.stringify([ack.member])) v(`history entry ${ack.etag} of ${resource} holds ${short(e.policy)}, not ${ack.member}`);
+        else if (JSON.stringify(e.policy.bindings?.[0]?.members) !== JSON.stringify([ack.member]))
+          v(`history entry ${ack.etag} of ${resource} holds ${short(e.policy)}, not ${ack.member}`);
       }
       const current = await request(`${url}/v1/${resource}:getIamPolicy?options.requestedPolicyVersion=3`, 'GET');
       const last = entries[entries.length - 1];
@@ -309,15 +310,21 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         if (op.body.error) v(`${job.name} is READY but its validation Operation failed: ${short(op.body.error)}`);
       } else if (got.body.state === 'IMPORT_JOB_STATE_FAILED_VALIDATION') {
         const errors = (got.body.validationReport?.jobErrors ?? []) as Array<{ errorDetails: string }>;
-        if (!errors.some((e) => e.errorDetails.startsWith('interrupted:'))) v(`${job.name} FAILED_VALIDATION without an "interrupted:" job error: ${short(got.body.validationReport)}`);
+        if (!errors.some((e) => e.errorDetails.startsWith('interrupted:')))
+          v(`${job.name} FAILED_VALIDATION without an "interrupted:" job error: ${short(got.body.validationReport)}`);
         if (op.body.error?.code !== 10) v(`the interrupted validation Operation of ${job.name} has error ${short(op.body.error)}, not ABORTED (10)`);
       } else v(`${job.name}: its validation was acknowledged, yet it is ${got.body.state}`);
     }
     // A requestId survives the kill: a repeat returns the original Operation and creates nothing.
     const replay = smallJobs[smallJobs.length - 1];
     if (replay) {
-      const again = await request(`${url}/v1alpha1/${JOBS_PARENT}/importJobs?importJobId=${replay.name.split('/').pop()}&requestId=${replay.requestId}`, 'POST', replay.body);
-      if (again.status !== 200 || again.body.name !== replay.createOp) v(`the repeat of ${replay.name}'s create with its requestId answered ${again.status} ${short(again.body?.name ?? again.body)}`);
+      const again = await request(
+        `${url}/v1alpha1/${JOBS_PARENT}/importJobs?importJobId=${replay.name.split('/').pop()}&requestId=${replay.requestId}`,
+        'POST',
+        replay.body,
+      );
+      if (again.status !== 200 || again.body.name !== replay.createOp)
+        v(`the repeat of ${replay.name}'s create with its requestId answered ${again.status} ${short(again.body?.name ?? again.body)}`);
     }
 
     // Long jobs: never in progress after a restart; the state matches what was acknowledged; an
@@ -341,7 +348,8 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
       const order: LongPhase[] = ['none', 'created', 'validating', 'validated', 'running', 'done'];
       const reached = order.indexOf(job.phase);
       if (reached >= order.indexOf('validating') && state === 'IMPORT_JOB_STATE_PENDING') v(`${job.name}: validation acknowledged, yet PENDING`);
-      if (reached >= order.indexOf('running') && state !== 'IMPORT_JOB_STATE_COMPLETED' && state !== 'IMPORT_JOB_STATE_FAILED') v(`${job.name}: run acknowledged, yet ${state}`);
+      if (reached >= order.indexOf('running') && state !== 'IMPORT_JOB_STATE_COMPLETED' && state !== 'IMPORT_JOB_STATE_FAILED')
+        v(`${job.name}: run acknowledged, yet ${state}`);
       let outcome = state.replace('IMPORT_JOB_STATE_', '');
       if (state === 'IMPORT_JOB_STATE_FAILED') {
         const errors = (got.body.executionReport?.executionErrors?.jobErrors ?? []) as Array<{ errorDetails: string }>;
@@ -355,7 +363,8 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         }
       } else if (state === 'IMPORT_JOB_STATE_FAILED_VALIDATION') {
         const errors = (got.body.validationReport?.jobErrors ?? []) as Array<{ errorDetails: string }>;
-        if (!errors.some((e) => e.errorDetails.startsWith('interrupted:'))) v(`${job.name} FAILED_VALIDATION without the "interrupted:" job error: ${short(got.body.validationReport)}`);
+        if (!errors.some((e) => e.errorDetails.startsWith('interrupted:')))
+          v(`${job.name} FAILED_VALIDATION without the "interrupted:" job error: ${short(got.body.validationReport)}`);
         outcome = 'interrupted while VALIDATING -> FAILED_VALIDATION ("interrupted: ...")';
       } else if (state === 'IMPORT_JOB_STATE_COMPLETED') {
         if (got.body.executionReport?.framesReported !== rows) v(`${job.name} COMPLETED with ${got.body.executionReport?.framesReported} frames, not ${rows}`);
@@ -365,7 +374,10 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         job.assetsChecked = true;
         result.longJobOutcomes[outcome] = (result.longJobOutcomes[outcome] ?? 0) + 1;
         const assets = await listAll(`${url}/v1alpha1/${job.parent}/assets`, 'assets', violations);
-        const frames = state === 'IMPORT_JOB_STATE_FAILED' || state === 'IMPORT_JOB_STATE_COMPLETED' ? ((got.body.executionReport?.framesReported as number | undefined) ?? 0) : 0;
+        const frames =
+          state === 'IMPORT_JOB_STATE_FAILED' || state === 'IMPORT_JOB_STATE_COMPLETED'
+            ? ((got.body.executionReport?.framesReported as number | undefined) ?? 0)
+            : 0;
         if (assets.length !== frames) v(`${job.name} (${state}) reports ${frames} frames but ${assets.length} assets are stored (a half-written batch?)`);
         if (state === 'IMPORT_JOB_STATE_FAILED') result.interruptedRunFrames.push(frames);
       }
@@ -496,7 +508,8 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
       dead = true;
       p.child.kill('SIGKILL');
       const exit = await p.exited;
-      if (exit.signal !== 'SIGKILL') violations.push(`round ${r}: the emulator exited with ${exit.code ?? exit.signal} before the kill: ${p.stderr().slice(-500)}`);
+      if (exit.signal !== 'SIGKILL')
+        violations.push(`round ${r}: the emulator exited with ${exit.code ?? exit.signal} before the kill: ${p.stderr().slice(-500)}`);
       await Promise.all(workers);
       const last = longJobs[longJobs.length - 1];
       log(
@@ -537,9 +550,13 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
 
 export function printKillRounds(r: KillRoundsResult): void {
   const sorted = [...r.restartMs].sort((a, b) => a - b);
-  console.log(`kill -9 rounds: ${r.rounds} (seed ${r.seed}${r.aimEvery ? `; every ${r.aimEvery}th round aimed at the run` : ''}), long import of ${r.rows} rows per round`);
+  console.log(
+    `kill -9 rounds: ${r.rounds} (seed ${r.seed}${r.aimEvery ? `; every ${r.aimEvery}th round aimed at the run` : ''}), long import of ${r.rows} rows per round`,
+  );
   console.log(`  kill moments (ms after the workload started): ${r.killDelaysMs.join(', ')}`);
-  console.log(`  acknowledged: ${r.ackedIamWrites} IAM writes, ${r.ackedJobCreates} job creates, ${r.ackedValidations} validations (${r.interruptedValidations} of them interrupted -> FAILED_VALIDATION)`);
+  console.log(
+    `  acknowledged: ${r.ackedIamWrites} IAM writes, ${r.ackedJobCreates} job creates, ${r.ackedValidations} validations (${r.interruptedValidations} of them interrupted -> FAILED_VALIDATION)`,
+  );
   console.log('  long import, as found after each kill:');
   for (const [outcome, n] of Object.entries(r.longJobOutcomes)) console.log(`    ${n} x ${outcome}`);
   if (r.interruptedRunFrames.length > 0) console.log(`  frames kept by interrupted runs (= assets stored): ${r.interruptedRunFrames.join(', ')}`);
@@ -649,7 +666,8 @@ export async function runIamContention(options: IamContentionOptions = {}): Prom
 
     const hist = await request(`${url}/emulator/v1/iamHistory?resource=${encodeURIComponent(CONTENTION_RESOURCE)}`, 'GET');
     const entries = (hist.body?.entries ?? []) as Array<{ revision: number; etag: string; policy: { bindings?: Array<{ role: string; members: string[] }> } }>;
-    const counterOf = (e: (typeof entries)[number]) => Number(COUNTER.exec(e.policy.bindings?.find((b) => b.role === 'roles/viewer')?.members[0] ?? '')?.[1] ?? NaN);
+    const counterOf = (e: (typeof entries)[number]) =>
+      Number(COUNTER.exec(e.policy.bindings?.find((b) => b.role === 'roles/viewer')?.members[0] ?? '')?.[1] ?? NaN);
     if (entries.length !== acks.length) violations.push(`the history holds ${entries.length} writes, ${acks.length} were answered 200`);
     entries.forEach((e, i) => {
       if (counterOf(e) !== i + 1) violations.push(`history entry ${i + 1} holds counter ${counterOf(e)}: an update was lost or duplicated`);
@@ -687,8 +705,12 @@ export async function runIamContention(options: IamContentionOptions = {}): Prom
 }
 
 export function printIamContention(r: IamContentionResult): void {
-  console.log(`IAM read-modify-write, ${r.clients} clients on one policy for ${r.seconds} s (durable store), ${r.backoff ? 'jittered exponential backoff after a 409' : 'retrying at once after a 409'}:`);
-  console.log(`  ${r.writes} writes answered 200 = ${r.writesPerSecond} writes/s; ${r.conflicts} answered 409 ABORTED; conflict rate ${(r.conflictRate * 100).toFixed(1)}%`);
+  console.log(
+    `IAM read-modify-write, ${r.clients} clients on one policy for ${r.seconds} s (durable store), ${r.backoff ? 'jittered exponential backoff after a 409' : 'retrying at once after a 409'}:`,
+  );
+  console.log(
+    `  ${r.writes} writes answered 200 = ${r.writesPerSecond} writes/s; ${r.conflicts} answered 409 ABORTED; conflict rate ${(r.conflictRate * 100).toFixed(1)}%`,
+  );
   console.log(`  setIamPolicy latency p50 ${r.setP50Ms} ms, p99 ${r.setP99Ms} ms`);
   console.log(`  final counter ${r.finalCounter}, history entries ${r.historyEntries}`);
   console.log(`  violations: ${r.violations.length === 0 ? 'none' : `\n    ${r.violations.slice(0, 50).join('\n    ')}`}`);
@@ -739,14 +761,17 @@ export async function runRequestIdRace(options: RequestIdRaceOptions = {}): Prom
 
       const rid2 = randomUUID();
       const different = await Promise.all(
-        Array.from({ length: concurrency }, (_, i) => request(`${url}/v1alpha1/${parent}/importJobs?importJobId=diff-${r}-${i}&requestId=${rid2}`, 'POST', body)),
+        Array.from({ length: concurrency }, (_, i) =>
+          request(`${url}/v1alpha1/${parent}/importJobs?importJobId=diff-${r}-${i}&requestId=${rid2}`, 'POST', body),
+        ),
       );
       const won = different.filter((res) => res.status === 200);
       if (won.length !== 1) violations.push(`round ${r} (different ids): ${won.length} creates answered 200`);
       for (const res of different) {
         if (res.status === 200) continue;
         const field = res.body?.error?.details?.[0]?.fieldViolations?.[0]?.field;
-        if (res.status !== 400 || res.body?.error?.status !== 'INVALID_ARGUMENT' || field !== 'requestId') violations.push(`round ${r} (different ids): ${res.status} ${short(res.body)}`);
+        if (res.status !== 400 || res.body?.error?.status !== 'INVALID_ARGUMENT' || field !== 'requestId')
+          violations.push(`round ${r} (different ids): ${res.status} ${short(res.body)}`);
       }
     }
     const jobs = await listAll(`${url}/v1alpha1/${parent}/importJobs`, 'importJobs', violations);
@@ -817,7 +842,12 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
 
   type Op = { name: string; weight: number; run: () => Promise<HttpResult>; ok: number[] };
   const ops: Op[] = [
-    { name: 'getIamPolicy', weight: 25, ok: [200], run: () => request(`${url}/v1/${SOAK_PARENT}/endpointPolicies/iam-${pick(20)}:getIamPolicy?options.requestedPolicyVersion=3`, 'GET') },
+    {
+      name: 'getIamPolicy',
+      weight: 25,
+      ok: [200],
+      run: () => request(`${url}/v1/${SOAK_PARENT}/endpointPolicies/iam-${pick(20)}:getIamPolicy?options.requestedPolicyVersion=3`, 'GET'),
+    },
     {
       name: 'setIamPolicy (read-modify-write)',
       weight: 15,
@@ -828,14 +858,21 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
         const members = new Set<string>(((read.body?.bindings ?? [])[0]?.members as string[]) ?? []);
         members.add(`user:u${pick(200)}@example.com`);
         if (members.size > 50) members.delete([...members][0]);
-        return request(`${url}/v1/${resource}:setIamPolicy`, 'POST', { policy: { bindings: [{ role: 'roles/viewer', members: [...members] }], etag: read.body?.etag } });
+        return request(`${url}/v1/${resource}:setIamPolicy`, 'POST', {
+          policy: { bindings: [{ role: 'roles/viewer', members: [...members] }], etag: read.body?.etag },
+        });
       },
     },
     {
       name: 'create endpointPolicy',
       weight: 8,
       ok: [200, 409],
-      run: () => request(`${url}/v1/${SOAK_PARENT}/endpointPolicies?endpointPolicyId=ep-${pick(100)}`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels: { soak: 'yes' } }),
+      run: () =>
+        request(`${url}/v1/${SOAK_PARENT}/endpointPolicies?endpointPolicyId=ep-${pick(100)}`, 'POST', {
+          type: 'SIDECAR_PROXY',
+          endpointMatcher: MATCHER,
+          labels: { soak: 'yes' },
+        }),
     },
     { name: 'get endpointPolicy', weight: 10, ok: [200, 404], run: () => request(`${url}/v1/${SOAK_PARENT}/endpointPolicies/ep-${pick(100)}`, 'GET') },
     { name: 'list endpointPolicies', weight: 5, ok: [200], run: () => request(`${url}/v1/${SOAK_PARENT}/endpointPolicies?pageSize=50`, 'GET') },
@@ -844,12 +881,27 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
       name: 'create importJob',
       weight: 8,
       ok: [200, 409],
-      run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs?importJobId=job-${pick(60)}`, 'POST', { displayName: 'soak', assetSource: `${SOAK_MC}/sources/bench`, inlinePayload: SMALL_PAYLOAD }),
+      run: () =>
+        request(`${url}/v1alpha1/${SOAK_MC}/importJobs?importJobId=job-${pick(60)}`, 'POST', {
+          displayName: 'soak',
+          assetSource: `${SOAK_MC}/sources/bench`,
+          inlinePayload: SMALL_PAYLOAD,
+        }),
     },
     // 400 FAILED_PRECONDITION: validating a job that is already validating or ready to run is refused by state.
-    { name: 'validate importJob', weight: 5, ok: [200, 400, 404], run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs/job-${pick(60)}:validate`, 'POST', {}) },
+    {
+      name: 'validate importJob',
+      weight: 5,
+      ok: [200, 400, 404],
+      run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs/job-${pick(60)}:validate`, 'POST', {}),
+    },
     { name: 'get importJob', weight: 8, ok: [200, 404], run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs/job-${pick(60)}`, 'GET') },
-    { name: 'list importJobs', weight: 4, ok: [200], run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs?pageSize=20&filter=${encodeURIComponent('state = READY')}`, 'GET') },
+    {
+      name: 'list importJobs',
+      weight: 4,
+      ok: [200],
+      run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs?pageSize=20&filter=${encodeURIComponent('state = READY')}`, 'GET'),
+    },
     { name: 'delete importJob', weight: 6, ok: [200, 404], run: () => request(`${url}/v1alpha1/${SOAK_MC}/importJobs/job-${pick(60)}?force=true`, 'DELETE') },
   ];
   const totalWeight = ops.reduce((s, o) => s + o.weight, 0);
@@ -874,7 +926,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
           latencies.set(op.name, list);
           if (!op.ok.includes(res.status)) violations.push(`${op.name} answered ${res.status}: ${short(res.body)}`);
           else if (res.status === 400 && res.body?.error?.status !== 'FAILED_PRECONDITION') violations.push(`${op.name} answered 400 ${short(res.body)}`);
-          else if (res.status === 409 && !['ABORTED', 'ALREADY_EXISTS'].includes(res.body?.error?.status)) violations.push(`${op.name} answered 409 ${short(res.body)}`);
+          else if (res.status === 409 && !['ABORTED', 'ALREADY_EXISTS'].includes(res.body?.error?.status))
+            violations.push(`${op.name} answered 409 ${short(res.body)}`);
         } catch (err) {
           violations.push(`${op.name} failed: ${(err as Error).message}`);
         }
@@ -922,8 +975,11 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakResult> {
 export function printSoak(r: SoakResult): void {
   console.log(`mixed soak, ${r.concurrency} clients for ${r.seconds} s (durable store): ${r.requests} requests = ${r.requestsPerSecond} req/s`);
   console.log(`  latency p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms`);
-  for (const [name, s] of Object.entries(r.perOperation)) console.log(`    ${name.padEnd(34)} ${String(s.count).padStart(7)}  p50 ${s.p50Ms} ms  p99 ${s.p99Ms} ms`);
-  console.log(`  emulator RSS: ${r.rssStartMb} MB after 1 s, ${r.rssEndMb} MB at the end, max ${r.rssMaxMb} MB; slope over the second half ${r.rssSlopeMbPerMin} MB/min`);
+  for (const [name, s] of Object.entries(r.perOperation))
+    console.log(`    ${name.padEnd(34)} ${String(s.count).padStart(7)}  p50 ${s.p50Ms} ms  p99 ${s.p99Ms} ms`);
+  console.log(
+    `  emulator RSS: ${r.rssStartMb} MB after 1 s, ${r.rssEndMb} MB at the end, max ${r.rssMaxMb} MB; slope over the second half ${r.rssSlopeMbPerMin} MB/min`,
+  );
   console.log(`  violations: ${r.violations.length === 0 ? 'none' : `\n    ${r.violations.slice(0, 50).join('\n    ')}`}`);
 }
 
@@ -931,12 +987,16 @@ export function printSoak(r: SoakResult): void {
 // The long versions, as `npm run bench` runs them
 
 export async function runReliabilityBench(): Promise<void> {
-  console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString()}`,
+  );
   printKillRounds(await runKillRounds({ rounds: 20, log: (line) => console.log(`  ${line}`) }));
   printIamContention(await runIamContention({ clients: 50, durationMs: 30_000, backoff: true }));
   printIamContention(await runIamContention({ clients: 50, durationMs: 30_000, backoff: false }));
   const race = await runRequestIdRace({ concurrency: 20, rounds: 50 });
-  console.log(`requestId race: ${race.rounds} rounds x 2 kinds of ${race.concurrency} concurrent creates -> ${race.jobs} jobs; violations: ${race.violations.length === 0 ? 'none' : race.violations.join('; ')}`);
+  console.log(
+    `requestId race: ${race.rounds} rounds x 2 kinds of ${race.concurrency} concurrent creates -> ${race.jobs} jobs; violations: ${race.violations.length === 0 ? 'none' : race.violations.join('; ')}`,
+  );
   printSoak(await runSoak({ durationMs: 60_000, concurrency: 16 }));
 }
 

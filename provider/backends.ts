@@ -219,10 +219,7 @@ export function googleTransport(options: { api: GoogleApiName; rootUrl?: string 
     async send(req) {
       const url = root + req.url;
       const authHeaders = await getGoogleAuth().getRequestHeaders(url);
-      const extra =
-        typeof (authHeaders as Headers).forEach === 'function'
-          ? headersToRecord(authHeaders as Headers)
-          : (authHeaders as Record<string, string>);
+      const extra = typeof (authHeaders as Headers).forEach === 'function' ? headersToRecord(authHeaders as Headers) : (authHeaders as Record<string, string>);
       return fetchSend(root, req, extra);
     },
   };
@@ -230,10 +227,7 @@ export function googleTransport(options: { api: GoogleApiName; rootUrl?: string 
 
 /** The embedded backend's transport: the emulator app of this process, built on the first request. */
 export function embeddedTransport(): Transport {
-  return injectTransport(
-    embedded.getEmbeddedApp,
-    `the embedded emulator (data in ${embedded.EMBEDDED_DATA_DIR}/ of the program folder)`,
-  );
+  return injectTransport(embedded.getEmbeddedApp, `the embedded emulator (data in ${embedded.EMBEDDED_DATA_DIR}/ of the program folder)`);
 }
 
 /** Forgets cached backends (tests). Does not close the embedded emulator: see closeEmbeddedBackend. */

@@ -78,8 +78,7 @@ export class OperationTimeoutError extends Error {
     readonly lastOperation: Operation<unknown, unknown>,
   ) {
     super(
-      `operation ${operationName} was not done after ${timeoutMs} ms; it may still finish on the server ` +
-        `(look it up by that name), or raise the timeout`,
+      `operation ${operationName} was not done after ${timeoutMs} ms; it may still finish on the server ` + `(look it up by that name), or raise the timeout`,
     );
   }
 }
@@ -116,9 +115,10 @@ export interface WaitForOperationOptions {
   onPoll?: (op: Operation<unknown, unknown>) => void;
 }
 
-const NUMERIC_TO_STATUS: Record<number, StatusName> = Object.fromEntries(
-  Object.entries(RPC_CODES).map(([name, code]) => [code, name as StatusName]),
-) as Record<number, StatusName>;
+const NUMERIC_TO_STATUS: Record<number, StatusName> = Object.fromEntries(Object.entries(RPC_CODES).map(([name, code]) => [code, name as StatusName])) as Record<
+  number,
+  StatusName
+>;
 
 /** The status Google's front end uses for an HTTP code, for error bodies that are not google.rpc.Status. */
 function statusForHttpCode(code: number): StatusName {
@@ -229,10 +229,7 @@ export class GoogleRestClient {
   }
 
   /** See the function waitForOperation. */
-  waitForOperation<R = Record<string, unknown>, M = Record<string, unknown>>(
-    op: Operation<R, M>,
-    options: WaitForOperationOptions,
-  ): Promise<Operation<R, M>> {
+  waitForOperation<R = Record<string, unknown>, M = Record<string, unknown>>(op: Operation<R, M>, options: WaitForOperationOptions): Promise<Operation<R, M>> {
     return waitForOperation(this, op, options);
   }
 }

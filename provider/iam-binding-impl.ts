@@ -89,9 +89,7 @@ export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic
   delete raw.__provider;
   // Values Pulumi cannot know yet during preview are checked later, when they are known.
   const known = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && !containsUnknown(v)));
-  const failures = validate('EndpointPolicyIamBindingArgs', known).filter(
-    (f) => !(f.reason === 'is required' && containsUnknown(raw[f.property])),
-  );
+  const failures = validate('EndpointPolicyIamBindingArgs', known).filter((f) => !(f.reason === 'is required' && containsUnknown(raw[f.property])));
   const inputs = { ...raw };
   if (Array.isArray(raw.members) && !containsUnknown(raw.members)) inputs.members = normalizeMembers(raw.members as string[]);
   return { inputs: withoutUndefined(inputs), failures };
@@ -155,9 +153,7 @@ export async function read(id: string, props: Partial<BindingOutputs>): Promise<
     if (isNotFound(err)) return { id: '' };
     throw err;
   }
-  const binding = parsed
-    ? findByTitle(policy, role, parsed.conditionTitle)
-    : findBinding(policy, role, props.condition);
+  const binding = parsed ? findByTitle(policy, role, parsed.conditionTitle) : findBinding(policy, role, props.condition);
   if (!binding) return { id: '' };
   const state: BindingOutputs = outputs({ name, role, members: binding.members, condition: binding.condition ?? props.condition }, policy);
   const inputs = withoutUndefined({ name, role, members: state.members, condition: state.condition });

@@ -68,9 +68,7 @@ export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic
   for (const key of Object.keys(raw)) if (raw[key] === undefined) delete raw[key];
   const inputs: Record<string, unknown> = { project: defaultProject(), location: defaultLocation(), ...raw };
   const known = Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined && !containsUnknown(v)));
-  const failures = validateImportJobArgs(known).filter(
-    (f) => !(f.reason.startsWith('is required') && Object.values(raw).some(containsUnknown)),
-  );
+  const failures = validateImportJobArgs(known).filter((f) => !(f.reason.startsWith('is required') && Object.values(raw).some(containsUnknown)));
   if (inputs.project === undefined) {
     failures.push({
       property: 'project',

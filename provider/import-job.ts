@@ -4,13 +4,7 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { lazyProvider } from './lazy-provider';
-import type {
-  ExecutionReportResponse,
-  GCSPayloadInfoResponse,
-  ImportJobArgs,
-  InlinePayloadInfoResponse,
-  ValidationReportResponse,
-} from './types';
+import type { ExecutionReportResponse, GCSPayloadInfoResponse, ImportJobArgs, InlinePayloadInfoResponse, ValidationReportResponse } from './types';
 
 export const importJobProvider: pulumi.dynamic.ResourceProvider = lazyProvider('import-job-impl');
 
@@ -62,7 +56,18 @@ export class ImportJob extends pulumi.dynamic.Resource {
       validationReport: undefined,
     };
     const props: pulumi.Inputs = opts?.id
-      ? { ...outputsOnly, assetSource: undefined, displayName: undefined, gcsPayload: undefined, importJobId: undefined, inlinePayload: undefined, labels: undefined, location: undefined, project: undefined, requestId: undefined }
+      ? {
+          ...outputsOnly,
+          assetSource: undefined,
+          displayName: undefined,
+          gcsPayload: undefined,
+          importJobId: undefined,
+          inlinePayload: undefined,
+          labels: undefined,
+          location: undefined,
+          project: undefined,
+          requestId: undefined,
+        }
       : {
           ...outputsOnly,
           assetSource: args.assetSource,

@@ -22,12 +22,8 @@ export const FORMAT_ALIASES = {
 export type ReferenceFormat = keyof typeof FORMAT_ALIASES;
 export type WireFormat = (typeof FORMAT_ALIASES)[ReferenceFormat];
 
-const WIRE_TO_REFERENCE_FORMAT: Record<string, string> = Object.fromEntries(
-  Object.entries(FORMAT_ALIASES).map(([reference, wire]) => [wire, reference]),
-);
-const WIRE_TO_REFERENCE_FIELD: Record<string, string> = Object.fromEntries(
-  Object.entries(FIELD_ALIASES).map(([reference, wire]) => [wire, reference]),
-);
+const WIRE_TO_REFERENCE_FORMAT: Record<string, string> = Object.fromEntries(Object.entries(FORMAT_ALIASES).map(([reference, wire]) => [wire, reference]));
+const WIRE_TO_REFERENCE_FIELD: Record<string, string> = Object.fromEntries(Object.entries(FIELD_ALIASES).map(([reference, wire]) => [wire, reference]));
 
 /** The wire spelling of a format, whichever spelling was given. Unknown values pass through. */
 export function toWireFormat(format: string): string {

@@ -25,11 +25,38 @@ function iamEnvironment(): CelEnvironment {
     .registerVariable('resource', 'IamResource')
     .registerVariable('request', 'IamRequest')
     .registerVariable('api', 'IamApi')
-    .registerFunction({ name: 'matchTag', receiverType: 'IamResource', returnType: 'bool', handler: tagCheck, params: [{ name: 'key', type: 'string' }, { name: 'value', type: 'string' }] })
-    .registerFunction({ name: 'matchTagId', receiverType: 'IamResource', returnType: 'bool', handler: tagCheck, params: [{ name: 'key', type: 'string' }, { name: 'value', type: 'string' }] })
+    .registerFunction({
+      name: 'matchTag',
+      receiverType: 'IamResource',
+      returnType: 'bool',
+      handler: tagCheck,
+      params: [
+        { name: 'key', type: 'string' },
+        { name: 'value', type: 'string' },
+      ],
+    })
+    .registerFunction({
+      name: 'matchTagId',
+      receiverType: 'IamResource',
+      returnType: 'bool',
+      handler: tagCheck,
+      params: [
+        { name: 'key', type: 'string' },
+        { name: 'value', type: 'string' },
+      ],
+    })
     .registerFunction({ name: 'hasTagKey', receiverType: 'IamResource', returnType: 'bool', handler: tagCheck, params: [{ name: 'key', type: 'string' }] })
     .registerFunction({ name: 'hasTagKeyId', receiverType: 'IamResource', returnType: 'bool', handler: tagCheck, params: [{ name: 'key', type: 'string' }] })
-    .registerFunction({ name: 'getAttribute', receiverType: 'IamApi', returnType: 'dyn', handler: () => null, params: [{ name: 'name', type: 'string' }, { name: 'default', type: 'dyn' }] }) as CelEnvironment;
+    .registerFunction({
+      name: 'getAttribute',
+      receiverType: 'IamApi',
+      returnType: 'dyn',
+      handler: () => null,
+      params: [
+        { name: 'name', type: 'string' },
+        { name: 'default', type: 'dyn' },
+      ],
+    }) as CelEnvironment;
   return environment;
 }
 

@@ -68,7 +68,12 @@ export function addKeywords(ajv: Ajv): void {
     const names = schema as string[];
     const present = names.filter((n) => (data as Record<string, unknown>)[n] !== undefined);
     if (present.length <= 1) return true;
-    return fail(atMostOneOf, 'atMostOneOf', `${cxt?.instancePath ?? ''}/${present[1]}`, `cannot be given together with ${present[0]}: give at most one of ${names.join(' and ')}`);
+    return fail(
+      atMostOneOf,
+      'atMostOneOf',
+      `${cxt?.instancePath ?? ''}/${present[1]}`,
+      `cannot be given together with ${present[0]}: give at most one of ${names.join(' and ')}`,
+    );
   };
   ajv.addKeyword({ keyword: 'atMostOneOf', type: 'object', schemaType: 'array', errors: true, validate: atMostOneOf });
 }

@@ -44,7 +44,11 @@ function typeOf(node: Node): string {
   if (Array.isArray(node.enum)) return 'enum';
   if (node.type === 'array') return `list of ${typeOf((node.items as Node) ?? {})}`;
   if (node.type === 'object' && node.additionalProperties && typeof node.additionalProperties === 'object') return 'map of string';
-  if (Array.isArray(node.allOf)) return (node.allOf as Node[]).map(typeOf).filter((t) => t !== 'any').join(' ');
+  if (Array.isArray(node.allOf))
+    return (node.allOf as Node[])
+      .map(typeOf)
+      .filter((t) => t !== 'any')
+      .join(' ');
   return typeof node.type === 'string' ? node.type : 'any';
 }
 
@@ -83,7 +87,9 @@ function renderSchema(schema: JsonSchema): string {
     for (const [name, node] of Object.entries(properties)) {
       const alias = Object.entries(FIELD_ALIASES as Record<string, string>).find(([, wire]) => wire === name)?.[0];
       const label = alias ? `\`${name}\` (provider argument alias: \`${alias}\`)` : `\`${name}\``;
-      lines.push(`| ${label} | ${cell(typeOf(node))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(rules(node).join('; '))} | ${cell(String(node.description ?? ''))} |`);
+      lines.push(
+        `| ${label} | ${cell(typeOf(node))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(rules(node).join('; '))} | ${cell(String(node.description ?? ''))} |`,
+      );
     }
     lines.push('');
   } else {

@@ -23,7 +23,12 @@ const nameOf = (outputs: PropertyMap) => outputs.name as string;
 /** The graph of examples/basic/index.ts (same arguments, from examples/basic/resources.ts), in dependency order. */
 const GRAPH: Declared[] = [
   { name: 'sidecars', type: 'networkservices/v1:EndpointPolicy', provider: 'endpointPolicyProvider', inputs: () => sidecarsPolicy(project) },
-  { name: 'viewers', type: 'networkservices/v1:EndpointPolicyIamBinding', provider: 'endpointPolicyIamBindingProvider', inputs: (o) => viewersBinding(nameOf(o.sidecars)) },
+  {
+    name: 'viewers',
+    type: 'networkservices/v1:EndpointPolicyIamBinding',
+    provider: 'endpointPolicyIamBindingProvider',
+    inputs: (o) => viewersBinding(nameOf(o.sidecars)),
+  },
   {
     name: 'temporary-admins',
     type: 'networkservices/v1:EndpointPolicyIamBinding',

@@ -58,7 +58,10 @@ function pattern(url: string, chain: string[]): string {
   if (!match) throw new Error(`unexpected URL template ${url}`);
   const [, version, rest] = match;
   const own = chain.map((c) => `${c}/*`).join('/');
-  const parent = chain.slice(0, -1).map((c) => `${c}/*`).join('/');
+  const parent = chain
+    .slice(0, -1)
+    .map((c) => `${c}/*`)
+    .join('/');
   const last = chain[chain.length - 1];
   const onCollection = rest === `/${last}` || rest.startsWith(`/${last}:`) || rest.startsWith(`/${last}/`);
   return `${version}${onCollection ? parent : own}${rest}`;

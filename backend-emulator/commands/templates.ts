@@ -33,7 +33,12 @@ async function writeWorkbook(definition: FormatDefinition, file: string): Promis
 }
 
 export async function templatesCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { help: { type: 'boolean', short: 'h', default: false } },
+  });
   if (values.help) {
     out.write(TEMPLATES_HELP);
     return 0;

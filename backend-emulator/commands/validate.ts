@@ -61,7 +61,11 @@ export async function validateCommand(argv: string[], out: NodeJS.WritableStream
   const paths = collectFiles(positionals);
   const total = paths.reduce((sum, p) => sum + fs.statSync(p).size, 0);
   const progress = progressBar(total);
-  const report = await validateImport(format, localPayloadFiles(paths, (n) => progress.add(n)), { maxRowErrorsPerFile: maxRowErrors });
+  const report = await validateImport(
+    format,
+    localPayloadFiles(paths, (n) => progress.add(n)),
+    { maxRowErrorsPerFile: maxRowErrors },
+  );
   progress.done();
   out.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, format));
   return hasBlockingErrors(report) ? 1 : 0;

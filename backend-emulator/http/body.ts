@@ -20,7 +20,10 @@ export function installJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     if (!isUtf8(bytes)) {
-      done(invalidArgument([{ field: '', description: 'the body is not valid UTF-8' }], 'Invalid JSON payload received. The body is not valid UTF-8.'), undefined);
+      done(
+        invalidArgument([{ field: '', description: 'the body is not valid UTF-8' }], 'Invalid JSON payload received. The body is not valid UTF-8.'),
+        undefined,
+      );
       return;
     }
     const text = bytes.toString('utf8');
@@ -31,7 +34,13 @@ export function installJsonParser(app: FastifyInstance): void {
     strict(request, text, (err, value) => {
       // `\uD800` escapes are valid JSON but no Unicode text: refused like invalid UTF-8 bytes.
       if (!err && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) {
-        done(invalidArgument([{ field: '', description: 'a string holds an unpaired UTF-16 surrogate' }], 'Invalid JSON payload received. A string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF).'), undefined);
+        done(
+          invalidArgument(
+            [{ field: '', description: 'a string holds an unpaired UTF-16 surrogate' }],
+            'Invalid JSON payload received. A string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF).',
+          ),
+          undefined,
+        );
         return;
       }
       done(err, value);
@@ -65,7 +74,10 @@ export function objectBody(request: FastifyRequest): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     const kind = Array.isArray(body) ? 'a list' : `a ${typeof body}`;
-    throw invalidArgument([{ field: '', description: `the body must be a JSON object, not ${kind}` }], `Invalid JSON payload received. Expected an object, got ${kind}.`);
+    throw invalidArgument(
+      [{ field: '', description: `the body must be a JSON object, not ${kind}` }],
+      `Invalid JSON payload received. Expected an object, got ${kind}.`,
+    );
   }
   return body as Record<string, unknown>;
 }

@@ -59,9 +59,15 @@ export function toGoogleApiError(err: unknown, request?: FastifyRequest): Google
       );
     }
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return invalidArgument([{ field: '', description: 'Content-Length does not match the body' }], 'Invalid request: Content-Length does not match the body.');
+      return invalidArgument(
+        [{ field: '', description: 'Content-Length does not match the body' }],
+        'Invalid request: Content-Length does not match the body.',
+      );
     case 'FST_ERR_BAD_URL':
-      return invalidArgument([{ field: '', description: 'the URL path is not valid (malformed percent-encoding)' }], 'Invalid request: the URL path is not valid.');
+      return invalidArgument(
+        [{ field: '', description: 'the URL path is not valid (malformed percent-encoding)' }],
+        'Invalid request: the URL path is not valid.',
+      );
     case 'FST_ERR_MAX_PARAM_LENGTH':
       return invalidArgument(
         [{ field: '', description: `a path segment is longer than ${MAX_PATH_SEGMENT} characters` }],

@@ -39,7 +39,9 @@ export function splitVerb(segment: string): { id: string; verb?: string } {
 export function checkResourceId(id: string | undefined, field: string): string {
   if (id === undefined || id === '') throw invalidArgument([{ field, description: 'is required' }]);
   if (!RESOURCE_ID.test(id)) {
-    throw invalidArgument([{ field, description: `'${id}' is not a valid id: use 1 to 63 letters, digits, '-' or '_', starting with a letter and not ending with '-' or '_'` }]);
+    throw invalidArgument([
+      { field, description: `'${id}' is not a valid id: use 1 to 63 letters, digits, '-' or '_', starting with a letter and not ending with '-' or '_'` },
+    ]);
   }
   return id;
 }

@@ -124,14 +124,23 @@ interface RequestMessage {
 }
 
 const REQUEST_MESSAGES: ReadonlyArray<{ path: RegExp; message: RequestMessage }> = [
-  { path: /\/endpointPolicies\/[^/:]+:setIamPolicy$/, message: { protoName: 'set_iam_policy_request', enums: { 'policy.auditConfigs[].auditLogConfigs[].logType': LOG_TYPE } } },
+  {
+    path: /\/endpointPolicies\/[^/:]+:setIamPolicy$/,
+    message: { protoName: 'set_iam_policy_request', enums: { 'policy.auditConfigs[].auditLogConfigs[].logType': LOG_TYPE } },
+  },
   { path: /\/endpointPolicies\/[^/:]+:[A-Za-z]+$/, message: { protoName: 'request', enums: {} } },
   {
     path: /\/endpointPolicies(?:\/[^/:]+)?$/,
-    message: { protoName: 'endpoint_policy', enums: { type: ENDPOINT_POLICY_TYPE, 'endpointMatcher.metadataLabelMatcher.metadataLabelMatchCriteria': METADATA_LABEL_MATCH_CRITERIA } },
+    message: {
+      protoName: 'endpoint_policy',
+      enums: { type: ENDPOINT_POLICY_TYPE, 'endpointMatcher.metadataLabelMatcher.metadataLabelMatchCriteria': METADATA_LABEL_MATCH_CRITERIA },
+    },
   },
   { path: /\/importJobs\/[^/:]+:[A-Za-z]+$/, message: { protoName: 'request', enums: {} } },
-  { path: /\/importJobs(?:\/[^/:]+)?$/, message: { protoName: 'import_job', enums: { 'inlinePayload.format': IMPORT_JOB_FORMAT, 'gcsPayload.format': IMPORT_JOB_FORMAT } } },
+  {
+    path: /\/importJobs(?:\/[^/:]+)?$/,
+    message: { protoName: 'import_job', enums: { 'inlinePayload.format': IMPORT_JOB_FORMAT, 'gcsPayload.format': IMPORT_JOB_FORMAT } },
+  },
   { path: /\/importDataFiles(?:\/[^/:]+)?$/, message: { protoName: 'import_data_file', enums: { format: IMPORT_JOB_FORMAT } } },
   { path: /\/sources(?:\/[^/:]+)?$/, message: { protoName: 'source', enums: { type: SOURCE_TYPE } } },
 ];

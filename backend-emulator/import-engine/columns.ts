@@ -132,9 +132,7 @@ function parseTime(raw: CellValue, col: ColumnSpec, report: RowReporter): number
   const s = text(raw);
   const t = parseTimestamp(s);
   if (!Number.isFinite(t)) {
-    report.error(
-      `${col.name} must be a timestamp (ISO 8601 like 2024-01-31T13:30:00Z, or MM/dd/yyyy HH:mm:ss), got "${clip(s)}"`,
-    );
+    report.error(`${col.name} must be a timestamp (ISO 8601 like 2024-01-31T13:30:00Z, or MM/dd/yyyy HH:mm:ss), got "${clip(s)}"`);
     return undefined;
   }
   return t;
@@ -183,7 +181,7 @@ function parseIpList(raw: CellValue, col: ColumnSpec, report: RowReporter): stri
   const s = text(raw);
   const parts: string[] = [];
   let bad: string | undefined;
-  for (let at = 0; at <= s.length; ) {
+  for (let at = 0; at <= s.length;) {
     let end = s.indexOf(';', at);
     if (end === -1) end = s.length;
     let p = s.slice(at, end);
@@ -233,9 +231,7 @@ function parseLabelKey(raw: CellValue, col: ColumnSpec, report: RowReporter): st
 function parseLabelValue(raw: CellValue, col: ColumnSpec, report: RowReporter): string | undefined {
   const s = text(raw);
   if (!LABEL_VALUE.test(s)) {
-    report.error(
-      `${col.name} "${clip(s)}" is not a valid label value: at most 63 characters, made of lowercase letters, digits, "_" and "-"`,
-    );
+    report.error(`${col.name} "${clip(s)}" is not a valid label value: at most 63 characters, made of lowercase letters, digits, "_" and "-"`);
     return undefined;
   }
   return s;

@@ -46,7 +46,9 @@ function resolve(format: string, files: readonly PayloadFile[]): Resolution {
     // A job-level ERROR: validation ends FAILED_VALIDATION, execution imports nothing.
     return {
       report: noFiles([
-        error(`Format ${known} (${FORMAT_LABELS[known]}) is not supported by the emulator; ${unsupportedReason(known) ?? `supported: ${Object.keys(FORMATS).join(', ')}`}`),
+        error(
+          `Format ${known} (${FORMAT_LABELS[known]}) is not supported by the emulator; ${unsupportedReason(known) ?? `supported: ${Object.keys(FORMATS).join(', ')}`}`,
+        ),
       ]),
     };
   }
@@ -65,12 +67,7 @@ export async function validateImport(format: ImportJobFormat, files: PayloadFile
  * with errors are skipped and reported in `executionErrors`. Rejects when `signal` aborts or the
  * sink throws (assets written before stay written).
  */
-export async function executeImport(
-  format: ImportJobFormat,
-  files: PayloadFile[],
-  sink: AssetSink,
-  options?: EngineOptions,
-): Promise<ExecutionReport> {
+export async function executeImport(format: ImportJobFormat, files: PayloadFile[], sink: AssetSink, options?: EngineOptions): Promise<ExecutionReport> {
   const r = resolve(format, files);
   if ('report' in r) return { framesReported: 0, executionErrors: r.report, totalRowsCount: 0 };
   return executeWith(r.definition, files, sink, options, (base) => otherFormatOf(r.format, base));

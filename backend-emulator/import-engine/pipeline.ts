@@ -19,7 +19,17 @@
 import type { Asset, AssetSink } from './asset';
 import { clip, isEmptyCell, normaliseHeader, PARSERS, type CellParser } from './columns';
 import { csvReader } from './readers/csv';
-import { error, info, warning, type ExecutionReport, type FileValidationReport, type ImportError, type ImportRowError, type Severity, type ValidationReport } from './report';
+import {
+  error,
+  info,
+  warning,
+  type ExecutionReport,
+  type FileValidationReport,
+  type ImportError,
+  type ImportRowError,
+  type Severity,
+  type ValidationReport,
+} from './report';
 import { guardedBytes, SourceError, type GuardStats } from './source';
 import { childStore, type ChildStore } from './child-store';
 import { KeySet } from './key-set';
@@ -429,7 +439,7 @@ export class ImportRun {
         if (ev.type === 'rows') {
           go = 'go';
           if (state.active) {
-            for (let at = 0; ; ) {
+            for (let at = 0; ;) {
               const r = state.rows(ev.firstRow, ev.rows, ev.rowNumbers, ev.issues, at);
               if (this.pending.length >= this.options.sinkBatchSize) await this.flushSink(false);
               if (r.status === 'stop-file' || r.next >= ev.rows.length) {
@@ -519,9 +529,7 @@ export class ImportRun {
       if (hasError) run.listedError = true;
       if (report.rowErrors.length === max && run.listedError && stopAtCap) {
         report.partialReport = true;
-        report.fileErrors.push(
-          info(`validation of this file stopped after row ${rowError.rowNumber}: the report lists at most ${max} row errors per file`),
-        );
+        report.fileErrors.push(info(`validation of this file stopped after row ${rowError.rowNumber}: the report lists at most ${max} row errors per file`));
         return false;
       }
       return true;
@@ -549,7 +557,11 @@ export class ImportRun {
 
   foldChild(pass: Pass, kind: string, rec: RowRecord, ref: string): void {
     const assets = this.definition.assets;
-    pass.children!.fold(ref, () => assets.newChildren(), (acc) => assets.addChild(kind, acc, rec));
+    pass.children!.fold(
+      ref,
+      () => assets.newChildren(),
+      (acc) => assets.addChild(kind, acc, rec),
+    );
   }
 
   validationReport(): ValidationReport {
@@ -615,7 +627,8 @@ class TableState {
     }
     if (!kind) {
       if (sheet !== undefined) {
-        if (reporting) this.file.report.fileErrors.push(info(`the sheet "${clip(sheet)}" is not used by the ${this.run.definition.label} import; it is ignored`));
+        if (reporting)
+          this.file.report.fileErrors.push(info(`the sheet "${clip(sheet)}" is not used by the ${this.run.definition.label} import; it is ignored`));
         return 'go';
       }
       if (reporting) this.file.report.fileErrors.push(error(`the file does not match any ${this.run.definition.label} template`));
@@ -643,9 +656,7 @@ class TableState {
       if (this.refIdx && this.refIdx.complete) this.checkRefs = true;
       else if (reporting && !this.file.refNoteDone) {
         this.file.refNoteDone = true;
-        const why = this.run.kindPresent(kind.references.kind)
-          ? `${title} could not be read completely`
-          : `the payload has no ${title}`;
+        const why = this.run.kindPresent(kind.references.kind) ? `${title} could not be read completely` : `the payload has no ${title}`;
         this.file.report.fileErrors.push(info(`${kind.references.column} values were not checked against ${title}: ${why}`));
       }
     }
@@ -793,7 +804,12 @@ class TableState {
 }
 
 /** Validation of `files` against one format definition. */
-export async function validateWith(definition: FormatDefinition, files: readonly PayloadFile[], options?: EngineOptions, hint?: ImportRun['otherFormatHint']): Promise<ValidationReport> {
+export async function validateWith(
+  definition: FormatDefinition,
+  files: readonly PayloadFile[],
+  options?: EngineOptions,
+  hint?: ImportRun['otherFormatHint'],
+): Promise<ValidationReport> {
   const run = new ImportRun(definition, files, options, hint);
   if (run.files.length > 0) await run.firstPass('validate');
   return run.validationReport();

@@ -52,10 +52,7 @@ export interface GuardStats {
  */
 export async function* guardedBytes(file: PayloadFile, maxBytes: number, stats: GuardStats): AsyncGenerator<Buffer> {
   if (file.size !== undefined && file.size > maxBytes) {
-    throw new SourceError(
-      `the file is ${file.size} bytes, larger than the ${formatBytes(maxBytes)} limit for one file`,
-      'TOO_LARGE',
-    );
+    throw new SourceError(`the file is ${file.size} bytes, larger than the ${formatBytes(maxBytes)} limit for one file`, 'TOO_LARGE');
   }
   let stream: unknown;
   try {
@@ -98,10 +95,7 @@ export async function* guardedBytes(file: PayloadFile, maxBytes: number, stats: 
           stats.bytes += piece.length;
           yield piece;
         }
-        throw new SourceError(
-          `the file is larger than the ${formatBytes(maxBytes)} limit for one file; reading stopped there`,
-          'TOO_LARGE',
-        );
+        throw new SourceError(`the file is larger than the ${formatBytes(maxBytes)} limit for one file; reading stopped there`, 'TOO_LARGE');
       }
       for (let at = 0; at < buf.length; at += PIECE_BYTES) {
         const piece = at === 0 && buf.length <= PIECE_BYTES ? buf : buf.subarray(at, Math.min(buf.length, at + PIECE_BYTES));

@@ -60,17 +60,7 @@ export interface EngineOptions {
 /** A cell as a reader delivers it: CSV readers give strings; workbook readers may give typed values. */
 export type CellValue = string | number | boolean | Date | null | undefined;
 
-export type ColumnType =
-  | 'string'
-  | 'int'
-  | 'number'
-  | 'bool'
-  | 'timestamp'
-  | 'ip'
-  | 'ipList'
-  | 'mac'
-  | 'labelKey'
-  | 'labelValue';
+export type ColumnType = 'string' | 'int' | 'number' | 'bool' | 'timestamp' | 'ip' | 'ipList' | 'mac' | 'labelKey' | 'labelValue';
 
 /**
  * - required: the column must be in the header (else a file ERROR) and each row needs a value

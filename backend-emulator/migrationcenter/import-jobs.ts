@@ -342,9 +342,7 @@ export class ImportJobs {
       }
       for (const p of cleared) delete merged[p];
       Object.assign(merged, changes);
-      const violations = importJobArgsViolations(merged).filter(
-        (v) => v.field !== 'importJobId' && !v.field.startsWith('assetSource'),
-      );
+      const violations = importJobArgsViolations(merged).filter((v) => v.field !== 'importJobId' && !v.field.startsWith('assetSource'));
       if (violations.length > 0) throw invalidArgument(violations);
       if (payloadChange && !PAYLOAD_EDITABLE.includes(job.state)) {
         throw failedPrecondition(
@@ -387,7 +385,9 @@ export class ImportJobs {
       const stored = this.mustFind(name);
       const dataFiles = this.deps.dataFileCount?.(name) ?? 0;
       if (!force && dataFiles > 0) {
-        throw failedPrecondition(`Import job ${name} has ${dataFiles} data file(s): delete them first, or delete the job with force=true to delete them with it.`);
+        throw failedPrecondition(
+          `Import job ${name} has ${dataFiles} data file(s): delete them first, or delete the job with force=true to delete them with it.`,
+        );
       }
       this.store.delete(COLLECTIONS.importJobs, name);
       this.store.delete(RUN_PROGRESS, name);
@@ -565,7 +565,8 @@ export class ImportJobs {
           },
         };
         report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
-        if (errors.length > 0) report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
+        if (errors.length > 0)
+          report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
       }
       const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
       const failed = blocking.length > 0;

@@ -34,9 +34,7 @@ export interface ListFields<T> {
 // ---------------------------------------------------------------- filter
 
 type Node =
-  | { kind: 'and' | 'or'; left: Node; right: Node }
-  | { kind: 'not'; inner: Node }
-  | { kind: 'cmp'; field: string; op: string; value: string; wildcard: boolean };
+  { kind: 'and' | 'or'; left: Node; right: Node } | { kind: 'not'; inner: Node } | { kind: 'cmp'; field: string; op: string; value: string; wildcard: boolean };
 
 interface Token {
   t: 'word' | 'str' | 'op' | 'lp' | 'rp';
@@ -160,7 +158,13 @@ function parseFilter(text: string): Node | undefined {
 
 function wildcardMatch(pattern: string, value: string): boolean {
   if (!pattern.includes('*')) return pattern === value;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's');
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    's',
+  );
   return re.test(value);
 }
 
@@ -219,13 +223,20 @@ function compileComparison<T>(node: Extract<Node, { kind: 'cmp' }>, spec: ListFi
   if (mapGetter) {
     if (dot < 0) {
       if (op !== ':') throw filterError(`'${field}' is a map: use ${field}:KEY or ${field}.KEY = VALUE`);
-      return (x) => value === '*' ? Object.keys(mapGetter(x) ?? {}).length > 0 : Object.prototype.hasOwnProperty.call(mapGetter(x) ?? {}, value);
+      return (x) => (value === '*' ? Object.keys(mapGetter(x) ?? {}).length > 0 : Object.prototype.hasOwnProperty.call(mapGetter(x) ?? {}, value));
     }
     const key = field.slice(dot + 1);
-    return comparator((x) => {
-      const m = mapGetter(x) ?? {};
-      return Object.prototype.hasOwnProperty.call(m, key) ? m[key] : undefined;
-    }, op, value, node.wildcard, false, field);
+    return comparator(
+      (x) => {
+        const m = mapGetter(x) ?? {};
+        return Object.prototype.hasOwnProperty.call(m, key) ? m[key] : undefined;
+      },
+      op,
+      value,
+      node.wildcard,
+      false,
+      field,
+    );
   }
   const getter = own(spec.scalars, field);
   if (!getter) {
@@ -337,7 +348,10 @@ interface TokenBody {
 }
 
 function queryHash(filter: string, orderBy: string, scope: string): string {
-  return createHash('sha256').update(JSON.stringify([filter, orderBy, scope])).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([filter, orderBy, scope]))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /**
@@ -404,7 +418,12 @@ export function listStorePage<T>(
   const filterText = (request.filter ?? '').trim();
   const orderText = (request.orderBy ?? '').trim();
   if (filterText || orderText) {
-    return listPage(store.list<T>(collection, { prefix }).map((e) => e.value), request, spec, scope);
+    return listPage(
+      store.list<T>(collection, { prefix }).map((e) => e.value),
+      request,
+      spec,
+      scope,
+    );
   }
   const pageSize = parsePageSize(request.pageSize);
   const hash = queryHash('', '', scope);

@@ -45,7 +45,9 @@ export function canonicalJson(value: unknown): string {
 
 /** The fingerprint of a request: what it does, to what, with which arguments. */
 export function requestHash(method: string, target: string, args: unknown): string {
-  return createHash('sha256').update(`${method}\n${target}\n${canonicalJson(args)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method}\n${target}\n${canonicalJson(args)}`)
+    .digest('hex');
 }
 
 /** The request id rule, read from the ImportJobArgs schema (one copy of the rule). */

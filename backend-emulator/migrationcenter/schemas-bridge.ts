@@ -30,5 +30,8 @@ export function importJobArgsViolations(args: Record<string, unknown>): FieldVio
 export function schemaFailures(name: SchemaName, value: unknown, prefix = ''): FieldViolation[] {
   return load()
     .validate(name, value)
-    .map((f) => ({ field: prefix && f.property ? `${prefix}${f.property.startsWith('[') ? '' : '.'}${f.property}` : prefix || f.property, description: f.reason }));
+    .map((f) => ({
+      field: prefix && f.property ? `${prefix}${f.property.startsWith('[') ? '' : '.'}${f.property}` : prefix || f.property,
+      description: f.reason,
+    }));
 }

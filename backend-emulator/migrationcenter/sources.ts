@@ -155,7 +155,9 @@ export class Sources {
       .filter((e) => e.value.job.assetSource === name);
     const active = users.filter((e) => e.value.job.state === STATE.RUNNING || e.value.job.state === STATE.VALIDATING);
     if (active.length > 0) {
-      throw failedPrecondition(`Source ${name} is used by import job ${active[0].value.job.name}, which is in state ${active[0].value.job.state}; wait until it ends.`);
+      throw failedPrecondition(
+        `Source ${name} is used by import job ${active[0].value.job.name}, which is in state ${active[0].value.job.state}; wait until it ends.`,
+      );
     }
     this.store.delete(COLLECTIONS.sources, name);
   }

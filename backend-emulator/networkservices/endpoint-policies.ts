@@ -142,7 +142,13 @@ export function parseEndpointPolicyMask(raw: string | undefined): MutableField[]
  * PATCH: the fields the mask names are taken from the body (a field absent from the body is
  * cleared); without a mask every mutable field is replaced. The result is validated as a whole.
  */
-export function patchEndpointPolicy(store: Store, name: string, body: Record<string, unknown>, updateMask: string | undefined, options: DomainOptions): EndpointPolicy {
+export function patchEndpointPolicy(
+  store: Store,
+  name: string,
+  body: Record<string, unknown>,
+  updateMask: string | undefined,
+  options: DomainOptions,
+): EndpointPolicy {
   const fields = parseEndpointPolicyMask(updateMask);
   // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
   refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), 'endpoint_policy');

@@ -19,8 +19,7 @@ import { schemaViolations } from '../http/validation';
 export const IAM_POLICIES = 'iamPolicies';
 export const IAM_HISTORY = 'iamPolicyHistory';
 export const EMPTY_ETAG = 'ACAB';
-export const CONCURRENT_POLICY_CHANGES =
-  'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.';
+export const CONCURRENT_POLICY_CHANGES = 'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.';
 
 export const MAX_MEMBERS = 1500;
 export const MAX_GROUPS = 250;
@@ -151,7 +150,9 @@ export function parseUpdateMask(raw: unknown): ReadonlySet<MaskField> {
   for (const part of raw.split(',').map((p) => p.trim())) {
     const field = MASK_FIELDS[part.replace(/^policy\./, '')];
     if (!field) {
-      throw invalidArgument([{ field: 'updateMask', description: `'${part}' is not a field of the policy that can be updated (bindings, etag, auditConfigs, version)` }]);
+      throw invalidArgument([
+        { field: 'updateMask', description: `'${part}' is not a field of the policy that can be updated (bindings, etag, auditConfigs, version)` },
+      ]);
     }
     fields.add(field);
   }
@@ -187,7 +188,10 @@ export function policyRuleViolations(policy: Policy, prefix = 'policy'): FieldVi
     if (hasCondition) {
       conditional ??= i;
       if (BASIC_ROLES.has(role)) {
-        violations.push({ field: `${at}.condition`, description: `conditions are not allowed on the basic role ${role} (roles/owner, roles/editor, roles/viewer)` });
+        violations.push({
+          field: `${at}.condition`,
+          description: `conditions are not allowed on the basic role ${role} (roles/owner, roles/editor, roles/viewer)`,
+        });
       }
     }
     const seen = new Map<string, number>();
@@ -197,11 +201,15 @@ export function policyRuleViolations(policy: Policy, prefix = 'policy'): FieldVi
       const field = `${at}.members[${j}]`;
       total++;
       if (total === MAX_MEMBERS + 1) {
-        violations.push({ field, description: `is member number ${total} of the policy; a policy holds at most ${MAX_MEMBERS} members, counting each appearance` });
+        violations.push({
+          field,
+          description: `is member number ${total} of the policy; a policy holds at most ${MAX_MEMBERS} members, counting each appearance`,
+        });
       }
       if (member.startsWith('group:')) {
         groups++;
-        if (groups === MAX_GROUPS + 1) violations.push({ field, description: `is group number ${groups} of the policy; a policy holds at most ${MAX_GROUPS} groups` });
+        if (groups === MAX_GROUPS + 1)
+          violations.push({ field, description: `is group number ${groups} of the policy; a policy holds at most ${MAX_GROUPS} groups` });
       }
       const key = canonicalMember(member);
       const earlier = seen.get(key);
@@ -217,7 +225,10 @@ export function policyRuleViolations(policy: Policy, prefix = 'policy'): FieldVi
         set.add(conditionKey(binding.condition));
         conditionsPerRoleMember.set(rm, set);
         if (set.size === MAX_CONDITIONS_PER_ROLE_MEMBER + 1) {
-          violations.push({ field, description: `has role ${role} under ${set.size} different conditions; at most ${MAX_CONDITIONS_PER_ROLE_MEMBER} are allowed` });
+          violations.push({
+            field,
+            description: `has role ${role} under ${set.size} different conditions; at most ${MAX_CONDITIONS_PER_ROLE_MEMBER} are allowed`,
+          });
         }
       }
     });
@@ -319,7 +330,14 @@ function historyKey(resource: string, revision: number): string {
   return `${resource}#${String(revision).padStart(12, '0')}`;
 }
 
-function write(store: Store, resource: string, current: StoredPolicy | undefined, next: Omit<StoredPolicy, 'revision' | 'updateTime' | 'etag'> & { etag?: string }, kind: HistoryKind, principal?: string): StoredPolicy {
+function write(
+  store: Store,
+  resource: string,
+  current: StoredPolicy | undefined,
+  next: Omit<StoredPolicy, 'revision' | 'updateTime' | 'etag'> & { etag?: string },
+  kind: HistoryKind,
+  principal?: string,
+): StoredPolicy {
   const stored: StoredPolicy = {
     bindings: next.bindings,
     auditConfigs: next.auditConfigs,

@@ -70,9 +70,7 @@ export class SqliteStore implements Store {
       ),
       delete: this.db.prepare('DELETE FROM documents WHERE collection = ? AND key = ?'),
       list: this.db.prepare('SELECT key, value FROM documents WHERE collection = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?'),
-      listAfter: this.db.prepare(
-        'SELECT key, value FROM documents WHERE collection = ? AND key >= ? AND key < ? AND key > ? ORDER BY key LIMIT ?',
-      ),
+      listAfter: this.db.prepare('SELECT key, value FROM documents WHERE collection = ? AND key >= ? AND key < ? AND key > ? ORDER BY key LIMIT ?'),
       count: this.db.prepare('SELECT count(*) AS n FROM documents WHERE collection = ? AND key >= ? AND key < ?'),
       deletePrefix: this.db.prepare('DELETE FROM documents WHERE collection = ? AND key >= ? AND key < ?'),
       clear: this.db.prepare('DELETE FROM documents'),

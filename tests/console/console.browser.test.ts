@@ -19,7 +19,16 @@ import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PAREN
 jest.setTimeout(180_000);
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** The first page of the 100,000-line table must be on screen within this time after the click. */
 const FIRST_PAGE_BUDGET_MS = 5_000;
 
@@ -103,7 +112,11 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
 
   // An endpoint policy with an IAM policy holding a conditional binding, and one without.
-  await api('POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=web-policy`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, description: 'Sidecars of the web tier' });
+  await api('POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=web-policy`, {
+    type: 'SIDECAR_PROXY',
+    endpointMatcher: MATCHER,
+    description: 'Sidecars of the web tier',
+  });
   await api('POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=grpc-policy`, { type: 'GRPC_SERVER', endpointMatcher: MATCHER });
   const iam = await api('POST', `/v1/${NS_PARENT}/endpointPolicies/web-policy:setIamPolicy`, {
     policy: {
@@ -274,7 +287,12 @@ test('the page logged no errors (scripts, content security policy, failed reques
 });
 
 test('with --auth: an admin token (sent as a header) shows the data; another token gets the explanation', async () => {
-  const secured = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent', auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] } });
+  const secured = await startEmulator({
+    port: 0,
+    inMemory: true,
+    logLevel: 'silent',
+    auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
+  });
   try {
     const admin = await browser.newContext({ extraHTTPHeaders: { authorization: 'Bearer tok-admin' } });
     const adminPage = await admin.newPage();

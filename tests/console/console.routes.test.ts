@@ -88,7 +88,9 @@ describe('static files', () => {
     // dist/backend-emulator/console has no static/ (tsc copies no HTML): the package root's is used.
     const fromDist = findStaticDir(path.join(ROOT, 'dist', 'backend-emulator', 'console'));
     expect(fromDist).toBe(path.join(ROOT, 'backend-emulator', 'console', 'static'));
-    expect(staticDirCandidates(path.join(ROOT, 'dist', 'backend-emulator', 'console'))[0]).toBe(path.join(ROOT, 'dist', 'backend-emulator', 'console', 'static'));
+    expect(staticDirCandidates(path.join(ROOT, 'dist', 'backend-emulator', 'console'))[0]).toBe(
+      path.join(ROOT, 'dist', 'backend-emulator', 'console', 'static'),
+    );
     // Outside any copy of the package there is nothing to find.
     expect(findStaticDir('/')).toBeUndefined();
     expect(STATIC_FILES.map((f) => f.url)).toEqual(['/', '/console/app.js', '/console/console.css']);

@@ -51,7 +51,12 @@ export function bigReport(files: Record<string, number>): Record<string, unknown
         rowNumber: r + 2,
         vmName: `vm-${i}`,
         vmUuid: `uuid-${i}`,
-        errors: [{ severity, errorDetails: `${severity === 'ERROR' ? 'MemoryGiB is not a number' : severity === 'WARNING' ? 'TotalDiskUsedGiB exceeds TotalDiskAllocatedGiB' : 'OsVersion is empty'} (line ${i})` }],
+        errors: [
+          {
+            severity,
+            errorDetails: `${severity === 'ERROR' ? 'MemoryGiB is not a number' : severity === 'WARNING' ? 'TotalDiskUsedGiB exceeds TotalDiskAllocatedGiB' : 'OsVersion is empty'} (line ${i})`,
+          },
+        ],
         csvError: { rowNumber: r + 2 },
       });
     }

@@ -82,11 +82,12 @@ test('without the permission: 403 PERMISSION_DENIED naming it', async () => {
 });
 
 test('domain:, group:, case folding, custom roles and conditions', async () => {
-  const grant = async (bindings: unknown[], version = 1) =>
-    expect((await setIam(app, R, { policy: { version, bindings } }, as('tok-admin'))).status).toBe(200);
+  const grant = async (bindings: unknown[], version = 1) => expect((await setIam(app, R, { policy: { version, bindings } }, as('tok-admin'))).status).toBe(200);
 
   await grant([{ role: 'roles/iam.securityAdmin', members: ['domain:CORP.example'] }]);
-  expect((await setIam(app, R, { policy: { bindings: [{ role: 'roles/iam.securityAdmin', members: ['domain:corp.example'] }] } }, as('tok-carol'))).status).toBe(200);
+  expect(
+    (await setIam(app, R, { policy: { bindings: [{ role: 'roles/iam.securityAdmin', members: ['domain:corp.example'] }] } }, as('tok-carol'))).status,
+  ).toBe(200);
 
   await grant([{ role: 'roles/iam.securityReviewer', members: ['group:DEVS@example.com'] }]);
   expect((await getIam(app, R, 1, as('tok-dave'))).status).toBe(200);
@@ -95,15 +96,29 @@ test('domain:, group:, case folding, custom roles and conditions', async () => {
   await grant([{ role: 'organizations/123/roles/iamReader', members: ['user:ERIN@example.com'] }]);
   expect((await getIam(app, R, 1, as('tok-erin'))).status).toBe(200);
 
-  await grant([{ role: 'roles/iam.securityReviewer', members: ['user:erin@example.com'], condition: { title: 'expired', expression: 'request.time < timestamp("2001-01-01T00:00:00Z")' } }], 3);
+  await grant(
+    [
+      {
+        role: 'roles/iam.securityReviewer',
+        members: ['user:erin@example.com'],
+        condition: { title: 'expired', expression: 'request.time < timestamp("2001-01-01T00:00:00Z")' },
+      },
+    ],
+    3,
+  );
   expectGoogleError(await getIam(app, R, 1, as('tok-erin')), 403, 'PERMISSION_DENIED');
-  await grant([{ role: 'roles/iam.securityReviewer', members: ['user:erin@example.com'], condition: { title: 'this resource', expression: `resource.name == "${R}"` } }], 3);
+  await grant(
+    [{ role: 'roles/iam.securityReviewer', members: ['user:erin@example.com'], condition: { title: 'this resource', expression: `resource.name == "${R}"` } }],
+    3,
+  );
   expect((await getIam(app, R, 1, as('tok-erin'))).status).toBe(200);
 });
 
 test('testIamPermissions returns what the caller holds', async () => {
   await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:bob@example.com'] }] } }, as('tok-alice'));
-  const ask = { permissions: ['networkservices.endpointPolicies.get', 'networkservices.endpointPolicies.setIamPolicy', 'networkservices.endpointPolicies.getIamPolicy'] };
+  const ask = {
+    permissions: ['networkservices.endpointPolicies.get', 'networkservices.endpointPolicies.setIamPolicy', 'networkservices.endpointPolicies.getIamPolicy'],
+  };
   expect((await call(app, 'POST', `/v1/${R}:testIamPermissions`, ask, as('tok-bob'))).body).toEqual({
     permissions: ['networkservices.endpointPolicies.get', 'networkservices.endpointPolicies.getIamPolicy'],
   });
@@ -118,7 +133,10 @@ test('tokens never reach the logs; each request logs one line with its id', asyn
   expect(text).not.toContain('tok-alice');
   expect(text).not.toContain('tok-nobody-secret');
   expect(text).not.toContain('tok-admin');
-  const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const requestLines = lines.filter((l) => l.msg === 'request' && l.reqId === 'rid-1');
   expect(requestLines).toHaveLength(1);
   expect(requestLines[0]).toMatchObject({ method: 'GET', statusCode: 200, principal: 'user:alice@example.com' });

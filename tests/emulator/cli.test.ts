@@ -16,7 +16,6 @@ async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliPr
   return p;
 }
 
-
 describe('flags', () => {
   test('--help prints the usage and exits 0', async () => {
     const res = await runCli(['--help']);
@@ -160,11 +159,19 @@ describe('shutdown', () => {
     const { request } = await import('http');
     const body = JSON.stringify({ policy: { bindings: [{ role: 'roles/viewer', members: ['user:late@example.com'] }] } });
     const resource = policyName('inflight');
-    expect((await http(`${p.url}/v1/${PARENT}/endpointPolicies?endpointPolicyId=inflight`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER })).status).toBe(200);
+    expect(
+      (await http(`${p.url}/v1/${PARENT}/endpointPolicies?endpointPolicyId=inflight`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER })).status,
+    ).toBe(200);
     const url = new URL(`${p.url}/v1/${resource}:setIamPolicy`);
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));

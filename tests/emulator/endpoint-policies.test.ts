@@ -9,7 +9,11 @@ afterEach(() => app.close());
 
 describe('create', () => {
   test('returns a done Operation whose response is the EndpointPolicy', async () => {
-    const res = await createPolicy(app, 'ep1', endpointPolicyBody({ description: 'd', labels: { env: 'prod' }, trafficPortSelector: { ports: ['8080', '9000-9100'] } }));
+    const res = await createPolicy(
+      app,
+      'ep1',
+      endpointPolicyBody({ description: 'd', labels: { env: 'prod' }, trafficPortSelector: { ports: ['8080', '9000-9100'] } }),
+    );
     expect(res.status).toBe(200);
     const op = res.body;
     expect(op.name).toMatch(new RegExp(`^${PARENT}/operations/operation-\\d+-[0-9a-f]+$`));
@@ -51,7 +55,11 @@ describe('create', () => {
   test('type and endpointMatcher are required; type is SIDECAR_PROXY or GRPC_SERVER', async () => {
     let res = await createPolicy(app, 'ep1', {});
     expectGoogleError(res, 400, 'INVALID_ARGUMENT');
-    expect(fieldViolations(res).map((v) => v.field).sort()).toEqual(['endpointPolicy.endpointMatcher', 'endpointPolicy.type']);
+    expect(
+      fieldViolations(res)
+        .map((v) => v.field)
+        .sort(),
+    ).toEqual(['endpointPolicy.endpointMatcher', 'endpointPolicy.type']);
     res = await createPolicy(app, 'ep1', endpointPolicyBody({ type: 'OTHER' }));
     expect(fieldViolations(res).map((v) => v.field)).toEqual(['endpointPolicy.type']);
     res = await createPolicy(app, 'ep1', endpointPolicyBody({ unknownField: 1 }));
@@ -185,7 +193,11 @@ describe('delete', () => {
     await createPolicy(app, 'ep1');
     const res = await call(app, 'DELETE', `/v1/${policyName('ep1')}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ done: true, response: { '@type': 'type.googleapis.com/google.protobuf.Empty' }, metadata: { verb: 'delete', target: policyName('ep1') } });
+    expect(res.body).toMatchObject({
+      done: true,
+      response: { '@type': 'type.googleapis.com/google.protobuf.Empty' },
+      metadata: { verb: 'delete', target: policyName('ep1') },
+    });
     expectGoogleError(await call(app, 'GET', `/v1/${policyName('ep1')}`), 404, 'NOT_FOUND');
     expectGoogleError(await call(app, 'DELETE', `/v1/${policyName('ep1')}`), 404, 'NOT_FOUND');
   });

@@ -89,7 +89,7 @@ test('unknown paths and methods are 404 NOT_FOUND in the Google shape', async ()
   }
 });
 
-test('a method of Google\'s APIs that the emulator does not implement is 501 UNIMPLEMENTED, naming the method', async () => {
+test("a method of Google's APIs that the emulator does not implement is 501 UNIMPLEMENTED, naming the method", async () => {
   // newApp has Network Services only: Migration Center's paths are unimplemented here, still Google's.
   for (const [method, url, id] of [
     ['GET', '/v1/projects/p1/locations/global/meshes', 'networkservices.projects.locations.meshes.list'],

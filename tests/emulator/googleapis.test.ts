@@ -68,7 +68,11 @@ test('set and get IAM; a stale etag is 409 ABORTED', async () => {
         etag: empty.data.etag,
         bindings: [
           { role: 'roles/networkservices.viewer', members: ['user:alice@example.com'] },
-          { role: 'roles/networkservices.admin', members: ['group:ops@example.com'], condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' } },
+          {
+            role: 'roles/networkservices.admin',
+            members: ['group:ops@example.com'],
+            condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' },
+          },
         ],
       },
     },
@@ -104,12 +108,17 @@ test('a missing policy is 404 NOT_FOUND', async () => {
   const iam = await failure(policies().getIamPolicy({ resource: policyName('does-not-exist'), 'options.requestedPolicyVersion': 3 }));
   expect(iam.status).toBe(404);
   expect(iam.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
-  expect(iam.error.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: policyName('does-not-exist') })]);
+  expect(iam.error.details).toEqual([
+    expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: policyName('does-not-exist') }),
+  ]);
 });
 
 test('a role that does not apply to endpoint policies is 400 INVALID_ARGUMENT naming the binding', async () => {
   const bad = await failure(
-    policies().setIamPolicy({ resource: policyName('gapi-1'), requestBody: { policy: { bindings: [{ role: 'roles/storage.admin', members: ['user:ok@example.com'] }] } } }),
+    policies().setIamPolicy({
+      resource: policyName('gapi-1'),
+      requestBody: { policy: { bindings: [{ role: 'roles/storage.admin', members: ['user:ok@example.com'] }] } },
+    }),
   );
   expect(bad.status).toBe(400);
   expect(bad.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: 'Role roles/storage.admin is not supported for this resource.' });
@@ -119,7 +128,11 @@ test('a role that does not apply to endpoint policies is 400 INVALID_ARGUMENT na
 test('a method of the API that the emulator does not implement is 501 UNIMPLEMENTED, naming it', async () => {
   const meshes = await failure(ns.projects.locations.meshes.list({ parent: PARENT }));
   expect(meshes.status).toBe(501);
-  expect(meshes.error).toMatchObject({ code: 501, status: 'UNIMPLEMENTED', message: expect.stringContaining('networkservices.projects.locations.meshes.list') });
+  expect(meshes.error).toMatchObject({
+    code: 501,
+    status: 'UNIMPLEMENTED',
+    message: expect.stringContaining('networkservices.projects.locations.meshes.list'),
+  });
 });
 
 test('a bad member is 400 INVALID_ARGUMENT with the field named', async () => {

@@ -36,7 +36,13 @@ export function newApp(options: EmulatorAppOptions = {}): FastifyInstance {
   return buildEmulatorApp({ inMemory: true, logLevel: 'silent', builtinServices: ['networkservices'], ...options });
 }
 
-export async function createPolicy(app: FastifyInstance, id: string, body = endpointPolicyBody(), parent = PARENT, headers: Record<string, string> = {}): Promise<Res> {
+export async function createPolicy(
+  app: FastifyInstance,
+  id: string,
+  body = endpointPolicyBody(),
+  parent = PARENT,
+  headers: Record<string, string> = {},
+): Promise<Res> {
   return call(app, 'POST', `/v1/${parent}/endpointPolicies?endpointPolicyId=${id}`, body, headers);
 }
 
@@ -106,7 +112,18 @@ export function compiledCli(): string {
   try {
     execFileSync(
       process.execPath,
-      [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.json'), '--outDir', tmp, '--noCheck', '--declaration', 'false', '--sourceMap', 'false'],
+      [
+        require.resolve('typescript/bin/tsc'),
+        '-p',
+        path.join(ROOT, 'tsconfig.json'),
+        '--outDir',
+        tmp,
+        '--noCheck',
+        '--declaration',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
       { cwd: ROOT, stdio: 'pipe' },
     );
   } catch (err) {
@@ -169,7 +186,9 @@ export function spawnListening(nodeArgs: string[], env: NodeJS.ProcessEnv = {}, 
   const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: 'pipe' });
   let out = '';
   let err = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

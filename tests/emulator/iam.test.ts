@@ -95,7 +95,10 @@ describe('etags and read-modify-write', () => {
 describe('updateMask', () => {
   test('default bindings,etag: auditConfigs are kept; auditConfigs mask keeps bindings', async () => {
     const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
-    await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }], auditConfigs: audit }, updateMask: 'bindings,auditConfigs' });
+    await setIam(app, R, {
+      policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }], auditConfigs: audit },
+      updateMask: 'bindings,auditConfigs',
+    });
     let res = await setIam(app, R, { policy: { bindings: [{ role: 'roles/editor', members: ['user:b@example.com'] }], auditConfigs: [] } });
     expect(res.body.auditConfigs).toEqual(audit);
     expect(res.body.bindings).toEqual([{ role: 'roles/editor', members: ['user:b@example.com'] }]);
@@ -122,11 +125,19 @@ describe('policy versions and conditions', () => {
 
   test('conditions need version 3 on write', async () => {
     for (const version of [undefined, 0, 1]) {
-      const res = await setIam(app, R, { policy: { version, bindings: [{ role: 'roles/networkservices.admin', members: ['user:a@example.com'] }, { role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: COND }] } });
+      const res = await setIam(app, R, {
+        policy: {
+          version,
+          bindings: [
+            { role: 'roles/networkservices.admin', members: ['user:a@example.com'] },
+            { role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: COND },
+          ],
+        },
+      });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0]).toEqual({ field: 'policy.version', description: expect.stringContaining('policy.bindings[1].condition') });
     }
-    expect((await history())).toHaveLength(0);
+    expect(await history()).toHaveLength(0);
   });
 
   test('a conditional policy read below version 3 renames the roles {role}_withcond_{hash} and hides conditions', async () => {
@@ -177,7 +188,15 @@ describe('policy versions and conditions', () => {
 
   test('no conditions on roles/owner, roles/editor, roles/viewer', async () => {
     for (const role of ['roles/owner', 'roles/editor', 'roles/viewer']) {
-      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com'] }, { role, members: ['user:a@example.com'], condition: COND }] } });
+      const res = await setIam(app, R, {
+        policy: {
+          version: 3,
+          bindings: [
+            { role: 'roles/networkservices.viewer', members: ['user:a@example.com'] },
+            { role, members: ['user:a@example.com'], condition: COND },
+          ],
+        },
+      });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0].field).toBe('policy.bindings[1].condition');
     }
@@ -185,7 +204,9 @@ describe('policy versions and conditions', () => {
 
   test('no conditions for allUsers / allAuthenticatedUsers, naming the member', async () => {
     for (const member of ['allUsers', 'allAuthenticatedUsers']) {
-      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com', member], condition: COND }] } });
+      const res = await setIam(app, R, {
+        policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com', member], condition: COND }] },
+      });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0].field).toBe('policy.bindings[0].members[1]');
     }
@@ -195,7 +216,9 @@ describe('policy versions and conditions', () => {
 
   test('a condition expression that does not parse or is not boolean names the expression', async () => {
     for (const expression of ['request.time <', '"a string"', 'unknownVar == 1']) {
-      const res = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: { title: 't', expression } }] } });
+      const res = await setIam(app, R, {
+        policy: { version: 3, bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: { title: 't', expression } }] },
+      });
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res).map((v) => v.field)).toContain('policy.bindings[0].condition.expression');
     }
@@ -216,7 +239,14 @@ describe('policy versions and conditions', () => {
 
 describe('members and limits', () => {
   test('a malformed member is INVALID_ARGUMENT naming the exact member', async () => {
-    const res = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }, { role: 'roles/editor', members: ['user:b@example.com', 'alice'] }] } });
+    const res = await setIam(app, R, {
+      policy: {
+        bindings: [
+          { role: 'roles/viewer', members: ['user:a@example.com'] },
+          { role: 'roles/editor', members: ['user:b@example.com', 'alice'] },
+        ],
+      },
+    });
     const error = expectGoogleError(res, 400, 'INVALID_ARGUMENT');
     expect(fieldViolations(res)[0].field).toBe('policy.bindings[1].members[1]');
     expect(error.message).toContain('policy.bindings[1].members[1]');
@@ -230,7 +260,14 @@ describe('members and limits', () => {
 
   test('a role that does not apply to endpoint policies is refused, naming the binding, and nothing is written', async () => {
     for (const role of ['roles/storage.admin', 'roles/foo', 'roles/networkservices.edgeCacheAdmin']) {
-      const res = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }, { role, members: ['user:a@example.com'] }] } });
+      const res = await setIam(app, R, {
+        policy: {
+          bindings: [
+            { role: 'roles/viewer', members: ['user:a@example.com'] },
+            { role, members: ['user:a@example.com'] },
+          ],
+        },
+      });
       const error = expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(error.message).toBe(`Role ${role} is not supported for this resource.`);
       expect(fieldViolations(res)).toEqual([{ field: 'policy.bindings[1].role', description: `Role ${role} is not supported for this resource.` }]);
@@ -254,7 +291,9 @@ describe('members and limits', () => {
   });
 
   test('duplicate members after case folding are rejected, naming the repeat', async () => {
-    const res = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:Alice@Example.com', 'user:b@example.com', 'user:alice@example.COM'] }] } });
+    const res = await setIam(app, R, {
+      policy: { bindings: [{ role: 'roles/viewer', members: ['user:Alice@Example.com', 'user:b@example.com', 'user:alice@example.COM'] }] },
+    });
     expectGoogleError(res, 400, 'INVALID_ARGUMENT');
     expect(fieldViolations(res)[0].field).toBe('policy.bindings[0].members[2]');
   });
@@ -278,9 +317,23 @@ describe('members and limits', () => {
 
   test('more than 1500 members: the 1501st is named', async () => {
     const members = (from: number, n: number) => Array.from({ length: n }, (_, i) => `user:u${from + i}@example.com`);
-    const ok = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: members(0, 1000) }, { role: 'roles/editor', members: members(0, 500) }] } });
+    const ok = await setIam(app, R, {
+      policy: {
+        bindings: [
+          { role: 'roles/viewer', members: members(0, 1000) },
+          { role: 'roles/editor', members: members(0, 500) },
+        ],
+      },
+    });
     expect(ok.status).toBe(200);
-    const res = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: members(0, 1000) }, { role: 'roles/editor', members: members(0, 501) }] } });
+    const res = await setIam(app, R, {
+      policy: {
+        bindings: [
+          { role: 'roles/viewer', members: members(0, 1000) },
+          { role: 'roles/editor', members: members(0, 501) },
+        ],
+      },
+    });
     expectGoogleError(res, 400, 'INVALID_ARGUMENT');
     expect(fieldViolations(res)[0].field).toBe('policy.bindings[1].members[500]');
   });
@@ -312,7 +365,9 @@ describe('members and limits', () => {
 
 describe('testIamPermissions', () => {
   test('without --auth every endpoint policy permission is held', async () => {
-    const res = await call(app, 'POST', `/v1/${R}:testIamPermissions`, { permissions: ['networkservices.endpointPolicies.get', 'networkservices.endpointPolicies.setIamPolicy'] });
+    const res = await call(app, 'POST', `/v1/${R}:testIamPermissions`, {
+      permissions: ['networkservices.endpointPolicies.get', 'networkservices.endpointPolicies.setIamPolicy'],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ permissions: ['networkservices.endpointPolicies.get', 'networkservices.endpointPolicies.setIamPolicy'] });
     expect((await call(app, 'POST', `/v1/${R}:testIamPermissions`, { permissions: [] })).body).toEqual({});
@@ -345,9 +400,18 @@ describe('resource lifecycle', () => {
 
   test('IAM on an endpoint policy that does not exist: get and set are 404 with ResourceInfo, nothing is stored; test grants nothing', async () => {
     const missing = policyName('nope');
-    for (const res of [await getIam(app, missing, 3), await setIam(app, missing, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } })]) {
+    for (const res of [
+      await getIam(app, missing, 3),
+      await setIam(app, missing, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } }),
+    ]) {
       const error = expectGoogleError(res, 404, 'NOT_FOUND');
-      expect(error.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: 'networkservices.googleapis.com/EndpointPolicy', resourceName: missing })]);
+      expect(error.details).toEqual([
+        expect.objectContaining({
+          '@type': 'type.googleapis.com/google.rpc.ResourceInfo',
+          resourceType: 'networkservices.googleapis.com/EndpointPolicy',
+          resourceName: missing,
+        }),
+      ]);
     }
     expect(await history(missing)).toEqual([]);
     const tested = await call(app, 'POST', `/v1/${missing}:testIamPermissions`, { permissions: ['networkservices.endpointPolicies.get'] });

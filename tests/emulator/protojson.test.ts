@@ -31,7 +31,10 @@ describe('toProtoJson', () => {
   });
 
   it('keeps an enum zero spelt in a field that is no enum (a display name is user text)', () => {
-    expect(toProtoJson({ displayName: 'SOURCE_TYPE_UNKNOWN', type: 'SOURCE_TYPE_UPLOAD' })).toEqual({ displayName: 'SOURCE_TYPE_UNKNOWN', type: 'SOURCE_TYPE_UPLOAD' });
+    expect(toProtoJson({ displayName: 'SOURCE_TYPE_UNKNOWN', type: 'SOURCE_TYPE_UPLOAD' })).toEqual({
+      displayName: 'SOURCE_TYPE_UNKNOWN',
+      type: 'SOURCE_TYPE_UPLOAD',
+    });
   });
 });
 
@@ -52,9 +55,19 @@ describe('ProtoJSON input', () => {
       { display_name: 'x', labels: { my_key: 'v' }, inline_payload: { format: 6, payload: [{ name: 'vmInfo.csv', data: '' }] } },
       '/v1alpha1/projects/p/locations/l/importJobs',
     );
-    expect(body).toEqual({ displayName: 'x', labels: { my_key: 'v' }, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: '' }] } });
-    expect(fromProtoJsonBody({ type: 1, is_managed: true }, '/v1alpha1/projects/p/locations/l/sources/s')).toEqual({ type: 'SOURCE_TYPE_UPLOAD', isManaged: true });
-    expect(fromProtoJsonQuery({ 'options.requested_policy_version': '3', page_size: '5' }, '/v1/x')).toEqual({ 'options.requestedPolicyVersion': '3', pageSize: '5' });
+    expect(body).toEqual({
+      displayName: 'x',
+      labels: { my_key: 'v' },
+      inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: '' }] },
+    });
+    expect(fromProtoJsonBody({ type: 1, is_managed: true }, '/v1alpha1/projects/p/locations/l/sources/s')).toEqual({
+      type: 'SOURCE_TYPE_UPLOAD',
+      isManaged: true,
+    });
+    expect(fromProtoJsonQuery({ 'options.requested_policy_version': '3', page_size: '5' }, '/v1/x')).toEqual({
+      'options.requestedPolicyVersion': '3',
+      pageSize: '5',
+    });
     expect(fromProtoJsonQuery({ view: '2' }, '/v1alpha1/projects/p/locations/l/importJobs/j')).toEqual({ view: 'IMPORT_JOB_VIEW_FULL' });
   });
 });
@@ -84,7 +97,16 @@ describe('over the wire', () => {
   it('IAM reads and writes take proto names in the query and the body', async () => {
     await createPolicy(app, 'ep2');
     const written = await setIam(app, policyName('ep2'), {
-      policy: { bindings: [{ role: 'roles/networkservices.viewer', members: ['user:a@example.com'], condition: { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' } }], version: 3 },
+      policy: {
+        bindings: [
+          {
+            role: 'roles/networkservices.viewer',
+            members: ['user:a@example.com'],
+            condition: { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
+          },
+        ],
+        version: 3,
+      },
       update_mask: 'bindings',
     });
     expect(written.status).toBe(200);
@@ -95,7 +117,12 @@ describe('over the wire', () => {
   });
 
   it('a field given in both spellings is INVALID_ARGUMENT naming it', async () => {
-    const res = await call(app, 'POST', `/v1/${PARENT}/endpointPolicies?endpointPolicyId=ep3`, { type: 'SIDECAR_PROXY', description: 'a', endpoint_matcher: {}, endpointMatcher: {} });
+    const res = await call(app, 'POST', `/v1/${PARENT}/endpointPolicies?endpointPolicyId=ep3`, {
+      type: 'SIDECAR_PROXY',
+      description: 'a',
+      endpoint_matcher: {},
+      endpointMatcher: {},
+    });
     expectGoogleError(res, 400, 'INVALID_ARGUMENT');
     expect(fieldViolations(res)[0].field).toBe('endpointMatcher');
     const twice = await call(app, 'GET', `/v1/${PARENT}/endpointPolicies?page_size=1&pageSize=2`);

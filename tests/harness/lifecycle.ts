@@ -12,11 +12,7 @@ export class CheckFailedError extends Error {
 }
 
 /** Check then Create, as the engine does for a new resource; throws CheckFailedError on failures. */
-export async function checkThenCreate(
-  host: ProviderHost,
-  urn: string,
-  inputs: PropertyMap,
-): Promise<{ inputs: PropertyMap; created: CreateResult }> {
+export async function checkThenCreate(host: ProviderHost, urn: string, inputs: PropertyMap): Promise<{ inputs: PropertyMap; created: CreateResult }> {
   const checked = await host.check(urn, {}, inputs);
   if (checked.failures.length > 0) throw new CheckFailedError(checked.failures);
   const created = await host.create(urn, checked.inputs);

@@ -280,17 +280,7 @@ export class ProviderHost {
       child.kill('SIGKILL');
       throw new Error(`could not connect to the dynamic-provider host on port ${port}: ${err.message}`);
     });
-    const host = new ProviderHost(
-      child,
-      client,
-      port,
-      cwd,
-      options.callTimeoutMs ?? 120_000,
-      stdout,
-      stderr,
-      exitPromise,
-      options.provider,
-    );
+    const host = new ProviderHost(child, client, port, cwd, options.callTimeoutMs ?? 120_000, stdout, stderr, exitPromise, options.provider);
     exitPromise.then(() => {
       host.exitInfo = exitInfo;
     });
@@ -362,11 +352,7 @@ export class ProviderHost {
     const changes = res.getChanges();
     return {
       changes:
-        changes === provproto.DiffResponse.DiffChanges.DIFF_SOME
-          ? 'some'
-          : changes === provproto.DiffResponse.DiffChanges.DIFF_NONE
-            ? 'none'
-            : 'unknown',
+        changes === provproto.DiffResponse.DiffChanges.DIFF_SOME ? 'some' : changes === provproto.DiffResponse.DiffChanges.DIFF_NONE ? 'none' : 'unknown',
       replaces: res.getReplacesList(),
       stables: res.getStablesList(),
       deleteBeforeReplace: res.getDeletebeforereplace(),

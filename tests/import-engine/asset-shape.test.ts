@@ -51,16 +51,20 @@ function vocabularyViolations(asset: Record<string, any>): string[] {
   const out: string[] = [];
   // "Power state of VM (poweredOn or poweredOff)"; vSphere's third state is `suspended`.
   if (d.powerState !== undefined && !['poweredOn', 'poweredOff', 'suspended'].includes(d.powerState)) out.push(`powerState ${d.powerState}`);
-  if (d.osFamily !== undefined && !['OS_FAMILY_UNKNOWN', 'OS_FAMILY_WINDOWS', 'OS_FAMILY_LINUX', 'OS_FAMILY_UNIX'].includes(d.osFamily)) out.push(`osFamily ${d.osFamily}`);
+  if (d.osFamily !== undefined && !['OS_FAMILY_UNKNOWN', 'OS_FAMILY_WINDOWS', 'OS_FAMILY_LINUX', 'OS_FAMILY_UNIX'].includes(d.osFamily))
+    out.push(`osFamily ${d.osFamily}`);
   for (const disk of d.vmDisks?.disks?.entries ?? []) {
-    if (disk.interfaceType !== undefined && !['IDE', 'SATA', 'SCSI', 'NVME', 'SAS'].includes(disk.interfaceType)) out.push(`interfaceType ${disk.interfaceType}`);
+    if (disk.interfaceType !== undefined && !['IDE', 'SATA', 'SCSI', 'NVME', 'SAS'].includes(disk.interfaceType))
+      out.push(`interfaceType ${disk.interfaceType}`);
   }
   return out;
 }
 
-describe("the googleapis type definitions as read by the checker", () => {
+describe('the googleapis type definitions as read by the checker', () => {
   test('Schema$Asset and the machine details are found with their fields', () => {
-    expect([...SCHEMAS.get('Asset')!.keys()]).toEqual(expect.arrayContaining(['name', 'attributes', 'labels', 'virtualMachineDetails', 'performanceData', 'sources', 'title']));
+    expect([...SCHEMAS.get('Asset')!.keys()]).toEqual(
+      expect.arrayContaining(['name', 'attributes', 'labels', 'virtualMachineDetails', 'performanceData', 'sources', 'title']),
+    );
     expect(SCHEMAS.get('NetworkAddressList')!.get('addresses')).toEqual({ kind: 'array', of: { kind: 'schema', name: 'NetworkAddress' } });
     expect(SCHEMAS.get('Asset')!.get('labels')).toEqual({ kind: 'map', of: { kind: 'string' } });
   });
@@ -89,7 +93,11 @@ describe("the googleapis type definitions as read by the checker", () => {
 
 describe("every format's assets have Google's v1alpha1 shapes", () => {
   test('every implemented format has fixtures here', () => {
-    expect(Object.keys(FIXTURES_BY_FORMAT).sort()).toEqual(listFormats().map((f) => f.format).sort());
+    expect(Object.keys(FIXTURES_BY_FORMAT).sort()).toEqual(
+      listFormats()
+        .map((f) => f.format)
+        .sort(),
+    );
   });
 
   const seen = new Set<string>();

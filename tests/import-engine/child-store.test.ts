@@ -36,7 +36,8 @@ test('a spilled store gives back exactly what an in-memory one does, each accumu
       const expected = memory.take(ref);
       expect(expected?.disks).toHaveLength(3);
       const got = spilled.take(ref);
-      if (!Object.is(got?.samples[1], Number.NaN) || !Object.is(got?.samples[3], -0) || got?.samples.length !== 12) throw new Error(`${ref}: samples ${JSON.stringify(got?.samples)}`);
+      if (!Object.is(got?.samples[1], Number.NaN) || !Object.is(got?.samples[3], -0) || got?.samples.length !== 12)
+        throw new Error(`${ref}: samples ${JSON.stringify(got?.samples)}`);
       expect(got).toEqual(expected);
       // A plain object (its prototype is an Object.prototype, of whichever realm deserialised it).
       expect(Object.getPrototypeOf(Object.getPrototypeOf(got!.labels))).toBeNull();

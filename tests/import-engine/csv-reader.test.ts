@@ -26,14 +26,7 @@ function flatten(ev: ReaderEvent): unknown[] {
   return [['fileIssue', ev.fatal, ev.issue.errorDetails]];
 }
 
-const TRICKY =
-  '\uFEFFa,b,c\r\n' +
-  '1,"x, y","he said ""hi"""\r\n' +
-  '\r\n' +
-  '2,"multi\nline\r\ncell",z\n' +
-  '3,,\n' +
-  '4,"",""\n' +
-  '5,é€😀,"last"';
+const TRICKY = '\uFEFFa,b,c\r\n' + '1,"x, y","he said ""hi"""\r\n' + '\r\n' + '2,"multi\nline\r\ncell",z\n' + '3,,\n' + '4,"",""\n' + '5,é€😀,"last"';
 
 const TRICKY_EVENTS = [
   ['table', 1, ['a', 'b', 'c\r']],

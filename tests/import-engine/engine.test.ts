@@ -101,7 +101,10 @@ describe('formats', () => {
   test('an archive gets its own hint', async () => {
     const r = await validateImport(FORMAT, [vmFile([vmRow('vm-1')]), memFile('aws-import-files.zip', 'PK')]);
     expect(r.fileValidations[1].fileErrors).toEqual([
-      { severity: 'ERROR', errorDetails: '"aws-import-files.zip" is an archive; upload the files it contains (vmInfo.csv, perfInfo.csv, diskInfo.csv, tagInfo.csv)' },
+      {
+        severity: 'ERROR',
+        errorDetails: '"aws-import-files.zip" is an archive; upload the files it contains (vmInfo.csv, perfInfo.csv, diskInfo.csv, tagInfo.csv)',
+      },
     ]);
   });
 
@@ -243,7 +246,10 @@ describe('execution', () => {
     const machines = ids(300);
     const tags = machines.flatMap((id, i) => [`${id},k${i % 7},v${i}`, `${id},team,t${i % 3}`]);
     const disks = machines.map((id, i) => `${id},d${i},${i + 1},${i / 2}`);
-    const perf = machines.flatMap((id, i) => [`${id},2024-01-0${(i % 9) + 1}T00:00:00Z,${i % 100}`, `${id},2024-01-0${(i % 9) + 1}T00:30:00Z,${(i * 7) % 100}`]);
+    const perf = machines.flatMap((id, i) => [
+      `${id},2024-01-0${(i % 9) + 1}T00:00:00Z,${i % 100}`,
+      `${id},2024-01-0${(i % 9) + 1}T00:30:00Z,${(i * 7) % 100}`,
+    ]);
     const files = () => [
       memFile('tagInfo.csv', `MachineId,Key,Value\n${tags.join('\n')}\n`),
       memFile('diskInfo.csv', `MachineId,DiskLabel,SizeInGib,UsedInGib\n${disks.join('\n')}\n`),
@@ -280,7 +286,13 @@ describe('execution', () => {
         let i = 0;
         const s = new Readable({
           read() {
-            this.push(i++ === 0 ? `${VM_HEADER}\n` : `${ids(2000, i * 2000).map((id) => vmRow(id)).join('\n')}\n`);
+            this.push(
+              i++ === 0
+                ? `${VM_HEADER}\n`
+                : `${ids(2000, i * 2000)
+                    .map((id) => vmRow(id))
+                    .join('\n')}\n`,
+            );
           },
           destroy(err, cb) {
             destroyed = true;

@@ -104,7 +104,12 @@ describe('unreadable files never crash the engine', () => {
     const r = await validateImport(FORMAT, [bad, memFile('tagInfo.csv', 'MachineId,Key,Value\nvm-1,env,prod\n')]);
     expect(r.jobErrors).toEqual([]);
     expect(r.fileValidations).toEqual([
-      { fileName: 'vmInfo.csv', fileErrors: [{ severity: 'ERROR', errorDetails: 'the file could not be opened: EACCES: permission denied' }], rowErrors: [], partialReport: false },
+      {
+        fileName: 'vmInfo.csv',
+        fileErrors: [{ severity: 'ERROR', errorDetails: 'the file could not be opened: EACCES: permission denied' }],
+        rowErrors: [],
+        partialReport: false,
+      },
       {
         fileName: 'tagInfo.csv',
         fileErrors: [{ severity: 'INFO', errorDetails: 'MachineId values were not checked against vmInfo.csv: vmInfo.csv could not be read completely' }],
@@ -127,9 +132,7 @@ describe('unreadable files never crash the engine', () => {
     };
     const sink = new MemorySink();
     const r = await executeImport(FORMAT, [file], sink);
-    expect(r.executionErrors.fileValidations[0].fileErrors).toEqual([
-      { severity: 'ERROR', errorDetails: 'the file could not be read: connection reset' },
-    ]);
+    expect(r.executionErrors.fileValidations[0].fileErrors).toEqual([{ severity: 'ERROR', errorDetails: 'the file could not be read: connection reset' }]);
     expect(sink.assets.map((a) => a.machineId)).toEqual(['vm-1']);
   });
 

@@ -3,7 +3,14 @@
  * job errors, file errors, row errors with row number, vmName, vmUuid, assetTitle, csvError and
  * every error's text and severity.
  */
-import { hasBlockingErrors, validateImport, type ImportError, type ImportRowError, type Severity, type ValidationReport } from '../../backend-emulator/import-engine';
+import {
+  hasBlockingErrors,
+  validateImport,
+  type ImportError,
+  type ImportRowError,
+  type Severity,
+  type ValidationReport,
+} from '../../backend-emulator/import-engine';
 import { validate as validateSchema } from '../../schemas';
 import { fixtureFiles } from './helpers';
 
@@ -141,11 +148,15 @@ describe('file rules', () => {
 describe('vmInfo.csv row rules', () => {
   test('required-value-missing: MachineName, MachineId (blank counts as empty), cores and memory', async () => {
     expect((await run('required-value-missing')).fileValidations).toEqual([
-      file('vmInfo.csv', [], [
-        row(2, '', 'vm-1', [E('MachineName is required')]),
-        row(3, 'host-2', '', [E('MachineId is required')]),
-        row(4, 'host-3', 'vm-3', [E('AllocatedProcessorCoreCount is required'), E('MemoryGiB is required')]),
-      ]),
+      file(
+        'vmInfo.csv',
+        [],
+        [
+          row(2, '', 'vm-1', [E('MachineName is required')]),
+          row(3, 'host-2', '', [E('MachineId is required')]),
+          row(4, 'host-3', 'vm-3', [E('AllocatedProcessorCoreCount is required'), E('MemoryGiB is required')]),
+        ],
+      ),
     ]);
   });
 
@@ -166,9 +177,7 @@ describe('vmInfo.csv row rules', () => {
   });
 
   test('bad-bool', async () => {
-    expect((await run('bad-bool')).fileValidations[0].rowErrors).toEqual([
-      row(2, 'host-1', 'vm-1', [E('IsPhysical must be 0, 1, true or false, got "yes"')]),
-    ]);
+    expect((await run('bad-bool')).fileValidations[0].rowErrors).toEqual([row(2, 'host-1', 'vm-1', [E('IsPhysical must be 0, 1, true or false, got "yes"')])]);
   });
 
   test('bad-timestamp: day-first dates and impossible dates', async () => {
@@ -255,36 +264,48 @@ describe('child file rules', () => {
   test('perf-invalid: range, unknown machine, missing timestamp, empty sample', async () => {
     const r = await run('perf-invalid');
     expect(r.fileValidations).toEqual([
-      file('perfInfo.csv', [], [
-        row(2, '', 'vm-1', [E('CpuUtilizationPercentage must be at most 100 (percent), got 150')]),
-        row(3, '', 'vm-9', [E('MachineId "vm-9" matches no MachineId of vmInfo.csv')]),
-        row(4, '', 'vm-1', [E('TimeStamp is required')]),
-        row(5, '', 'vm-2', [W('the sample has no metric value; it is ignored')]),
-      ]),
+      file(
+        'perfInfo.csv',
+        [],
+        [
+          row(2, '', 'vm-1', [E('CpuUtilizationPercentage must be at most 100 (percent), got 150')]),
+          row(3, '', 'vm-9', [E('MachineId "vm-9" matches no MachineId of vmInfo.csv')]),
+          row(4, '', 'vm-1', [E('TimeStamp is required')]),
+          row(5, '', 'vm-2', [W('the sample has no metric value; it is ignored')]),
+        ],
+      ),
       file('vmInfo.csv'),
     ]);
   });
 
   test('disk-invalid: used above size, unknown machine, missing size', async () => {
     expect((await run('disk-invalid')).fileValidations[0]).toEqual(
-      file('diskInfo.csv', [], [
-        row(2, '', 'vm-1', [W('UsedInGib (20) is larger than SizeInGib (10)')]),
-        row(3, '', 'vm-9', [E('MachineId "vm-9" matches no MachineId of vmInfo.csv')]),
-        row(4, '', 'vm-2', [E('SizeInGib is required')]),
-      ]),
+      file(
+        'diskInfo.csv',
+        [],
+        [
+          row(2, '', 'vm-1', [W('UsedInGib (20) is larger than SizeInGib (10)')]),
+          row(3, '', 'vm-9', [E('MachineId "vm-9" matches no MachineId of vmInfo.csv')]),
+          row(4, '', 'vm-2', [E('SizeInGib is required')]),
+        ],
+      ),
     );
   });
 
   test('tag-invalid: Google label rules, repeated key, unknown machine', async () => {
     expect((await run('tag-invalid')).fileValidations[0]).toEqual(
-      file('tagInfo.csv', [], [
-        row(2, '', 'vm-1', [E(`Key "Env" ${KEY_RULE}`)]),
-        row(3, '', 'vm-1', [E(`Value "Prod Value" ${VALUE_RULE}`)]),
-        row(4, '', 'vm-1', [E(`Key "${'k'.repeat(64)}" ${KEY_RULE}`)]),
-        row(6, '', 'vm-1', [W('the label key "team" is given more than once for MachineId "vm-1"; the last value wins')]),
-        row(7, '', 'vm-9', [E('MachineId "vm-9" matches no MachineId of vmInfo.csv')]),
-        row(8, '', 'vm-2', [E(`Key "9lives" ${KEY_RULE}`)]),
-      ]),
+      file(
+        'tagInfo.csv',
+        [],
+        [
+          row(2, '', 'vm-1', [E(`Key "Env" ${KEY_RULE}`)]),
+          row(3, '', 'vm-1', [E(`Value "Prod Value" ${VALUE_RULE}`)]),
+          row(4, '', 'vm-1', [E(`Key "${'k'.repeat(64)}" ${KEY_RULE}`)]),
+          row(6, '', 'vm-1', [W('the label key "team" is given more than once for MachineId "vm-1"; the last value wins')]),
+          row(7, '', 'vm-9', [E('MachineId "vm-9" matches no MachineId of vmInfo.csv')]),
+          row(8, '', 'vm-2', [E(`Key "9lives" ${KEY_RULE}`)]),
+        ],
+      ),
     );
   });
 

@@ -177,7 +177,10 @@ describe('valid/template-style: a public template copy filled by hand', () => {
       jobErrors: [],
       fileValidations: [
         clean('tagInfo.csv'),
-        { ...clean('vmInfo.csv'), fileErrors: [{ severity: 'INFO', errorDetails: 'the column "Owner" is not part of the vmInfo.csv template; it is ignored' }] },
+        {
+          ...clean('vmInfo.csv'),
+          fileErrors: [{ severity: 'INFO', errorDetails: 'the column "Owner" is not part of the vmInfo.csv template; it is ignored' }],
+        },
       ],
     });
   });
@@ -188,7 +191,10 @@ describe('valid/template-style: a public template copy filled by hand', () => {
     const a = sink.byId('srv-01');
     expect(a.virtualMachineDetails.vmName).toBe('Finance "ERP" server');
     expect(a.virtualMachineDetails.vmNetwork?.primaryMacAddress).toBe('00:1a:2b:3c:4d:5e');
-    expect(a.virtualMachineDetails.vmNetwork?.networkAdapters?.networkAdapters[0].addresses?.addresses.map((x) => x.ipAddress)).toEqual(['10.1.0.5', '10.1.0.6']);
+    expect(a.virtualMachineDetails.vmNetwork?.networkAdapters?.networkAdapters[0].addresses?.addresses.map((x) => x.ipAddress)).toEqual([
+      '10.1.0.5',
+      '10.1.0.6',
+    ]);
     expect(a.virtualMachineDetails.createTime).toBe('2020-02-29T00:00:00Z');
     expect(a.virtualMachineDetails.platform).toStrictEqual({ physicalDetails: { location: 'Lyon DC' } });
     expect(a.virtualMachineDetails.vmDisks).toStrictEqual({ hddTotalCapacityBytes: String(500 * 1024 ** 3) });

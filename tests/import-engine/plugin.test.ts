@@ -11,10 +11,9 @@ import { memFile, MemorySink } from './helpers';
 const jsonWorkbookReader: Reader = async function* (bytes) {
   const parts: Buffer[] = [];
   for await (const b of bytes) parts.push(b);
-  const book = JSON.parse(Buffer.concat(parts).toString('utf8'), (_k, v) => (typeof v === 'string' && v.startsWith('date:') ? new Date(v.slice(5)) : v)) as Record<
-    string,
-    Array<unknown[] | null>
-  >;
+  const book = JSON.parse(Buffer.concat(parts).toString('utf8'), (_k, v) =>
+    typeof v === 'string' && v.startsWith('date:') ? new Date(v.slice(5)) : v,
+  ) as Record<string, Array<unknown[] | null>>;
   for (const [sheet, rows] of Object.entries(book)) {
     const ev: ReaderEvent = { type: 'table', sheet, header: rows[0] as string[], headerRow: 1 };
     yield ev;
@@ -43,7 +42,11 @@ const mapping: AssetMapping<Children> = {
       machineId: m.VM as string,
       attributes: { poweredOn: String(m.PoweredOn) },
       labels: {},
-      virtualMachineDetails: { coreCount: m.CPUs as number, createTime: new Date(m.Created as number).toISOString(), vmDisks: { hddTotalCapacityBytes: String((c?.disks ?? []).reduce((a, b) => a + b, 0) * 1024 * 1024) } },
+      virtualMachineDetails: {
+        coreCount: m.CPUs as number,
+        createTime: new Date(m.Created as number).toISOString(),
+        vmDisks: { hddTotalCapacityBytes: String((c?.disks ?? []).reduce((a, b) => a + b, 0) * 1024 * 1024) },
+      },
     },
     frames: 1,
   }),
@@ -91,8 +94,19 @@ const sheetFormat: FormatDefinition<Children> = {
 
 describe('a sheet-based reader plugs into the same pipeline', () => {
   const book = {
-    vInfo: [['VM', 'CPUs', 'PoweredOn', 'Created'], ['web', 2, true, 'date:2023-01-02T03:04:05Z'], null, ['db', 0, false, 'date:2023-01-02T03:04:05Z'], ['app', 4, 'False', '01/31/2024 13:30:00']],
-    vDisk: [['VM', 'Capacity MB'], ['web', 1024], ['app', 512.5], ['ghost', 1]],
+    vInfo: [
+      ['VM', 'CPUs', 'PoweredOn', 'Created'],
+      ['web', 2, true, 'date:2023-01-02T03:04:05Z'],
+      null,
+      ['db', 0, false, 'date:2023-01-02T03:04:05Z'],
+      ['app', 4, 'False', '01/31/2024 13:30:00'],
+    ],
+    vDisk: [
+      ['VM', 'Capacity MB'],
+      ['web', 1024],
+      ['app', 512.5],
+      ['ghost', 1],
+    ],
     vHost: [['Host'], ['esx-1']],
   };
   const file = () => memFile('export.json', JSON.stringify(book));
@@ -133,7 +147,15 @@ describe('a sheet-based reader plugs into the same pipeline', () => {
     const sink = new MemorySink();
     const r = await executeWith(sheetFormat, [file()], sink);
     expect(r.totalRowsCount).toBe(3 + 3);
-    expect(sink.assets.map((a) => [a.machineId, a.attributes.poweredOn, a.virtualMachineDetails.coreCount, a.virtualMachineDetails.createTime, a.virtualMachineDetails.vmDisks?.hddTotalCapacityBytes])).toEqual([
+    expect(
+      sink.assets.map((a) => [
+        a.machineId,
+        a.attributes.poweredOn,
+        a.virtualMachineDetails.coreCount,
+        a.virtualMachineDetails.createTime,
+        a.virtualMachineDetails.vmDisks?.hddTotalCapacityBytes,
+      ]),
+    ).toEqual([
       ['web', 'true', 2, '2023-01-02T03:04:05.000Z', String(1024 * 1024 * 1024)],
       ['app', 'false', 4, '2024-01-31T13:30:00.000Z', String(512.5 * 1024 * 1024)],
     ]);
@@ -145,7 +167,12 @@ describe('recognition by header when names are shared', () => {
     format: 'IMPORT_JOB_FORMAT_CMDB',
     label: 'Toy CMDB',
     description: 'test only',
-    assets: { machineKind: 'machines', newChildren: () => ({}), addChild: () => undefined, build: (m) => ({ asset: { machineId: m.id as string, attributes: {}, labels: {}, virtualMachineDetails: {} }, frames: 1 }) },
+    assets: {
+      machineKind: 'machines',
+      newChildren: () => ({}),
+      addChild: () => undefined,
+      build: (m) => ({ asset: { machineId: m.id as string, attributes: {}, labels: {}, virtualMachineDetails: {} }, frames: 1 }),
+    },
     fileKinds: [
       {
         kind: 'machines',

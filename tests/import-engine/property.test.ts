@@ -13,7 +13,6 @@ import { chunkedFile } from '../support/payload-files';
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 const RUNS = Number(process.env.FC_RUNS ?? 150);
 
-
 /** Characters that stress CSV: separators, quotes, line breaks, BOM, multi-byte, formula starters. */
 const cellChar = fc.constantFrom(',', '"', '\n', '\r', ' ', 'a', 'Z', '0', '9', '.', '-', '=', '@', '+', ';', ':', '\uFEFF', 'é', '€', '😀', '\t', '\u0000');
 const cell = fc.string({ unit: cellChar, maxLength: 12 });

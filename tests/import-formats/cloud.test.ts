@@ -29,7 +29,9 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
       fileName: 'perfInfo.csv',
       partialReport: false,
       fileErrors: [],
-      rowErrors: [csvRow(2, '', AWS1, [['INFO', 'AvailableMemoryBytes is 0: the AWS script writes 0 when memory is not measured, so 0 is ignored in this file']])],
+      rowErrors: [
+        csvRow(2, '', AWS1, [['INFO', 'AvailableMemoryBytes is 0: the AWS script writes 0 when memory is not measured, so 0 is ignored in this file']]),
+      ],
     });
     expect(fileReport(report, 'tagInfo.csv')).toEqual({
       fileName: 'tagInfo.csv',
@@ -38,7 +40,9 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
       rowErrors: [
         csvRow(2, '', AWS1, [['WARNING', 'the tag Name=web-prod-1 is imported as the label name=web-prod-1 (Google label rules)']]),
         csvRow(3, '', AWS1, [['WARNING', 'the tag Environment=Production is imported as the label environment=production (Google label rules)']]),
-        csvRow(4, '', AWS1, [['WARNING', 'the tag aws:cloudformation:stack-name=WebStack is imported as the label aws_cloudformation_stack-name=webstack (Google label rules)']]),
+        csvRow(4, '', AWS1, [
+          ['WARNING', 'the tag aws:cloudformation:stack-name=WebStack is imported as the label aws_cloudformation_stack-name=webstack (Google label rules)'],
+        ]),
         csvRow(5, '', AWS2, [['WARNING', 'the tag Name=db-prod-1 is imported as the label name=db-prod-1 (Google label rules)']]),
       ],
     });
@@ -127,8 +131,12 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
       ],
     });
     expect(fileReport(report, 'perfInfo.csv').rowErrors).toEqual([
-      csvRow(2, '', 'i-0000000000000000a', [['INFO', 'AvailableMemoryBytes is 0: the AWS script writes 0 when memory is not measured, so 0 is ignored in this file']]),
-      csvRow(3, '', 'i-0000000000000000a', [['ERROR', 'TimeStamp must be a timestamp (ISO 8601 like 2024-01-31T13:30:00Z, or MM/dd/yyyy HH:mm:ss), got "31/01/2024 25:00"']]),
+      csvRow(2, '', 'i-0000000000000000a', [
+        ['INFO', 'AvailableMemoryBytes is 0: the AWS script writes 0 when memory is not measured, so 0 is ignored in this file'],
+      ]),
+      csvRow(3, '', 'i-0000000000000000a', [
+        ['ERROR', 'TimeStamp must be a timestamp (ISO 8601 like 2024-01-31T13:30:00Z, or MM/dd/yyyy HH:mm:ss), got "31/01/2024 25:00"'],
+      ]),
       csvRow(4, '', 'i-0000000000000000z', [
         ['ERROR', 'CpuUtilizationPercentage must be at most 100 (percent), got 150'],
         ['ERROR', 'MachineId "i-0000000000000000z" matches no MachineId of vmInfo.csv'],
@@ -136,7 +144,9 @@ describe('AWS export (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV)', () => {
     ]);
     expect(fileReport(report, 'tagInfo.csv').rowErrors).toEqual([
       csvRow(2, '', 'i-0000000000000000a', [['WARNING', 'the tag Name=ok-1 is imported as the label name=ok-1 (Google label rules)']]),
-      csvRow(3, '', 'i-0000000000000000a', [['WARNING', 'the label key "name" is given more than once for MachineId "i-0000000000000000a"; the last value wins']]),
+      csvRow(3, '', 'i-0000000000000000a', [
+        ['WARNING', 'the label key "name" is given more than once for MachineId "i-0000000000000000a"; the last value wins'],
+      ]),
     ]);
     expect(countBySeverity(report)).toEqual({ ERROR: 6, WARNING: 3, INFO: 1 });
     const { assets } = await execute(awsCsv, fixtureFiles('aws/invalid'));
@@ -195,7 +205,11 @@ describe('Azure export (IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV)', () => {
       },
     });
     expect(app.virtualMachineDetails.platform).toEqual({
-      azureVmDetails: { location: app.attributes.HostingLocation, machineTypeLabel: app.attributes.MachineTypeLabel, provisioningState: 'Provisioning succeeded' },
+      azureVmDetails: {
+        location: app.attributes.HostingLocation,
+        machineTypeLabel: app.attributes.MachineTypeLabel,
+        provisioningState: 'Provisioning succeeded',
+      },
     });
     expect(app.virtualMachineDetails.platform?.azureVmDetails?.location).toBeDefined();
     expect(app.labels).toEqual({ environment: 'prod', costcenter: 'cc_42' });

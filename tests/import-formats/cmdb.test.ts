@@ -79,7 +79,9 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     expect(sql.virtualMachineDetails.platform).toEqual({ physicalDetails: { location: 'Paris DC1' } });
     expect(sql.attributes.IsPhysical).toBe('true');
     expect(sql.virtualMachineDetails.vmNetwork?.primaryMacAddress).toBe('00:1a:2b:3c:4d:5e');
-    expect(sql.virtualMachineDetails.vmDisks?.disks?.entries).toEqual([{ diskLabel: 'PHYSICALDRIVE0', totalCapacityBytes: '480103981056', totalFreeBytes: '240051990528' }]);
+    expect(sql.virtualMachineDetails.vmDisks?.disks?.entries).toEqual([
+      { diskLabel: 'PHYSICALDRIVE0', totalCapacityBytes: '480103981056', totalFreeBytes: '240051990528' },
+    ]);
     const { osFamily, osName, osVersion } = sql.virtualMachineDetails;
     expect({ osFamily, osName, osVersion }).toEqual({ osFamily: 'OS_FAMILY_WINDOWS', osName: 'Windows 2019 Datacenter', osVersion: '10.0.17763' });
   });
@@ -135,9 +137,15 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     const { assets, report } = await execute(cmdb, [bufferFile('cmdb.csv', text)]);
     expect(countBySeverity(report.executionErrors)).toEqual({ ERROR: 0, WARNING: 2, INFO: 0 });
     // no operational_status: no power state
-    expect(assets.map((a) => [a.machineId, a.virtualMachineDetails.vmName, a.virtualMachineDetails.coreCount, a.virtualMachineDetails.memoryMb, a.virtualMachineDetails.powerState])).toEqual([
-      ['z1', 'zed', 2, 1024, undefined],
-    ]);
+    expect(
+      assets.map((a) => [
+        a.machineId,
+        a.virtualMachineDetails.vmName,
+        a.virtualMachineDetails.coreCount,
+        a.virtualMachineDetails.memoryMb,
+        a.virtualMachineDetails.powerState,
+      ]),
+    ).toEqual([['z1', 'zed', 2, 1024, undefined]]);
   });
 
   it('fills a disk interfaceType only when storage_type names a bus', async () => {

@@ -3,7 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { executeImport, executeWith, validateImport, validateWith } from '../../backend-emulator/import-engine';
-import type { Asset, EngineOptions, ExecutionReport, FormatDefinition, ImportJobFormat, PayloadFile, ValidationReport } from '../../backend-emulator/import-engine';
+import type {
+  Asset,
+  EngineOptions,
+  ExecutionReport,
+  FormatDefinition,
+  ImportJobFormat,
+  PayloadFile,
+  ValidationReport,
+} from '../../backend-emulator/import-engine';
 import { FORMATS, otherFormatOf } from '../../backend-emulator/import-engine/formats';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');

@@ -74,7 +74,9 @@ const EXPECTED_WEB_01: Asset = {
     vmNetwork: {
       primaryIpAddress: '10.0.0.11',
       primaryMacAddress: '00:50:56:a1:00:01',
-      networkAdapters: { networkAdapters: [{ macAddress: '00:50:56:a1:00:01', addresses: { addresses: [{ ipAddress: '10.0.0.11' }, { ipAddress: '10.0.1.11' }] } }] },
+      networkAdapters: {
+        networkAdapters: [{ macAddress: '00:50:56:a1:00:01', addresses: { addresses: [{ ipAddress: '10.0.0.11' }, { ipAddress: '10.0.1.11' }] } }],
+      },
     },
     osFamily: 'OS_FAMILY_LINUX',
     osName: 'Ubuntu Linux (64-bit)',
@@ -119,7 +121,9 @@ function checkValidAssets(assets: Asset[]): void {
   expect(app.virtualMachineDetails.vmNetwork).toEqual({
     primaryIpAddress: '10.0.0.13',
     primaryMacAddress: '00:50:56:a1:00:03',
-    networkAdapters: { networkAdapters: [{ macAddress: '00:50:56:a1:00:03', addresses: { addresses: [{ ipAddress: '10.0.0.13' }, { ipAddress: 'fe80::250:56ff:fea1:3' }] } }] },
+    networkAdapters: {
+      networkAdapters: [{ macAddress: '00:50:56:a1:00:03', addresses: { addresses: [{ ipAddress: '10.0.0.13' }, { ipAddress: 'fe80::250:56ff:fea1:3' }] } }],
+    },
   });
   expect(app.virtualMachineDetails.vmDisks).toEqual({
     hddTotalCapacityBytes: mibToBytes(51200),
@@ -160,7 +164,11 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
       });
     }
     // vPartition has no row of the template
-    expect(fileReport(report, 'RVTools_tabvPartition.csv')).toEqual({ fileName: 'RVTools_tabvPartition.csv', ...noIssues, fileErrors: customColumnInfos('RVTools_tabvPartition.csv') });
+    expect(fileReport(report, 'RVTools_tabvPartition.csv')).toEqual({
+      fileName: 'RVTools_tabvPartition.csv',
+      ...noIssues,
+      fileErrors: customColumnInfos('RVTools_tabvPartition.csv'),
+    });
     expect(fileReport(report, 'RVTools_tabvHost.csv')).toEqual({
       fileName: 'RVTools_tabvHost.csv',
       ...noIssues,
@@ -200,7 +208,10 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
       partialReport: false,
       fileErrors: [
         { severity: 'WARNING', errorDetails: 'the column Provisioned MiB is missing from the header of RVTools_tabvInfo.csv; it is recommended' },
-        { severity: 'WARNING', errorDetails: 'the column OS according to the configuration file is missing from the header of RVTools_tabvInfo.csv; it is recommended' },
+        {
+          severity: 'WARNING',
+          errorDetails: 'the column OS according to the configuration file is missing from the header of RVTools_tabvInfo.csv; it is recommended',
+        },
       ],
       rowErrors: [
         row(3, 'bad-cpu', 'uuid-2', [['ERROR', 'CPUs must be a whole number (cores), got "four"']]),
@@ -212,7 +223,13 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
         row(5, 'dup-id', 'uuid-4', [['ERROR', `${KEY_COLUMN} "vm-1@vc01" is a duplicate: row 2 has the same ${KEY_COLUMN}`]]),
         row(6, 'dup-uuid', 'uuid-1', [['ERROR', 'VM UUID "uuid-1" is also the UUID of VM "ok-01"']]),
         row(7, '', 'uuid-6', [['ERROR', 'VM is required']]),
-        { rowNumber: 8, vmName: '', vmUuid: '', errors: [{ severity: 'INFO', errorDetails: 'VM "tmpl" is a template (Template = True): templates are not machines, the row is skipped' }], csvError: { rowNumber: 8 } },
+        {
+          rowNumber: 8,
+          vmName: '',
+          vmUuid: '',
+          errors: [{ severity: 'INFO', errorDetails: 'VM "tmpl" is a template (Template = True): templates are not machines, the row is skipped' }],
+          csvError: { rowNumber: 8 },
+        },
       ],
     });
     expect(fileReport(report, 'RVTools_tabvDisk.csv')).toEqual({
@@ -250,7 +267,9 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
   it('needs RVTools_tabvInfo.csv, recognises tab names with or without the prefix, and sends xlsx files elsewhere', async () => {
     const disk = readFileSync(join(FIXTURES, 'rvtools/csv-valid/RVTools_tabvDisk.csv'));
     const noInfo = await validate(rvtoolsCsv, [bufferFile('RVTools_tabvDisk.csv', disk)]);
-    expect(noInfo.jobErrors).toEqual([{ severity: 'ERROR', errorDetails: 'RVTools_tabvInfo.csv is required in every RVTools CSV import, and the payload has none' }]);
+    expect(noInfo.jobErrors).toEqual([
+      { severity: 'ERROR', errorDetails: 'RVTools_tabvInfo.csv is required in every RVTools CSV import, and the payload has none' },
+    ]);
     const info = readFileSync(join(FIXTURES, 'rvtools/csv-valid/RVTools_tabvInfo.csv'));
     const bare = await execute(rvtoolsCsv, [bufferFile('vinfo.csv', info), bufferFile('vDisk (1).csv', disk)]);
     expect(bare.assets).toHaveLength(3);
@@ -269,14 +288,20 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
   });
 
   it('accepts 3.x headers (MB units, no VM ID): joins by VM name', async () => {
-    const vInfo = 'VM,Powerstate,Template,CPUs,Memory,Provisioned MB,In Use MB,Datacenter,OS according to the configuration file,OS according to the VMware Tools\r\nold-01,poweredOn,False,2,2048,20480,10240,DC9,Red Hat Enterprise Linux 6 (64-bit),\r\n';
+    const vInfo =
+      'VM,Powerstate,Template,CPUs,Memory,Provisioned MB,In Use MB,Datacenter,OS according to the configuration file,OS according to the VMware Tools\r\nold-01,poweredOn,False,2,2048,20480,10240,DC9,Red Hat Enterprise Linux 6 (64-bit),\r\n';
     const vPart = 'VM,Powerstate,Template,Disk,Capacity MB,Consumed MB,Free MB,Free % \r\nold-01,poweredOn,False,/,18000,8000,10000,55\r\n';
     const { report, assets } = await execute(rvtoolsCsv, [bufferFile('RVTools_tabvInfo.csv', vInfo), bufferFile('RVTools_tabvPartition.csv', vPart)]);
     expect(countBySeverity(report.executionErrors)).toEqual({ ERROR: 0, WARNING: 2, INFO: 0 });
     expect(assets).toEqual([
       {
         machineId: 'old-01',
-        attributes: { HostingLocation: 'DC9', MachineStatus: 'poweredOn', IsPhysical: 'false', 'OS according to the configuration file': 'Red Hat Enterprise Linux 6 (64-bit)' },
+        attributes: {
+          HostingLocation: 'DC9',
+          MachineStatus: 'poweredOn',
+          IsPhysical: 'false',
+          'OS according to the configuration file': 'Red Hat Enterprise Linux 6 (64-bit)',
+        },
         labels: {},
         virtualMachineDetails: {
           vmUuid: 'old-01',
@@ -422,7 +447,14 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
           ['bad', 'poweredOn', 'False', 'many', { formula: '1024*2', result: 2048 }, 'vm-2', 'vc'],
         ],
       },
-      { name: 'vDisk', rows: [['VM', 'Disk', 'Capacity MiB', 'VM ID', 'VI SDK Server'], ['good', 'Hard disk 1', 'big', 'vm-1', 'vc'], ['x', 'Hard disk 1', 10, 'vm-9', 'vc']] },
+      {
+        name: 'vDisk',
+        rows: [
+          ['VM', 'Disk', 'Capacity MiB', 'VM ID', 'VI SDK Server'],
+          ['good', 'Hard disk 1', 'big', 'vm-1', 'vc'],
+          ['x', 'Hard disk 1', 10, 'vm-9', 'vc'],
+        ],
+      },
     ]);
     const report = await validate(rvtoolsXlsx, [bufferFile('bad.xlsx', buf)]);
     const f = fileReport(report, 'bad.xlsx');
@@ -464,9 +496,22 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
 
   it('turns hostile workbooks into file errors (no asset written)', async () => {
     const laughs = handWorkbook([['vInfo', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]><worksheet/>']]);
-    const merged = await buildWorkbook([{ name: 'vInfo', rows: [['VM', null, 'Memory'], ['a', 1, 1024]], merges: ['A1:B1'] }]);
+    const merged = await buildWorkbook([
+      {
+        name: 'vInfo',
+        rows: [
+          ['VM', null, 'Memory'],
+          ['a', 1, 1024],
+        ],
+        merges: ['A1:B1'],
+      },
+    ]);
     for (const [name, buf, text] of [
-      ['laughs.xlsx', laughs, 'sheet "vInfo": xl/worksheets/sheet1.xml carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused'],
+      [
+        'laughs.xlsx',
+        laughs,
+        'sheet "vInfo": xl/worksheets/sheet1.xml carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused',
+      ],
       ['merged.xlsx', merged, 'sheet "vInfo": header row 1 has merged cells (A1:B1): each column needs its own header cell; the sheet is not read'],
     ] as const) {
       const { report, assets } = await execute(rvtoolsXlsx, [bufferFile(name, buf)]);

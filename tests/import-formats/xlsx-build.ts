@@ -144,13 +144,14 @@ const RNS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships
 
 /** The parts around some sheets: content types, relationships, workbook. */
 export function workbookParts(sheetNames: string[], opts: { sharedStrings?: boolean; workbookXml?: string } = {}): ZipPart[] {
-  const rels = sheetNames
-    .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${RNS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
-    .join('');
+  const rels = sheetNames.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${RNS}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('');
   const ss = opts.sharedStrings ? `<Relationship Id="rIdS" Type="${RNS}/sharedStrings" Target="sharedStrings.xml"/>` : '';
   const sheets = sheetNames.map((n, i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('');
   return [
-    { name: '[Content_Types].xml', data: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
+    {
+      name: '[Content_Types].xml',
+      data: '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    },
     {
       name: '_rels/.rels',
       data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${RNS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,

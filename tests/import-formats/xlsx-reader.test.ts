@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import fc from 'fast-check';
-import { createXlsxReader, decodeEntities, excelSerialToDate, isDateFormat, readZipDirectory, DEFAULT_XLSX_LIMITS, XlsxWorkbook, XlsxError, type XlsxReaderOptions } from '../../backend-emulator/import-engine/readers/xlsx';
+import {
+  createXlsxReader,
+  decodeEntities,
+  excelSerialToDate,
+  isDateFormat,
+  readZipDirectory,
+  DEFAULT_XLSX_LIMITS,
+  XlsxWorkbook,
+  XlsxError,
+  type XlsxReaderOptions,
+} from '../../backend-emulator/import-engine/readers/xlsx';
 import type { CellValue, ReaderEvent } from '../../backend-emulator/import-engine';
 import { FIXTURES } from './helpers';
 import { bombPart, buildWorkbook, handWorkbook, inlineRow, sheetXml, vInfoXml, zip, type Cell } from './xlsx-build';
@@ -54,7 +64,11 @@ async function oracle(buf: Buffer): Promise<Map<string, Array<{ n: number; cells
     const rows: Array<{ n: number; cells: CellValue[] }> = [];
     ws.eachRow({ includeEmpty: false }, (row, n) => {
       const values = (row.values as unknown[]).slice(1).map(plain);
-      while (values.length > 0 && (values[values.length - 1] === undefined || (typeof values[values.length - 1] === 'string' && (values[values.length - 1] as string).trim() === ''))) values.pop();
+      while (
+        values.length > 0 &&
+        (values[values.length - 1] === undefined || (typeof values[values.length - 1] === 'string' && (values[values.length - 1] as string).trim() === ''))
+      )
+        values.pop();
       if (values.some((v) => v !== undefined && !(typeof v === 'string' && v.trim() === ''))) rows.push({ n, cells: values });
     });
     out.set(ws.name, rows);
@@ -77,7 +91,10 @@ describe('real RVTools workbooks, against exceljs', () => {
       expect([...mine.keys()].sort()).toEqual([...theirs.keys()].sort());
       for (const [sheet, rows] of theirs) {
         const t = mine.get(sheet)!;
-        const got = [{ n: 1, cells: trimmed(t.header as CellValue[]).map((v) => (v === '' ? undefined : v)) }, ...t.rows.map((r) => ({ n: r.n, cells: trimmed(r.cells) }))];
+        const got = [
+          { n: 1, cells: trimmed(t.header as CellValue[]).map((v) => (v === '' ? undefined : v)) },
+          ...t.rows.map((r) => ({ n: r.n, cells: trimmed(r.cells) })),
+        ];
         expect(got).toEqual(rows);
       }
     });
@@ -116,10 +133,37 @@ describe('real RVTools workbooks, against exceljs', () => {
     expect(t.rows[0].n).toBe(2);
     expect(t.rows[804].n).toBe(806);
     expect(t.header).toEqual([
-      'VM', 'Powerstate', 'Template', 'CPUs', 'Memory', 'NICs', 'Disks', 'Provisioned MB', 'In Use MB', 'Datacenter', 'Cluster', 'Host',
-      'OS according to the configuration file', 'OS according to the VMware Tools',
+      'VM',
+      'Powerstate',
+      'Template',
+      'CPUs',
+      'Memory',
+      'NICs',
+      'Disks',
+      'Provisioned MB',
+      'In Use MB',
+      'Datacenter',
+      'Cluster',
+      'Host',
+      'OS according to the configuration file',
+      'OS according to the VMware Tools',
     ]);
-    expect(t.rows[0].cells).toEqual(['wadfs1', 'poweredOn', 'False', 1, 4096, 1, 1, 86201, 62420, 'Datacenter1', 'Cluster1', 'bovmsp-04.customer.com', 'Microsoft Windows Server 2008 R2 (64-bit)', 'Microsoft Windows Server 2008 R2 (64-bit)']);
+    expect(t.rows[0].cells).toEqual([
+      'wadfs1',
+      'poweredOn',
+      'False',
+      1,
+      4096,
+      1,
+      1,
+      86201,
+      62420,
+      'Datacenter1',
+      'Cluster1',
+      'bovmsp-04.customer.com',
+      'Microsoft Windows Server 2008 R2 (64-bit)',
+      'Microsoft Windows Server 2008 R2 (64-bit)',
+    ]);
     expect(fileIssues(events).map((e) => e.issue)).toEqual([{ severity: 'INFO', errorDetails: 'sheets not read by this format: vPartition, vHost' }]);
   });
 });
@@ -264,7 +308,10 @@ describe('not a workbook, broken archives', () => {
     return f?.issue;
   };
   it('refuses a CSV, a legacy .xls (or a password-protected workbook), an empty file', async () => {
-    expect(await fatalText(Buffer.from('VM,CPUs\nweb,2\n'))).toEqual({ severity: 'ERROR', errorDetails: 'the file is not an .xlsx workbook (not a zip archive)' });
+    expect(await fatalText(Buffer.from('VM,CPUs\nweb,2\n'))).toEqual({
+      severity: 'ERROR',
+      errorDetails: 'the file is not an .xlsx workbook (not a zip archive)',
+    });
     const ole = Buffer.alloc(512);
     Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(ole);
     expect((await fatalText(ole))!.errorDetails).toMatch(/legacy \.xls workbook or a password-protected workbook/);
@@ -278,7 +325,9 @@ describe('not a workbook, broken archives', () => {
     expect((await fatalText(zip([...parts.map((p) => ({ ...p, flags: 1 }))])))!.errorDetails).toMatch(/is encrypted/);
     const sheet = vInfoXml([['a', 1, 1024, 'vm-1']]);
     const bz = handWorkbook([['vInfo', { name: '', data: sheet, method: 12 }]]);
-    expect((await fatalText(bz))!.errorDetails).toBe('sheet "vInfo": xl/worksheets/sheet1.xml uses zip compression method 12; only stored and deflated parts are supported');
+    expect((await fatalText(bz))!.errorDetails).toBe(
+      'sheet "vInfo": xl/worksheets/sheet1.xml uses zip compression method 12; only stored and deflated parts are supported',
+    );
     const crc = handWorkbook([['vInfo', { name: '', data: sheet, crc32: 12345 }]]);
     expect((await fatalText(crc))!.errorDetails).toBe('sheet "vInfo": xl/worksheets/sheet1.xml fails its CRC-32 check: the archive is corrupt');
   });
@@ -287,14 +336,18 @@ describe('not a workbook, broken archives', () => {
     expect(tables(await readAll(buf)).get('vInfo')!.rows).toEqual([{ n: 2, cells: ['a', 1, 1024, 'vm-1'] }]);
   });
   it('refuses overlapping entries and duplicated part names', () => {
-    const buf = zip([{ name: 'a', data: 'aaaa' }, { name: 'A', data: 'bbbb' }]);
+    const buf = zip([
+      { name: 'a', data: 'aaaa' },
+      { name: 'A', data: 'bbbb' },
+    ]);
     expect(() => readZipDirectory(buf, DEFAULT_XLSX_LIMITS)).toThrow(/holds the part A twice/);
   });
 });
 
 describe('hostile workbooks', () => {
   const GIB = 1024 * 1024 * 1024;
-  const head = '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c></row>';
+  const head =
+    '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c></row>';
   const tail = '</sheetData></worksheet>';
 
   it('a tiny zip declaring a 3 GiB sheet: file error before inflating anything', async () => {
@@ -331,7 +384,8 @@ describe('hostile workbooks', () => {
         fatal: true,
         issue: {
           severity: 'ERROR',
-          errorDetails: 'sheet "vInfo": xl/worksheets/sheet1.xml inflates past the 4096 bytes its zip header declares: the archive is corrupt or hostile (zip bomb?)',
+          errorDetails:
+            'sheet "vInfo": xl/worksheets/sheet1.xml inflates past the 4096 bytes its zip header declares: the archive is corrupt or hostile (zip bomb?)',
         },
       },
     ]);
@@ -340,8 +394,16 @@ describe('hostile workbooks', () => {
   it('caps the inflated bytes per part and in total (honest sizes, small caps)', async () => {
     const big = (mib: number) => sheetXml(inlineRow(1, ['VM', 'CPUs', 'Memory', 'VM ID']) + ' '.repeat(mib * 1024 * 1024));
     const perPart = await readAll(handWorkbook([['vInfo', big(3)]]), { limits: { maxEntryBytes: 2 * 1024 * 1024 } });
-    expect((perPart[0] as { issue: { errorDetails: string } }).issue.errorDetails).toMatch(/^sheet "vInfo": xl\/worksheets\/sheet1\.xml would inflate to \d+ bytes, more than the 2 MiB accepted for one part \(zip bomb\?\)$/);
-    const total = await readAll(handWorkbook([['vInfo', big(3)], ['vDisk', big(3)]]), { limits: { maxEntryBytes: 4 * 1024 * 1024, maxTotalBytes: 5 * 1024 * 1024 } });
+    expect((perPart[0] as { issue: { errorDetails: string } }).issue.errorDetails).toMatch(
+      /^sheet "vInfo": xl\/worksheets\/sheet1\.xml would inflate to \d+ bytes, more than the 2 MiB accepted for one part \(zip bomb\?\)$/,
+    );
+    const total = await readAll(
+      handWorkbook([
+        ['vInfo', big(3)],
+        ['vDisk', big(3)],
+      ]),
+      { limits: { maxEntryBytes: 4 * 1024 * 1024, maxTotalBytes: 5 * 1024 * 1024 } },
+    );
     const last = total[total.length - 1] as Extract<ReaderEvent, { type: 'fileIssue' }>;
     expect(last).toEqual({
       type: 'fileIssue',
@@ -354,14 +416,17 @@ describe('hostile workbooks', () => {
     const laughs =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' +
       '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>';
-    const inSheet = await readAll(handWorkbook([['vInfo', laughs + sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>&lol3;</t></is></c></row>').replace(/^<\?xml[^>]*>/, '')]]));
+    const inSheet = await readAll(
+      handWorkbook([['vInfo', laughs + sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>&lol3;</t></is></c></row>').replace(/^<\?xml[^>]*>/, '')]]),
+    );
     expect(inSheet).toEqual([
       {
         type: 'fileIssue',
         fatal: true,
         issue: {
           severity: 'ERROR',
-          errorDetails: 'sheet "vInfo": xl/worksheets/sheet1.xml carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused',
+          errorDetails:
+            'sheet "vInfo": xl/worksheets/sheet1.xml carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused',
         },
       },
     ]);
@@ -371,7 +436,10 @@ describe('hostile workbooks', () => {
       {
         type: 'fileIssue',
         fatal: true,
-        issue: { severity: 'ERROR', errorDetails: 'xl/sharedStrings.xml carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused' },
+        issue: {
+          severity: 'ERROR',
+          errorDetails: 'xl/sharedStrings.xml carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused',
+        },
       },
     ]);
     const wbXml = laughs + '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheets/></workbook>';
@@ -419,7 +487,9 @@ describe('hostile workbooks', () => {
     const longText = await readAll(handWorkbook([['S', sheetXml(`<row r="1"><c r="A1" t="inlineStr"><is><t>${'a'.repeat(300_000)}</t></is></c></row>`)]]), {
       limits: { maxTokenChars: 100_000 },
     });
-    expect((longText[0] as { issue: { errorDetails: string } }).issue.errorDetails).toBe('sheet "S": sheet "S" holds a text value longer than 100000 characters');
+    expect((longText[0] as { issue: { errorDetails: string } }).issue.errorDetails).toBe(
+      'sheet "S": sheet "S" holds a text value longer than 100000 characters',
+    );
     const longTag = await readAll(handWorkbook([['S', sheetXml(`<row r="1" ${'x'.repeat(300_000)}></row>`)]]), { limits: { maxTokenChars: 100_000 } });
     expect((longTag[0] as { issue: { errorDetails: string } }).issue.errorDetails).toBe('sheet "S": sheet "S" holds markup longer than 100000 characters');
   });
@@ -483,8 +553,23 @@ describe('hostile workbooks', () => {
 
   it('refuses merged header cells (file error, sheet not read) and warns about merged data cells', async () => {
     const buf = await buildWorkbook([
-      { name: 'vInfo', rows: [['VM', null, 'Memory'], ['a', 2, 1024]], merges: ['A1:B1'] },
-      { name: 'vDisk', rows: [['VM', 'Capacity MiB'], ['a', 100], [null, 200]], merges: ['A2:A3'] },
+      {
+        name: 'vInfo',
+        rows: [
+          ['VM', null, 'Memory'],
+          ['a', 2, 1024],
+        ],
+        merges: ['A1:B1'],
+      },
+      {
+        name: 'vDisk',
+        rows: [
+          ['VM', 'Capacity MiB'],
+          ['a', 100],
+          [null, 200],
+        ],
+        merges: ['A2:A3'],
+      },
     ]);
     const events = await readAll(buf);
     expect(events.filter((e) => e.type === 'table').map((e) => (e as { sheet: string }).sheet)).toEqual(['vDisk']);

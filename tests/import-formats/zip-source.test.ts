@@ -29,7 +29,15 @@ test.each([
     expect(source.length).toBe(data.length);
     // The temp file is unlinked at once: nothing is left in the folder, even before close().
     expect(fs.readdirSync(dir)).toEqual([]);
-    for (const [a, b] of [[0, 1], [0, data.length], [4095, 4098], [65_000, 200_001], [data.length - 3, data.length + 10], [-5, 3], [10, 10]]) {
+    for (const [a, b] of [
+      [0, 1],
+      [0, data.length],
+      [4095, 4098],
+      [65_000, 200_001],
+      [data.length - 3, data.length + 10],
+      [-5, 3],
+      [10, 10],
+    ]) {
       const expected = data.subarray(Math.max(0, a), Math.min(data.length, b));
       expect(source.range(a, b).equals(expected)).toBe(true);
       expect(Buffer.concat([...source.views(a, b)]).equals(expected)).toBe(true);

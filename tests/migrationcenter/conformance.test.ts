@@ -229,7 +229,11 @@ test('storage payload in the storage dir: a prefix of objects, validate and run'
   const name = `${parent}/importJobs/storage-job`;
   await createSource(parent, 'storage');
   const { data: created } = await mc.projects.locations.importJobs.create(
-    { parent, importJobId: 'storage-job', requestBody: { assetSource: `${parent}/sources/storage`, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports-bucket/batch-1/' } } },
+    {
+      parent,
+      importJobId: 'storage-job',
+      requestBody: { assetSource: `${parent}/sources/storage`, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports-bucket/batch-1/' } },
+    },
     NO_RETRY,
   );
   expect(created.response).toMatchObject({ gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports-bucket/batch-1/' } });
@@ -267,7 +271,11 @@ test('storage payload: one object, and a missing object is a job error of the va
   expect((await validateJob(`${parent}/importJobs/one`)).state).toBe('IMPORT_JOB_STATE_READY');
 
   await mc.projects.locations.importJobs.create(
-    { parent, importJobId: 'missing', requestBody: { assetSource, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://single-bucket/nope.csv' } } },
+    {
+      parent,
+      importJobId: 'missing',
+      requestBody: { assetSource, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://single-bucket/nope.csv' } },
+    },
     NO_RETRY,
   );
   const job = await validateJob(`${parent}/importJobs/missing`);
@@ -279,18 +287,31 @@ test('errors reach the client in the google.rpc.Status shape', async () => {
   await createSource(PARENT, 'errors');
   await expect(
     mc.projects.locations.importJobs.create(
-      { parent: PARENT, importJobId: 'Bad_Id', requestBody: { assetSource: `${PARENT}/sources/errors`, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: b64(FIXED) }] } } },
+      {
+        parent: PARENT,
+        importJobId: 'Bad_Id',
+        requestBody: {
+          assetSource: `${PARENT}/sources/errors`,
+          inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: b64(FIXED) }] },
+        },
+      },
       NO_RETRY,
     ),
   ).rejects.toMatchObject({
     response: {
       status: 400,
-      data: { error: { code: 400, status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'importJobId' }] }] } },
+      data: {
+        error: {
+          code: 400,
+          status: 'INVALID_ARGUMENT',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'importJobId' }] }],
+        },
+      },
     },
   });
 });
 
-describe('Google\'s rules, through googleapis', () => {
+describe("Google's rules, through googleapis", () => {
   const parent = 'projects/p4/locations/us-west1';
   const assetSource = `${parent}/sources/rules`;
   const inline = (format = 'IMPORT_JOB_FORMAT_MANUAL_CSV') => ({ format, payload: [{ name: 'vmInfo.csv', data: b64(FIXED) }] });
@@ -298,16 +319,27 @@ describe('Google\'s rules, through googleapis', () => {
   beforeAll(() => createSource(parent, 'rules'));
 
   test('create without assetSource: 400 naming assetSource', async () => {
-    await expect(mc.projects.locations.importJobs.create({ parent, importJobId: 'no-source', requestBody: { inlinePayload: inline() } }, NO_RETRY)).rejects.toMatchObject({
-      response: { status: 400, data: { error: { status: 'INVALID_ARGUMENT', details: [{ fieldViolations: [{ field: 'assetSource', description: 'is required' }] }] } } },
+    await expect(
+      mc.projects.locations.importJobs.create({ parent, importJobId: 'no-source', requestBody: { inlinePayload: inline() } }, NO_RETRY),
+    ).rejects.toMatchObject({
+      response: {
+        status: 400,
+        data: { error: { status: 'INVALID_ARGUMENT', details: [{ fieldViolations: [{ field: 'assetSource', description: 'is required' }] }] } },
+      },
     });
   });
 
   test('create with a source that does not exist: 404 with ResourceInfo', async () => {
     await expect(
-      mc.projects.locations.importJobs.create({ parent, importJobId: 'lost', requestBody: { assetSource: `${parent}/sources/lost`, inlinePayload: inline() } }, NO_RETRY),
+      mc.projects.locations.importJobs.create(
+        { parent, importJobId: 'lost', requestBody: { assetSource: `${parent}/sources/lost`, inlinePayload: inline() } },
+        NO_RETRY,
+      ),
     ).rejects.toMatchObject({
-      response: { status: 404, data: { error: { status: 'NOT_FOUND', details: [{ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: `${parent}/sources/lost` }] } } },
+      response: {
+        status: 404,
+        data: { error: { status: 'NOT_FOUND', details: [{ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: `${parent}/sources/lost` }] } },
+      },
     });
   });
 
@@ -328,21 +360,37 @@ describe('Google\'s rules, through googleapis', () => {
     const { data: op } = await mc.projects.locations.importJobs.patch({ name, updateMask: 'display_name', requestBody: { displayName: 'renamed' } }, NO_RETRY);
     expect(op.response).toMatchObject({ displayName: 'renamed' });
     // Sources too (Google's UpdateSource requires the mask as well).
-    await expect(mc.projects.locations.sources.patch({ name: assetSource, requestBody: { displayName: 'x' } }, NO_RETRY)).rejects.toMatchObject(rejection(400, 'INVALID_ARGUMENT'));
-    const { data: sourceOp } = await mc.projects.locations.sources.patch({ name: assetSource, updateMask: 'display_name', requestBody: { displayName: 'Rules' } }, NO_RETRY);
+    await expect(mc.projects.locations.sources.patch({ name: assetSource, requestBody: { displayName: 'x' } }, NO_RETRY)).rejects.toMatchObject(
+      rejection(400, 'INVALID_ARGUMENT'),
+    );
+    const { data: sourceOp } = await mc.projects.locations.sources.patch(
+      { name: assetSource, updateMask: 'display_name', requestBody: { displayName: 'Rules' } },
+      NO_RETRY,
+    );
     expect(sourceOp.response).toMatchObject({ displayName: 'Rules' });
   });
 
-  test('the reference\'s storagePayload on the wire: 400 Unknown name', async () => {
-    const requestBody = { assetSource, storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/x.csv' } } as migrationcenter_v1alpha1.Schema$ImportJob;
+  test("the reference's storagePayload on the wire: 400 Unknown name", async () => {
+    const requestBody = {
+      assetSource,
+      storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/x.csv' },
+    } as migrationcenter_v1alpha1.Schema$ImportJob;
     await expect(mc.projects.locations.importJobs.create({ parent, importJobId: 'neutral', requestBody }, NO_RETRY)).rejects.toMatchObject({
-      response: { status: 400, data: { error: { status: 'INVALID_ARGUMENT', message: `Invalid JSON payload received. Unknown name "storagePayload" at 'import_job': Cannot find field.` } } },
+      response: {
+        status: 400,
+        data: {
+          error: { status: 'INVALID_ARGUMENT', message: `Invalid JSON payload received. Unknown name "storagePayload" at 'import_job': Cannot find field.` },
+        },
+      },
     });
   });
 
   test('a reference format on the wire: 400 Invalid value; DATABASE_ZIP is accepted', async () => {
     await expect(
-      mc.projects.locations.importJobs.create({ parent, importJobId: 'vmtool', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_VMTOOL_XLSX') } }, NO_RETRY),
+      mc.projects.locations.importJobs.create(
+        { parent, importJobId: 'vmtool', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_VMTOOL_XLSX') } },
+        NO_RETRY,
+      ),
     ).rejects.toMatchObject({
       response: {
         status: 400,
@@ -354,7 +402,10 @@ describe('Google\'s rules, through googleapis', () => {
         },
       },
     });
-    const { data } = await mc.projects.locations.importJobs.create({ parent, importJobId: 'db-zip', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_DATABASE_ZIP') } }, NO_RETRY);
+    const { data } = await mc.projects.locations.importJobs.create(
+      { parent, importJobId: 'db-zip', requestBody: { assetSource, inlinePayload: inline('IMPORT_JOB_FORMAT_DATABASE_ZIP') } },
+      NO_RETRY,
+    );
     expect(data.response).toMatchObject({ inlinePayload: { format: 'IMPORT_JOB_FORMAT_DATABASE_ZIP' } });
   });
 });

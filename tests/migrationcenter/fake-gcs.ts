@@ -31,7 +31,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       const items = [...objects.entries()]
         .filter(([key]) => key.startsWith(`${bucket}/${prefix}`))
         .map(([key, data]) => ({ kind: 'storage#object', bucket, name: key.slice(bucket.length + 1), size: String(data.length) }));
-      if (![...objects.keys()].some((k) => k.startsWith(`${bucket}/`))) return json(404, { error: { code: 404, message: 'The specified bucket does not exist.' } });
+      if (![...objects.keys()].some((k) => k.startsWith(`${bucket}/`)))
+        return json(404, { error: { code: 404, message: 'The specified bucket does not exist.' } });
       return json(200, { kind: 'storage#objects', items });
     }
     const one = /^\/storage\/v1\/b\/([^/]+)\/o\/(.+)$/.exec(url.pathname);

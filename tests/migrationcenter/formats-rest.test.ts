@@ -23,7 +23,12 @@ interface Case {
 const CASES: Case[] = [
   { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', valid: 'manual-csv/valid/basic', invalid: 'manual-csv/invalid/bad-int', machines: -1 },
   // The public sample has 131 VMs, 2 of them templates.
-  { format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', valid: 'rvtools/BillSampleNextRvtoolsFinal.xlsx', invalid: 'rvtools/csv-valid/RVTools_tabvInfo.csv', machines: 129 },
+  {
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    valid: 'rvtools/BillSampleNextRvtoolsFinal.xlsx',
+    invalid: 'rvtools/csv-valid/RVTools_tabvInfo.csv',
+    machines: 129,
+  },
   { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', valid: 'rvtools/csv-valid', invalid: 'rvtools/csv-invalid', machines: -1 },
   { format: 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV', valid: 'aws/valid', invalid: 'aws/invalid', machines: -1 },
   { format: 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV', valid: 'azure/valid', invalid: 'azure/invalid', machines: -1 },
@@ -32,7 +37,12 @@ const CASES: Case[] = [
 
 function filesOf(relative: string): string[] {
   const p = path.join(FIXTURES, relative);
-  return fs.statSync(p).isDirectory() ? fs.readdirSync(p).sort().map((f) => path.join(p, f)) : [p];
+  return fs.statSync(p).isDirectory()
+    ? fs
+        .readdirSync(p)
+        .sort()
+        .map((f) => path.join(p, f))
+    : [p];
 }
 
 function inline(format: string, files: string[]) {

@@ -81,7 +81,13 @@ describe('create', () => {
     expect(op.metadata.endTime).toMatch(RFC3339_UTC);
     expect(op.response['@type']).toBe(IMPORT_JOB_TYPE);
     const job = op.response;
-    expect(job).toMatchObject({ name: jobName('job-1'), displayName: 'First', labels: { env: 'dev' }, state: 'IMPORT_JOB_STATE_PENDING', inlinePayload: inline() });
+    expect(job).toMatchObject({
+      name: jobName('job-1'),
+      displayName: 'First',
+      labels: { env: 'dev' },
+      state: 'IMPORT_JOB_STATE_PENDING',
+      inlinePayload: inline(),
+    });
     expect(job.createTime).toMatch(RFC3339_UTC);
     expect(job.updateTime).toBe(job.createTime);
     expect(job.completeTime).toBeUndefined();
@@ -98,7 +104,13 @@ describe('create', () => {
     ['an unknown field', { colour: 'red' }, '', 'import_job', /Unknown name "colour" at 'import_job': Cannot find field/],
     ['importJobId in the body', { importJobId: 'x' }, '', 'import_job', /Unknown name "importJobId"/],
     ['an assetSource that is not a source name', { assetSource: 'sources/s1' }, '', 'assetSource', /projects\/\{project\}/],
-    ['base64 that is not base64', { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'MachineId,MachineName\nm1,a' }] } }, '', 'inlinePayload.payload[0].data', /base64/],
+    [
+      'base64 that is not base64',
+      { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'MachineId,MachineName\nm1,a' }] } },
+      '',
+      'inlinePayload.payload[0].data',
+      /base64/,
+    ],
     ['the unspecified format', { inlinePayload: { ...inline(), format: 'IMPORT_JOB_FORMAT_UNSPECIFIED' } }, '', 'inlinePayload.format', /UNSPECIFIED/],
     ['a zero requestId', {}, '&requestId=00000000-0000-0000-0000-000000000000', 'requestId', /UUID/],
     ['a requestId that is not a UUID', {}, '&requestId=abc', 'requestId', /UUID/],
@@ -121,7 +133,13 @@ describe('create', () => {
   test('a source that does not exist is NOT_FOUND with ResourceInfo, and nothing is created for it', async () => {
     const missing = `${PARENT}/sources/nowhere`;
     const err = googleError(await createJob(app, 'job-1', { assetSource: missing, inlinePayload: inline() }), 404, 'NOT_FOUND');
-    expect(err.details).toEqual([expect.objectContaining({ '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceType: 'migrationcenter.googleapis.com/Source', resourceName: missing })]);
+    expect(err.details).toEqual([
+      expect.objectContaining({
+        '@type': 'type.googleapis.com/google.rpc.ResourceInfo',
+        resourceType: 'migrationcenter.googleapis.com/Source',
+        resourceName: missing,
+      }),
+    ]);
     googleError(await call(app, 'GET', `/v1alpha1/${missing}`), 404, 'NOT_FOUND');
     googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
   });
@@ -161,43 +179,59 @@ describe('create', () => {
   });
 
   test('ignores output-only fields in the body', async () => {
-    const op = ok(await createJob(app, 'job-1', { inlinePayload: inline(), state: 'IMPORT_JOB_STATE_COMPLETED', name: 'other', createTime: '2000-01-01T00:00:00Z' }));
+    const op = ok(
+      await createJob(app, 'job-1', { inlinePayload: inline(), state: 'IMPORT_JOB_STATE_COMPLETED', name: 'other', createTime: '2000-01-01T00:00:00Z' }),
+    );
     expect(op.response).toMatchObject({ name: jobName('job-1'), state: 'IMPORT_JOB_STATE_PENDING' });
     expect(op.response.createTime).not.toBe('2000-01-01T00:00:00Z');
   });
 });
 
-describe('only wire names on the wire (the reference\'s neutral names are the provider\'s arguments)', () => {
+describe("only wire names on the wire (the reference's neutral names are the provider's arguments)", () => {
   test('storagePayload is refused as Google refuses it: Unknown name at import_job', async () => {
-    const err = googleError(await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/a/' } }), 400, 'INVALID_ARGUMENT');
+    const err = googleError(
+      await createJob(app, 'job-1', { storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/a/' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     const text = `Invalid JSON payload received. Unknown name "storagePayload" at 'import_job': Cannot find field.`;
     expect(err.message).toBe(text);
     expect(violations(err)).toEqual([{ field: 'import_job', description: text }]);
     expect(ok(await call(app, 'GET', `${BASE}/importJobs`)).importJobs ?? []).toEqual([]);
   });
 
-  test.each(['IMPORT_JOB_FORMAT_VMTOOL_XLSX', 'IMPORT_JOB_FORMAT_VMTOOL_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV', 'CSV'])(
-    'inline format %s is refused: Invalid value at import_job.inline_payload.format',
-    async (format) => {
-      const err = googleError(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format } }), 400, 'INVALID_ARGUMENT');
-      const text = `Invalid value at 'import_job.inline_payload.format' (type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportJobFormat), "${format}"`;
-      expect(err.message).toBe(text);
-      expect(violations(err)).toEqual([{ field: 'import_job.inline_payload.format', description: text }]);
-    },
-  );
+  test.each([
+    'IMPORT_JOB_FORMAT_VMTOOL_XLSX',
+    'IMPORT_JOB_FORMAT_VMTOOL_CSV',
+    'IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV',
+    'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV',
+    'CSV',
+  ])('inline format %s is refused: Invalid value at import_job.inline_payload.format', async (format) => {
+    const err = googleError(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format } }), 400, 'INVALID_ARGUMENT');
+    const text = `Invalid value at 'import_job.inline_payload.format' (type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportJobFormat), "${format}"`;
+    expect(err.message).toBe(text);
+    expect(violations(err)).toEqual([{ field: 'import_job.inline_payload.format', description: text }]);
+  });
 
   test('a neutral format in gcsPayload is refused at import_job.gcs_payload.format', async () => {
-    const err = googleError(await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bucket/a.xlsx' } }), 400, 'INVALID_ARGUMENT');
+    const err = googleError(
+      await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bucket/a.xlsx' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(violations(err)[0].field).toBe('import_job.gcs_payload.format');
   });
 
-  test.each(['IMPORT_JOB_FORMAT_RVTOOLS_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV', 'IMPORT_JOB_FORMAT_CMDB', 'IMPORT_JOB_FORMAT_DATABASE_ZIP'])(
-    'wire format %s is accepted on create and stored as given',
-    async (format) => {
-      const op = ok(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format } }));
-      expect(op.response.inlinePayload.format).toBe(format);
-    },
-  );
+  test.each([
+    'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
+    'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+    'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
+    'IMPORT_JOB_FORMAT_CMDB',
+    'IMPORT_JOB_FORMAT_DATABASE_ZIP',
+  ])('wire format %s is accepted on create and stored as given', async (format) => {
+    const op = ok(await createJob(app, 'job-1', { inlinePayload: { ...inline(), format } }));
+    expect(op.response.inlinePayload.format).toBe(format);
+  });
 });
 
 describe('requestId', () => {
@@ -260,7 +294,11 @@ describe('requestId', () => {
     const p1 = ok(await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=displayName&requestId=${RID}`, { displayName: 'a' }));
     const p2 = ok(await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=displayName&requestId=${RID}`, { displayName: 'a' }));
     expect(p2.name).toBe(p1.name);
-    googleError(await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=displayName&requestId=${RID}`, { displayName: 'b' }), 400, 'INVALID_ARGUMENT');
+    googleError(
+      await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=displayName&requestId=${RID}`, { displayName: 'b' }),
+      400,
+      'INVALID_ARGUMENT',
+    );
 
     const rid2 = '0e7a3c52-1d3f-4f5b-8c9d-aaaaaaaaaaaa';
     const d1 = ok(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?requestId=${rid2}`));
@@ -310,7 +348,11 @@ describe('forbidden transitions are FAILED_PRECONDITION naming the state', () =>
     async (state) => {
       if (state === 'IMPORT_JOB_STATE_COMPLETED' || state === 'IMPORT_JOB_STATE_FAILED') await seedJobs({ id: 'job-1', state });
       else await putJob('job-1', state);
-      const err = googleError(await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=inlinePayload`, { inlinePayload: inline() }), 400, 'FAILED_PRECONDITION');
+      const err = googleError(
+        await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=inlinePayload`, { inlinePayload: inline() }),
+        400,
+        'FAILED_PRECONDITION',
+      );
       expect(err.message).toContain(state);
       // displayName and labels stay editable.
       ok(await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=displayName`, { displayName: 'renamed' }));
@@ -328,7 +370,11 @@ describe('forbidden transitions are FAILED_PRECONDITION naming the state', () =>
 
   test('a payload patch of a READY job sends it back to PENDING and clears the report', async () => {
     await seedJobs({ id: 'job-1', state: 'IMPORT_JOB_STATE_READY', validationReport: REPORT });
-    const op = ok(await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=inlinePayload`, { inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO + 'm-3,x\n' }) }));
+    const op = ok(
+      await call(app, 'PATCH', `/v1alpha1/${jobName('job-1')}?updateMask=inlinePayload`, {
+        inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO + 'm-3,x\n' }),
+      }),
+    );
     expect(op.response.state).toBe('IMPORT_JOB_STATE_PENDING');
     expect(op.response.validationReport).toBeUndefined();
     googleError(await call(app, 'POST', `/v1alpha1/${jobName('job-1')}:run`, {}), 400, 'FAILED_PRECONDITION');
@@ -409,10 +455,13 @@ describe('list', () => {
     expect(ids(await list(`filter=${encodeURIComponent(filter)}`))).toEqual(expected);
   });
 
-  test.each(['state =', 'colour = red', '(state = X', 'state = "unterminated', 'state ~ x', 'createTime > yesterday'])('a bad filter %j is INVALID_ARGUMENT on filter', async (filter) => {
-    const err = googleError(await call(app, 'GET', `${BASE}/importJobs?filter=${encodeURIComponent(filter)}`), 400, 'INVALID_ARGUMENT');
-    expect(violations(err)[0].field).toBe('filter');
-  });
+  test.each(['state =', 'colour = red', '(state = X', 'state = "unterminated', 'state ~ x', 'createTime > yesterday'])(
+    'a bad filter %j is INVALID_ARGUMENT on filter',
+    async (filter) => {
+      const err = googleError(await call(app, 'GET', `${BASE}/importJobs?filter=${encodeURIComponent(filter)}`), 400, 'INVALID_ARGUMENT');
+      expect(violations(err)[0].field).toBe('filter');
+    },
+  );
 
   test.each([
     ['createTime desc', ['job-d', 'job-e', 'job-b', 'job-c', 'job-a']],
@@ -493,8 +542,13 @@ describe('patch', () => {
   test('mask paths in either spelling: display_name, inline_payload', async () => {
     expect(ok(await patch('?updateMask=display_name', { displayName: 'three' })).response).toMatchObject({ displayName: 'three', labels: { env: 'dev' } });
     const payload = inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO }, 'IMPORT_JOB_FORMAT_MANUAL_CSV');
-    expect(ok(await patch('?updateMask=inline_payload,labels', { inlinePayload: payload, labels: { team: 'x' } })).response).toMatchObject({ inlinePayload: payload, labels: { team: 'x' } });
-    expect(ok(await patch('?updateMask=gcs_payload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/x/' } })).response.inlinePayload).toBeUndefined();
+    expect(ok(await patch('?updateMask=inline_payload,labels', { inlinePayload: payload, labels: { team: 'x' } })).response).toMatchObject({
+      inlinePayload: payload,
+      labels: { team: 'x' },
+    });
+    expect(
+      ok(await patch('?updateMask=gcs_payload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/x/' } })).response.inlinePayload,
+    ).toBeUndefined();
   });
 
   test.each([
@@ -513,15 +567,23 @@ describe('patch', () => {
     expect(violations(err)[0].field).toBe('displayName');
     const err2 = googleError(await patch('?updateMask=labels', { labels: { Env: 'x' } }), 400, 'INVALID_ARGUMENT');
     expect(violations(err2)[0].field).toBe('labels.Env');
-    const err3 = googleError(await patch('?updateMask=gcsPayload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/../x' } }), 400, 'INVALID_ARGUMENT');
+    const err3 = googleError(
+      await patch('?updateMask=gcsPayload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/../x' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(violations(err3)[0].field).toBe('gcsPayload.path');
   });
 
-  test('the payload can move from inline to storage; the reference\'s storagePayload is an unknown name', async () => {
+  test("the payload can move from inline to storage; the reference's storagePayload is an unknown name", async () => {
     const op = ok(await patch('?updateMask=gcsPayload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' } }));
     expect(op.response.gcsPayload).toEqual({ format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' });
     expect(op.response.inlinePayload).toBeUndefined();
-    const err = googleError(await patch('?updateMask=gcsPayload', { storagePayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' } }), 400, 'INVALID_ARGUMENT');
+    const err = googleError(
+      await patch('?updateMask=gcsPayload', { storagePayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://bucket/x/' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(err.message).toContain('Unknown name "storagePayload" at \'import_job\'');
   });
 

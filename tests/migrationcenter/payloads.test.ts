@@ -75,7 +75,9 @@ describe('local storage', () => {
     fs.mkdirSync(path.join(dir, 'b'));
     fs.writeFileSync(path.join(dir, 'b', 'vmInfo.csv'), 'v');
     expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://b' } })).files.map((f) => f.name)).toEqual(['vmInfo.csv']);
-    expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://nob/x.csv' } })).errors).toEqual(['object gs://nob/x.csv not found']);
+    expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://nob/x.csv' } })).errors).toEqual([
+      'object gs://nob/x.csv not found',
+    ]);
     expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://nob/' } })).errors).toEqual([
       'no object found under gs://nob/: bucket nob not found',
     ]);

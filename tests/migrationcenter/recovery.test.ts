@@ -31,7 +31,14 @@ function crashedJob(id: string, state: 'IMPORT_JOB_STATE_RUNNING' | 'IMPORT_JOB_
     },
     op: {
       name: opName,
-      metadata: { '@type': METADATA_TYPE, createTime: time, target: jobName(id), verb: state.endsWith('RUNNING') ? 'run' : 'validate', requestedCancellation: false, apiVersion: 'v1alpha1' },
+      metadata: {
+        '@type': METADATA_TYPE,
+        createTime: time,
+        target: jobName(id),
+        verb: state.endsWith('RUNNING') ? 'run' : 'validate',
+        requestedCancellation: false,
+        apiVersion: 'v1alpha1',
+      },
       done: false,
     },
   };

@@ -106,7 +106,11 @@ describe('sources', () => {
   });
 
   test('a source of another project or location is refused', async () => {
-    const err = googleError(await createJob(app, 'job-1', { assetSource: 'projects/other/locations/us-central1/sources/s1', inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
+    const err = googleError(
+      await createJob(app, 'job-1', { assetSource: 'projects/other/locations/us-central1/sources/s1', inlinePayload: inline() }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(violations(err)[0]).toEqual({ field: 'assetSource', description: expect.stringContaining(PARENT) });
     googleError(await createJob(app, 'job-1', { assetSource: 'sources/s1', inlinePayload: inline() }), 400, 'INVALID_ARGUMENT');
   });
@@ -120,10 +124,18 @@ describe('sources', () => {
     );
     expect(res.loaded).toEqual({ sources: 1, importJobs: 1 });
     expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('seeded')}`)).state).toBe('IMPORT_JOB_STATE_READY');
-    const bad = googleError(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('x'), state: 'IMPORT_JOB_STATE_RUNNING', inlinePayload: inline() }] }), 400, 'INVALID_ARGUMENT');
+    const bad = googleError(
+      await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('x'), state: 'IMPORT_JOB_STATE_RUNNING', inlinePayload: inline() }] }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(violations(bad)[0].field).toBe('importJobs[0].state');
     // Seeded jobs follow create's rules: assetSource is required and must name an existing source.
-    const noSource = googleError(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('y'), inlinePayload: inline() }] }), 400, 'INVALID_ARGUMENT');
+    const noSource = googleError(
+      await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('y'), inlinePayload: inline() }] }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(violations(noSource)).toEqual([{ field: 'importJobs[0].assetSource', description: 'is required' }]);
     const missing = googleError(
       await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ name: jobName('y'), assetSource: `${PARENT}/sources/missing`, inlinePayload: inline() }] }),
@@ -171,7 +183,11 @@ describe('storage paths', () => {
       const err = googleError(await createJob(app, 'job-1', gcs(p)), 400, 'INVALID_ARGUMENT');
       expect(violations(err)).toEqual([{ field: 'gcsPayload.path', description: expect.stringContaining('symbolic link') }]);
     }
-    const err = googleError(await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/link.csv' } }), 400, 'INVALID_ARGUMENT');
+    const err = googleError(
+      await createJob(app, 'job-1', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/link.csv' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(violations(err)[0].field).toBe('gcsPayload.path');
   });
 

@@ -19,9 +19,19 @@ it('ships the build, the console, the schemas and the docs a user reads, and no 
   for (const forbidden of [/^tests\//, /^\.ci\//, /^bench\//, /^scripts\//, /^examples\//, /fixtures/, /\.test\./, /\.map$/, /^[^/]+\.ts$/]) {
     expect(files.filter((f) => forbidden.test(f))).toEqual([]);
   }
-  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'backend-emulator/console/static/index.html', 'schemas/ImportJobArgs.schema.json']));
+  expect(files).toEqual(
+    expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'backend-emulator/console/static/index.html', 'schemas/ImportJobArgs.schema.json']),
+  );
   if (fs.existsSync(path.join(ROOT, 'dist', 'index.js'))) {
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/backend-emulator/cli.js', 'dist/backend-emulator/commands/main.js', 'dist/provider/index.js']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/backend-emulator/cli.js',
+        'dist/backend-emulator/commands/main.js',
+        'dist/provider/index.js',
+      ]),
+    );
   }
 });
 

@@ -77,11 +77,13 @@ function buildApp(): { app: FastifyInstance; polls: Record<string, number> } {
   app.get('/v1/things/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     if (id === 'missing') {
-      return reply.code(404).send(
-        googleError(404, 'NOT_FOUND', "Resource 'things/missing' was not found", [
-          { '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: 'things/missing' },
-        ]),
-      );
+      return reply
+        .code(404)
+        .send(
+          googleError(404, 'NOT_FOUND', "Resource 'things/missing' was not found", [
+            { '@type': 'type.googleapis.com/google.rpc.ResourceInfo', resourceName: 'things/missing' },
+          ]),
+        );
     }
     if (id === 'html') return reply.code(502).type('text/html').send('<html>bad gateway</html>');
     return { name: `things/${id}`, size: 3, query: req.query };
@@ -89,11 +91,13 @@ function buildApp(): { app: FastifyInstance; polls: Record<string, number> } {
   app.post('/v1/things', async (req, reply) => {
     const body = req.body as Thing;
     if (!body.name) {
-      return reply.code(400).send(
-        googleError(400, 'INVALID_ARGUMENT', "Invalid value for field 'name': required", [
-          { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'name', description: 'required' }] },
-        ]),
-      );
+      return reply
+        .code(400)
+        .send(
+          googleError(400, 'INVALID_ARGUMENT', "Invalid value for field 'name': required", [
+            { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'name', description: 'required' }] },
+          ]),
+        );
     }
     return { ...body, query: req.query, contentType: req.headers['content-type'] };
   });
@@ -304,9 +308,7 @@ describe('backend selection', () => {
     expect(endpointSetting({})).toBe('http://from-env:1');
     expect(endpointSetting({ [ENDPOINT_CONFIG_KEY]: undefined })).toBe('http://from-env:1');
     expect(endpointSetting({ [ENDPOINT_CONFIG_KEY]: 'google' })).toBe('google');
-    expect(endpointSetting({ get: (k: string) => (k === ENDPOINT_CONFIG_KEY ? 'http://from-config:2' : undefined) })).toBe(
-      'http://from-config:2',
-    );
+    expect(endpointSetting({ get: (k: string) => (k === ENDPOINT_CONFIG_KEY ? 'http://from-config:2' : undefined) })).toBe('http://from-config:2');
     delete process.env[ENDPOINT_ENV];
     expect(endpointSetting(undefined)).toBeUndefined();
   });

@@ -5,15 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import {
-  dynamicUrn,
-  HostCallError,
-  PROVIDER_KEY,
-  ProviderHost,
-  serializeProvider,
-  startProviderHost,
-  UNKNOWN,
-} from '../harness/provider-host';
+import { dynamicUrn, HostCallError, PROVIDER_KEY, ProviderHost, serializeProvider, startProviderHost, UNKNOWN } from '../harness/provider-host';
 import { createTestProgram, TestProgram } from '../harness/program';
 import { createThenRead, lifecycle } from '../harness/lifecycle';
 
@@ -21,8 +13,7 @@ jest.setTimeout(60_000);
 
 /** A counter provider over a JSON file: state is visible to the test and survives the host. */
 function makeCounterProvider(storeFile: string) {
-  const load = (): Record<string, { name: string; count: number }> =>
-    fs.existsSync(storeFile) ? JSON.parse(fs.readFileSync(storeFile, 'utf8')).counters : {};
+  const load = (): Record<string, { name: string; count: number }> => (fs.existsSync(storeFile) ? JSON.parse(fs.readFileSync(storeFile, 'utf8')).counters : {});
   const save = (counters: Record<string, { name: string; count: number }>, extra: Record<string, unknown> = {}) => {
     const prior = fs.existsSync(storeFile) ? JSON.parse(fs.readFileSync(storeFile, 'utf8')) : {};
     fs.writeFileSync(storeFile, JSON.stringify({ ...prior, ...extra, counters }));
@@ -200,11 +191,16 @@ describe('provider host harness with an in-test provider', () => {
     const res = await createThenRead(host, urn, { name: 'life', count: 2 });
     expect(res.created.id).toBe('counter-life');
     expect(res.read.properties).toMatchObject({ name: 'life', count: 2 });
-    const steps = await lifecycle(host, urn, [
-      { name: 'life', count: 2 },
-      { name: 'life', count: 3 },
-      { name: 'life2', count: 3 },
-    ], { existing: res.created });
+    const steps = await lifecycle(
+      host,
+      urn,
+      [
+        { name: 'life', count: 2 },
+        { name: 'life', count: 3 },
+        { name: 'life2', count: 3 },
+      ],
+      { existing: res.created },
+    );
     expect(steps.map((s) => s.action)).toEqual(['same', 'update', 'replace']);
     expect(steps[2].id).toBe('counter-life2');
     expect(readStore().counters['counter-life']).toBeUndefined();

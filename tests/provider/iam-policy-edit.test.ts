@@ -43,24 +43,34 @@ describe('iam_binding edits', () => {
 describe('retryOnConflict', () => {
   it('retries ABORTED cycles and gives other errors back at once', async () => {
     let calls = 0;
-    const result = await retryOnConflict(async () => {
-      calls++;
-      if (calls < 3) throw Object.assign(new Error('conflict'), { status: 'ABORTED', httpCode: 409 });
-      return 'ok';
-    }, { sleep: async () => undefined });
+    const result = await retryOnConflict(
+      async () => {
+        calls++;
+        if (calls < 3) throw Object.assign(new Error('conflict'), { status: 'ABORTED', httpCode: 409 });
+        return 'ok';
+      },
+      { sleep: async () => undefined },
+    );
     expect([result, calls]).toEqual(['ok', 3]);
     let other = 0;
-    await expect(retryOnConflict(async () => {
-      other++;
-      throw Object.assign(new Error('nope'), { status: 'INVALID_ARGUMENT', httpCode: 400 });
-    })).rejects.toThrow('nope');
+    await expect(
+      retryOnConflict(async () => {
+        other++;
+        throw Object.assign(new Error('nope'), { status: 'INVALID_ARGUMENT', httpCode: 400 });
+      }),
+    ).rejects.toThrow('nope');
     expect(other).toBe(1);
   });
 
   it('stops at the deadline', async () => {
-    await expect(retryOnConflict(async () => {
-      throw Object.assign(new Error('still conflicting'), { httpCode: 412 });
-    }, { deadlineMs: 0, sleep: async () => undefined })).rejects.toThrow('still conflicting');
+    await expect(
+      retryOnConflict(
+        async () => {
+          throw Object.assign(new Error('still conflicting'), { httpCode: 412 });
+        },
+        { deadlineMs: 0, sleep: async () => undefined },
+      ),
+    ).rejects.toThrow('still conflicting');
   });
 });
 
@@ -127,7 +137,10 @@ describe('import job check and diff', () => {
       // Known at preview time: the name follows from project, location and id.
       name: 'projects/env-project/locations/global/importJobs/job-1',
     });
-    const inlineNeutral = jobCheck({}, { importJobId: 'job-1', assetSource: SOURCE, inlinePayload: { ...inline, format: 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV' } });
+    const inlineNeutral = jobCheck(
+      {},
+      { importJobId: 'job-1', assetSource: SOURCE, inlinePayload: { ...inline, format: 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV' } },
+    );
     expect(inlineNeutral.failures).toEqual([]);
     expect(inlineNeutral.inputs.inlinePayload.format).toBe('IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV');
     expect(JSON.stringify(inlineNeutral.inputs)).not.toMatch(/storagePayload|VMTOOL|CLOUDA|CLOUDB/);

@@ -72,11 +72,15 @@ describe('EndpointPolicy + EndpointPolicyIamBinding', () => {
   beforeAll(async () => {
     host = await hostFor('policy');
     const urn = dynamicUrn('networkservices/v1:EndpointPolicy', 'web');
-    const { inputs, failures } = await host.check(urn, {}, {
-      endpointPolicyId: 'web',
-      type: 'SIDECAR_PROXY',
-      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } },
-    });
+    const { inputs, failures } = await host.check(
+      urn,
+      {},
+      {
+        endpointPolicyId: 'web',
+        type: 'SIDECAR_PROXY',
+        endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } },
+      },
+    );
     expect(failures).toEqual([]);
     expect(inputs).toMatchObject({ project: PROJECT, location: 'global' });
     const created = await host.create(urn, inputs);
@@ -95,7 +99,11 @@ describe('EndpointPolicy + EndpointPolicyIamBinding', () => {
   });
 
   it('refuses at preview a role endpoint policies do not take, and a location other than global', async () => {
-    const { failures } = await host.check(urn, {}, { ...args, name: `projects/${PROJECT}/locations/us-central1/endpointPolicies/web`, role: 'roles/storage.admin' });
+    const { failures } = await host.check(
+      urn,
+      {},
+      { ...args, name: `projects/${PROJECT}/locations/us-central1/endpointPolicies/web`, role: 'roles/storage.admin' },
+    );
     expect(failures).toEqual([
       { property: 'name', reason: expect.stringContaining('locations/global') },
       { property: 'role', reason: 'Role roles/storage.admin is not supported for this resource.' },
@@ -157,11 +165,17 @@ describe('EndpointPolicy + EndpointPolicyIamBinding', () => {
 
   it('keeps a conditional binding apart from the plain one of the same role', async () => {
     const plain = (await host.check(urn, {}, args)).inputs;
-    const conditional = (await host.check(urn, {}, {
-      ...args,
-      members: ['user:bob@example.com'],
-      condition: { title: 'until 2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
-    })).inputs;
+    const conditional = (
+      await host.check(
+        urn,
+        {},
+        {
+          ...args,
+          members: ['user:bob@example.com'],
+          condition: { title: 'until 2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
+        },
+      )
+    ).inputs;
     const a = await host.create(urn, plain);
     const b = await host.create(urn, conditional);
     expect(b.id).toBe(`${POLICY}/roles/networkservices.viewer/until 2030`);
@@ -248,14 +262,16 @@ describe('Source + ImportJob', () => {
     const imported = await host.read(created.id, urn, {});
     expect(imported.properties).toMatchObject({ importJobId: 'inventory', project: PROJECT, location: 'global', state: 'IMPORT_JOB_STATE_COMPLETED' });
 
-    const bad = (await host.check(urn, renamed, { ...args, inlinePayload: { ...args.inlinePayload, payload: [{ name: 'vmInfo.csv', data: b64(BAD_CSV) }] } })).inputs;
+    const bad = (await host.check(urn, renamed, { ...args, inlinePayload: { ...args.inlinePayload, payload: [{ name: 'vmInfo.csv', data: b64(BAD_CSV) }] } }))
+      .inputs;
     const replace = await host.diff(created.id, urn, refreshed.properties, bad);
     expect([replace.replaces, replace.deleteBeforeReplace]).toEqual([['inlinePayload'], true]);
     await host.delete(created.id, urn, refreshed.properties);
     const second = await host.create(urn, bad);
     // Data errors are not call errors: they are in the report and the state.
     expect(second.properties.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
-    const rowErrors = (second.properties.validationReport as { fileValidations: Array<{ rowErrors: Array<{ rowNumber: number }> }> }).fileValidations[0].rowErrors;
+    const rowErrors = (second.properties.validationReport as { fileValidations: Array<{ rowErrors: Array<{ rowNumber: number }> }> }).fileValidations[0]
+      .rowErrors;
     expect(rowErrors[0].rowNumber).toBe(2);
 
     await host.delete(second.id, urn, second.properties);
@@ -278,11 +294,20 @@ describe('the embedded default backend', () => {
     };
     const first = await start('policy');
     const policyUrn = dynamicUrn('networkservices/v1:EndpointPolicy', 'embedded');
-    const policy = await first.create(policyUrn, (await first.check(policyUrn, {}, {
-      endpointPolicyId: 'embedded',
-      type: 'GRPC_SERVER',
-      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ALL', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } },
-    })).inputs);
+    const policy = await first.create(
+      policyUrn,
+      (
+        await first.check(
+          policyUrn,
+          {},
+          {
+            endpointPolicyId: 'embedded',
+            type: 'GRPC_SERVER',
+            endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ALL', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } },
+          },
+        )
+      ).inputs,
+    );
     first.provider = serialized.binding;
     const urn = dynamicUrn('networkservices/v1:EndpointPolicyIamBinding', 'embedded');
     const binding = await first.create(urn, { name: policy.id, role: 'roles/networkservices.viewer', members: ['user:eve@example.com'] });

@@ -37,18 +37,38 @@ async function call(url: string, method: string, token?: string, body?: unknown,
 test('with --auth at --log-level info: 401 / 403 / admin-only as documented, and no token ever reaches the log output', async () => {
   const dir = tempDir('gnl-access-');
   const authFile = path.join(dir, 'auth.json');
-  fs.writeFileSync(authFile, JSON.stringify({ tokens: { [TOKENS.alice]: 'user:alice@example.com', [TOKENS.bob]: 'user:bob@example.com' }, adminTokens: [TOKENS.admin] }));
+  fs.writeFileSync(
+    authFile,
+    JSON.stringify({ tokens: { [TOKENS.alice]: 'user:alice@example.com', [TOKENS.bob]: 'user:bob@example.com' }, adminTokens: [TOKENS.admin] }),
+  );
   const p = await spawnCli(['--port', '0', '--in-memory', '--auth', authFile, '--log-level', 'info']);
   running.push(p);
   const u = p.url;
 
   // The endpoint policy exists; alice may administer IAM on the project; bob holds nothing.
-  expect((await call(`${u}/emulator/v1/seed`, 'POST', TOKENS.admin, { endpointPolicies: [{ name: RESOURCE, type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }], iamPolicies: { 'projects/acc': { bindings: [{ role: 'roles/networkservices.admin', members: ['user:alice@example.com'] }] } } })).status).toBe(200);
-  expect((await call(`${u}/v1/${RESOURCE}:setIamPolicy`, 'POST', TOKENS.alice, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:carol@example.com'] }] } })).status).toBe(200);
+  expect(
+    (
+      await call(`${u}/emulator/v1/seed`, 'POST', TOKENS.admin, {
+        endpointPolicies: [{ name: RESOURCE, type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }],
+        iamPolicies: { 'projects/acc': { bindings: [{ role: 'roles/networkservices.admin', members: ['user:alice@example.com'] }] } },
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await call(`${u}/v1/${RESOURCE}:setIamPolicy`, 'POST', TOKENS.alice, {
+        policy: { bindings: [{ role: 'roles/viewer', members: ['user:carol@example.com'] }] },
+      })
+    ).status,
+  ).toBe(200);
 
   // Unknown tokens, including names of Object.prototype members: 401 UNAUTHENTICATED.
   for (const token of NOT_TOKENS) {
-    for (const [method, route] of [['GET', `/v1/${RESOURCE}:getIamPolicy`], ['GET', '/v1alpha1/projects/acc/locations/l/importJobs'], ['POST', '/emulator/v1/reset']]) {
+    for (const [method, route] of [
+      ['GET', `/v1/${RESOURCE}:getIamPolicy`],
+      ['GET', '/v1alpha1/projects/acc/locations/l/importJobs'],
+      ['POST', '/emulator/v1/reset'],
+    ]) {
       const res = await call(`${u}${route}`, method, token);
       expect([token, route, res.status, res.body.error.status]).toEqual([token, route, 401, 'UNAUTHENTICATED']);
     }
@@ -79,12 +99,17 @@ test('with --auth at --log-level info: 401 / 403 / admin-only as documented, and
     expect([route, (await call(`${u}${route}`, method, TOKENS.admin, body)).status]).toEqual([route, 200]);
   }
   // A request id chosen by the client is logged; the token sent with it is not.
-  expect((await call(`${u}/v1/projects/acc/locations/global/endpointPolicies`, 'GET', TOKENS.bob, undefined, { 'x-request-id': 'access-test-1' })).status).toBe(200);
+  expect((await call(`${u}/v1/projects/acc/locations/global/endpointPolicies`, 'GET', TOKENS.bob, undefined, { 'x-request-id': 'access-test-1' })).status).toBe(
+    200,
+  );
 
   p.child.kill('SIGTERM');
   expect((await p.exited).code).toBe(0);
   const log = p.stderr();
-  const lines = log.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = log
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   // At info, one line per request: the log really is being written.
   expect(lines.filter((l) => l.msg === 'request').length).toBeGreaterThan(30);
   expect(lines.find((l) => l.reqId === 'access-test-1')).toMatchObject({ statusCode: 200, principal: 'user:bob@example.com' });

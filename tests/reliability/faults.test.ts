@@ -20,7 +20,6 @@ jest.setTimeout(180_000);
 const linux = process.platform === 'linux';
 const running = cliProcessesOfThisFile();
 
-
 describe('kill -9 at random moments of a mixed workload', () => {
   test('6 rounds (2 aimed at a running import): every acknowledged write survives, nothing half-written, no job left in progress', async () => {
     const seed = process.env.RELIABILITY_SEED ? Number(process.env.RELIABILITY_SEED) : undefined;
@@ -85,7 +84,7 @@ async function expectRefused(dataDir: string, reason: RegExp): Promise<string> {
 }
 
 (linux ? describe : describe.skip)('a read-only data directory at start-up: exit 1, the path named', () => {
-  test('a folder under /proc that does not exist: ENOENT at once (Node\'s recursive mkdir used to spin there forever)', async () => {
+  test("a folder under /proc that does not exist: ENOENT at once (Node's recursive mkdir used to spin there forever)", async () => {
     await expectRefused('/proc/self/gnl-data/emulator', /Cannot create the data directory .*ENOENT/);
   });
 
@@ -160,7 +159,9 @@ async function expectRefused(dataDir: string, reason: RegExp): Promise<string> {
       fs.rmSync(filler);
       const after = await set('user:after@example.com');
       expect(after.status).toBe(200);
-      const hist = (await (await fetch(`${p.url}/emulator/v1/iamHistory?resource=${encodeURIComponent(resource)}`)).json()) as { entries: Array<{ revision: number; policy: { bindings: Array<{ members: string[] }> } }> };
+      const hist = (await (await fetch(`${p.url}/emulator/v1/iamHistory?resource=${encodeURIComponent(resource)}`)).json()) as {
+        entries: Array<{ revision: number; policy: { bindings: Array<{ members: string[] }> } }>;
+      };
       expect(hist.entries.map((e) => [e.revision, e.policy.bindings[0].members[0]])).toEqual([
         [1, 'user:before@example.com'],
         [2, 'user:after@example.com'],

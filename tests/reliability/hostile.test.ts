@@ -45,7 +45,10 @@ interface Res {
 /** One request over a fresh connection; `chunks` sends the body in pieces without Content-Length. */
 function send(method: string, urlPath: string, options: { body?: string | Buffer; headers?: Record<string, string>; chunks?: number } = {}): Promise<Res> {
   const url = new URL(emu.url);
-  const headers: Record<string, string> = { ...(options.body !== undefined && !options.headers ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const headers: Record<string, string> = {
+    ...(options.body !== undefined && !options.headers ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  };
   return new Promise((resolve, reject) => {
     const req = http.request({ host: url.hostname, port: url.port, path: urlPath, method, headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
@@ -135,7 +138,13 @@ beforeAll(async () => {
   ok(await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=ep1`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels: { env: 'test' } }));
   ok(await json('POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:alice@example.com'] }] } }));
   ok(await json('POST', `/v1alpha1/${MC}/sources?sourceId=s1`, { displayName: 'Source one' }));
-  ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=base`, { displayName: 'base', assetSource: SOURCE, inlinePayload: inline({ 'vmInfo.csv': `${VM_HEADER}\nm-1,web-1,10.0.0.1,2,8,Ubuntu\n` }) }));
+  ok(
+    await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=base`, {
+      displayName: 'base',
+      assetSource: SOURCE,
+      inlinePayload: inline({ 'vmInfo.csv': `${VM_HEADER}\nm-1,web-1,10.0.0.1,2,8,Ubuntu\n` }),
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -212,9 +221,21 @@ describe('JSON nested 10,000 (and 1,000,000) deep inside a field: 400 INVALID_AR
   const cases: Array<[string, string, string, string, string]> = [
     ['setIamPolicy policy', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":${deepObject(10_000)}}`, 'policy.a'],
     ['setIamPolicy bindings', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":{"bindings":${deepArray(10_000)}}}`, 'policy.bindings[0]'],
-    ['endpoint policy matcher', 'POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=deep`, `{"type":"SIDECAR_PROXY","endpointMatcher":${deepObject(10_000)}}`, 'endpointPolicy.endpointMatcher.a'],
+    [
+      'endpoint policy matcher',
+      'POST',
+      `/v1/${NS}/endpointPolicies?endpointPolicyId=deep`,
+      `{"type":"SIDECAR_PROXY","endpointMatcher":${deepObject(10_000)}}`,
+      'endpointPolicy.endpointMatcher.a',
+    ],
     ['import job labels', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"assetSource":"${SOURCE}","labels":${deepObject(10_000)}}`, 'labels.a'],
-    ['import job labels, 1,000,000 deep (under the 32 MiB limit)', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"assetSource":"${SOURCE}","labels":${deepArray(1_000_000)}}`, 'labels'],
+    [
+      'import job labels, 1,000,000 deep (under the 32 MiB limit)',
+      'POST',
+      `/v1alpha1/${MC}/importJobs?importJobId=deep`,
+      `{"assetSource":"${SOURCE}","labels":${deepArray(1_000_000)}}`,
+      'labels',
+    ],
     ['seed', 'POST', '/emulator/v1/seed', `{"endpointPolicies":${deepArray(10_000)}}`, 'endpointPolicies[0]'],
   ];
   test.each(cases)('%s', async (_name, method, url, body, name) => {
@@ -228,7 +249,14 @@ describe('JSON nested 10,000 (and 1,000,000) deep inside a field: 400 INVALID_AR
 describe('content types and sizes', () => {
   test('a content type other than JSON (or none) is 400 INVALID_ARGUMENT naming it, on every route family', async () => {
     const before = await snapshot();
-    const types = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/octet-stream', undefined];
+    const types = [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/octet-stream',
+      undefined,
+    ];
     for (const [, method, url] of BODY_ROUTES) {
       for (const type of types) {
         const res = await send(method, url, { body: '{"displayName":"x"}', headers: type ? { 'content-type': type } : {} });
@@ -264,11 +292,31 @@ describe('NUL characters', () => {
     const before = await snapshot();
     const cases: Array<[string, string, unknown, string]> = [
       ['POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=a%00b`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }, 'endpointPolicyId'],
-      ['POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=nul`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels: { 'a\u0000': 'b' } }, 'endpointPolicy.labels.a\u0000'],
-      ['POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a\u0000@example.com'] }] } }, 'policy.bindings[0].members[0]'],
+      [
+        'POST',
+        `/v1/${NS}/endpointPolicies?endpointPolicyId=nul`,
+        { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels: { 'a\u0000': 'b' } },
+        'endpointPolicy.labels.a\u0000',
+      ],
+      [
+        'POST',
+        `/v1/${EP1}:setIamPolicy`,
+        { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a\u0000@example.com'] }] } },
+        'policy.bindings[0].members[0]',
+      ],
       ['POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/\u0000', members: ['user:a@example.com'] }] } }, 'policy.bindings[0].role'],
-      ['POST', `/v1alpha1/${MC}/importJobs?importJobId=nul`, { assetSource: SOURCE, labels: { env: 'a\u0000' }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'labels.env'],
-      ['POST', `/v1alpha1/${MC}/importJobs?importJobId=nul`, { assetSource: SOURCE, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ\u0000==' }] } }, 'inlinePayload.payload[0].data'],
+      [
+        'POST',
+        `/v1alpha1/${MC}/importJobs?importJobId=nul`,
+        { assetSource: SOURCE, labels: { env: 'a\u0000' }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) },
+        'labels.env',
+      ],
+      [
+        'POST',
+        `/v1alpha1/${MC}/importJobs?importJobId=nul`,
+        { assetSource: SOURCE, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ\u0000==' }] } },
+        'inlinePayload.payload[0].data',
+      ],
     ];
     for (const [method, url, body, name] of cases) {
       const error = googleError(await json(method, url, body), 400, 'INVALID_ARGUMENT');
@@ -278,7 +326,13 @@ describe('NUL characters', () => {
   });
 
   test('in free text (displayName, description) an escaped \\u0000 is a character like any other: stored and returned as sent, as proto3 JSON does', async () => {
-    ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=nul-text`, { displayName: 'a\u0000b', assetSource: SOURCE, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
+    ok(
+      await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=nul-text`, {
+        displayName: 'a\u0000b',
+        assetSource: SOURCE,
+        inlinePayload: inline({ 'vmInfo.csv': 'x' }),
+      }),
+    );
     expect(ok(await send('GET', `/v1alpha1/${MC}/importJobs/nul-text`)).displayName).toBe('a\u0000b');
     ok(await send('DELETE', `/v1alpha1/${MC}/importJobs/nul-text`));
   });
@@ -291,10 +345,22 @@ describe('prototype keys', () => {
     for (const id of names) {
       const ep = ok(await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=${id}`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, labels }));
       expect(ep.response.labels).toEqual(labels);
-      ok(await json('POST', `/v1/${NS}/endpointPolicies/${id}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } }));
-      expect(ok(await send('GET', `/v1/${NS}/endpointPolicies/${id}:getIamPolicy`)).bindings).toEqual([{ role: 'roles/viewer', members: ['user:a@example.com'] }]);
+      ok(
+        await json('POST', `/v1/${NS}/endpointPolicies/${id}:setIamPolicy`, {
+          policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] },
+        }),
+      );
+      expect(ok(await send('GET', `/v1/${NS}/endpointPolicies/${id}:getIamPolicy`)).bindings).toEqual([
+        { role: 'roles/viewer', members: ['user:a@example.com'] },
+      ]);
       ok(await json('POST', `/v1alpha1/${MC}/sources?sourceId=${id.toLowerCase()}`, { displayName: id }));
-      ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=${id.toLowerCase()}`, { labels, assetSource: `${MC}/sources/${id.toLowerCase()}`, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
+      ok(
+        await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=${id.toLowerCase()}`, {
+          labels,
+          assetSource: `${MC}/sources/${id.toLowerCase()}`,
+          inlinePayload: inline({ 'vmInfo.csv': 'x' }),
+        }),
+      );
       expect(ok(await send('GET', `/v1alpha1/${MC}/importJobs/${id.toLowerCase()}`)).labels).toEqual(labels);
     }
     const list = ok(await send('GET', `/v1/${NS}/endpointPolicies`)).endpointPolicies.map((p: { name: string }) => p.name.split('/').pop());
@@ -316,14 +382,24 @@ describe('prototype keys', () => {
     googleError(await send('GET', `/v1alpha1/${MC}/importJobs?orderBy=${encodeURIComponent('__proto__')}`), 400, 'INVALID_ARGUMENT');
     googleError(await send('GET', '/v1/projects/__proto__/locations/global/endpointPolicies'), 400, 'INVALID_ARGUMENT');
     googleError(await json('POST', `/v1/${NS}/endpointPolicies/__proto__:setIamPolicy`, { policy: {} }), 400, 'INVALID_ARGUMENT');
-    googleError(await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=__proto__`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }), 400, 'INVALID_ARGUMENT');
+    googleError(
+      await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=__proto__`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     googleError(await json('POST', '/emulator/v1/seed', { constructor: [] }), 400, 'INVALID_ARGUMENT');
     for (const name of ['constructor', '__proto__', 'toString']) {
       expect(field(googleError(await json('POST', `/v1/${EP1}:setIamPolicy`, { policy: {}, updateMask: name }), 400, 'INVALID_ARGUMENT'))).toBe('updateMask');
       expect(field(googleError(await json('PATCH', `/v1/${EP1}?updateMask=${name}`, { description: 'x' }), 400, 'INVALID_ARGUMENT'))).toBe('updateMask');
-      expect(field(googleError(await json('PATCH', `/v1alpha1/${MC}/importJobs/base?updateMask=${name}`, { displayName: 'x' }), 400, 'INVALID_ARGUMENT'))).toBe('updateMask');
-      expect(field(googleError(await json('PATCH', `/v1alpha1/${MC}/sources/s1?updateMask=${name}`, { displayName: 'x' }), 400, 'INVALID_ARGUMENT'))).toBe('updateMask');
-      expect(field(googleError(await send('GET', `/v1alpha1/${MC}/importJobs?filter=${encodeURIComponent(`${name} = x`)}`), 400, 'INVALID_ARGUMENT'))).toBe('filter');
+      expect(field(googleError(await json('PATCH', `/v1alpha1/${MC}/importJobs/base?updateMask=${name}`, { displayName: 'x' }), 400, 'INVALID_ARGUMENT'))).toBe(
+        'updateMask',
+      );
+      expect(field(googleError(await json('PATCH', `/v1alpha1/${MC}/sources/s1?updateMask=${name}`, { displayName: 'x' }), 400, 'INVALID_ARGUMENT'))).toBe(
+        'updateMask',
+      );
+      expect(field(googleError(await send('GET', `/v1alpha1/${MC}/importJobs?filter=${encodeURIComponent(`${name} = x`)}`), 400, 'INVALID_ARGUMENT'))).toBe(
+        'filter',
+      );
       expect(field(googleError(await send('GET', `/v1alpha1/${MC}/assets?filter=${encodeURIComponent(`${name}:x`)}`), 400, 'INVALID_ARGUMENT'))).toBe('filter');
       expect(field(googleError(await send('GET', `/v1alpha1/${MC}/sources?orderBy=${name}`), 400, 'INVALID_ARGUMENT'))).toBe('orderBy');
     }
@@ -373,20 +449,32 @@ describe('resource names: .., %2F, bad escapes, very long segments', () => {
     ['an id of 101 characters', 'GET', `/v1/${NS}/endpointPolicies/${longId}`, 400, 'INVALID_ARGUMENT'],
     ['an id of 101 characters (IAM write)', 'POST', `/v1/${NS}/endpointPolicies/${longId}:setIamPolicy`, 400, 'INVALID_ARGUMENT'],
     ['a project of 10,000 characters', 'GET', `/v1/projects/${'p'.repeat(10_000)}/locations/global/endpointPolicies`, 400, 'INVALID_ARGUMENT'],
-    ['a URL of 20,000 characters (over the 16 KiB HTTP header limit)', 'GET', `/v1/projects/${'p'.repeat(20_000)}/locations/global/endpointPolicies`, 431, 'INVALID_ARGUMENT'],
+    [
+      'a URL of 20,000 characters (over the 16 KiB HTTP header limit)',
+      'GET',
+      `/v1/projects/${'p'.repeat(20_000)}/locations/global/endpointPolicies`,
+      431,
+      'INVALID_ARGUMENT',
+    ],
     ['an importJobId of 64 characters', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=${'j'.repeat(64)}`, 400, 'INVALID_ARGUMENT'],
     ['a requestId of 10,000 characters', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=rid&requestId=${'r'.repeat(10_000)}`, 400, 'INVALID_ARGUMENT'],
     ['a storage path leaving its bucket', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=escape`, 400, 'INVALID_ARGUMENT'],
   ];
   test.each(cases)('%s: the Google error shape, state unchanged', async (_name, method, url, code, status) => {
     const before = await snapshot();
-    const body =
-      url.includes('importJobId=escape') ? { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/../../etc/passwd' } }
-      : method === 'POST' && url.includes('importJobs?') ? { inlinePayload: inline({ 'vmInfo.csv': 'x' }) }
-      : method === 'POST' && url.endsWith(':setIamPolicy') ? { policy: { bindings: [{ role: 'roles/viewer', members: ['user:mallory@example.com'] }] } }
-      : method === 'PATCH' ? (url.startsWith('/v1alpha1') ? { displayName: 'x' } : { description: 'x' })
-      : method === 'POST' ? {}
-      : undefined;
+    const body = url.includes('importJobId=escape')
+      ? { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/../../etc/passwd' } }
+      : method === 'POST' && url.includes('importJobs?')
+        ? { inlinePayload: inline({ 'vmInfo.csv': 'x' }) }
+        : method === 'POST' && url.endsWith(':setIamPolicy')
+          ? { policy: { bindings: [{ role: 'roles/viewer', members: ['user:mallory@example.com'] }] } }
+          : method === 'PATCH'
+            ? url.startsWith('/v1alpha1')
+              ? { displayName: 'x' }
+              : { description: 'x' }
+            : method === 'POST'
+              ? {}
+              : undefined;
     googleError(await json(method, url, body), code, status);
     expect(await snapshot()).toBe(before);
   });
@@ -401,16 +489,52 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
   const cases: Array<[string, string, string, unknown, string]> = [
     ['setIamPolicy, top level', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: {}, foo: 1 }, 'foo'],
     ['setIamPolicy, policy', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { foo: 1 } }, 'policy.foo'],
-    ['setIamPolicy, binding', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], foo: 1 }] } }, 'policy.bindings[0].foo'],
-    ['setIamPolicy, condition', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { version: 3, bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], condition: { expression: 'true', title: 't', foo: 1 } }] } }, 'policy.bindings[0].condition.foo'],
+    [
+      'setIamPolicy, binding',
+      'POST',
+      `/v1/${EP1}:setIamPolicy`,
+      { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], foo: 1 }] } },
+      'policy.bindings[0].foo',
+    ],
+    [
+      'setIamPolicy, condition',
+      'POST',
+      `/v1/${EP1}:setIamPolicy`,
+      { policy: { version: 3, bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], condition: { expression: 'true', title: 't', foo: 1 } }] } },
+      'policy.bindings[0].condition.foo',
+    ],
     // Google names the message that lacks the field (empty for the request itself), and the name in the message text.
     ['testIamPermissions', 'POST', `/v1/${EP1}:testIamPermissions`, { permissions: [], foo: 1 }, ''],
-    ['endpoint policy create', 'POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=unknown`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, foo: 1 }, 'endpointPolicy.foo'],
+    [
+      'endpoint policy create',
+      'POST',
+      `/v1/${NS}/endpointPolicies?endpointPolicyId=unknown`,
+      { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, foo: 1 },
+      'endpointPolicy.foo',
+    ],
     ['endpoint policy patch', 'PATCH', `/v1/${EP1}?updateMask=description`, { description: 'x', foo: 1 }, 'endpoint_policy'],
     ['import job create', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { foo: 1, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'import_job'],
-    ['import job create, inlinePayload', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { inlinePayload: { ...inline({ 'vmInfo.csv': 'x' }), foo: 1 } }, 'import_job.inline_payload'],
-    ['import job create, payload file', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ==', foo: 1 }] } }, 'import_job.inline_payload.payload[0]'],
-    ['import job create, gcsPayload', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/o', foo: 1 } }, 'import_job.gcs_payload'],
+    [
+      'import job create, inlinePayload',
+      'POST',
+      `/v1alpha1/${MC}/importJobs?importJobId=unknown`,
+      { inlinePayload: { ...inline({ 'vmInfo.csv': 'x' }), foo: 1 } },
+      'import_job.inline_payload',
+    ],
+    [
+      'import job create, payload file',
+      'POST',
+      `/v1alpha1/${MC}/importJobs?importJobId=unknown`,
+      { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QQ==', foo: 1 }] } },
+      'import_job.inline_payload.payload[0]',
+    ],
+    [
+      'import job create, gcsPayload',
+      'POST',
+      `/v1alpha1/${MC}/importJobs?importJobId=unknown`,
+      { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://b/o', foo: 1 } },
+      'import_job.gcs_payload',
+    ],
     ['import job patch', 'PATCH', `/v1alpha1/${MC}/importJobs/base?updateMask=displayName`, { displayName: 'x', foo: 1 }, 'import_job'],
     ['import job :validate', 'POST', `/v1alpha1/${MC}/importJobs/base:validate`, { foo: 1 }, ''],
     ['import job :run', 'POST', `/v1alpha1/${MC}/importJobs/base:run`, { foo: 1 }, ''],
@@ -428,10 +552,25 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
   });
 
   test('output-only fields in a body are ignored (name, createTime, updateTime, state, reports)', async () => {
-    const ep = ok(await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=outputs`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, name: 'projects/x/locations/y/endpointPolicies/z', createTime: '2000-01-01T00:00:00Z' }));
+    const ep = ok(
+      await json('POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=outputs`, {
+        type: 'SIDECAR_PROXY',
+        endpointMatcher: MATCHER,
+        name: 'projects/x/locations/y/endpointPolicies/z',
+        createTime: '2000-01-01T00:00:00Z',
+      }),
+    );
     expect(ep.response.name).toBe(`${NS}/endpointPolicies/outputs`);
     expect(ep.response.createTime).not.toBe('2000-01-01T00:00:00Z');
-    const job = ok(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=outputs`, { assetSource: SOURCE, state: 'IMPORT_JOB_STATE_COMPLETED', createTime: '2000-01-01T00:00:00Z', validationReport: { jobErrors: [] }, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }));
+    const job = ok(
+      await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=outputs`, {
+        assetSource: SOURCE,
+        state: 'IMPORT_JOB_STATE_COMPLETED',
+        createTime: '2000-01-01T00:00:00Z',
+        validationReport: { jobErrors: [] },
+        inlinePayload: inline({ 'vmInfo.csv': 'x' }),
+      }),
+    );
     expect(job.response.state).toBe('IMPORT_JOB_STATE_PENDING');
     expect(job.response.validationReport).toBeUndefined();
     ok(await send('DELETE', `/v1/${NS}/endpointPolicies/outputs`));
@@ -443,7 +582,8 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
 // Hostile payloads: the job ends in a report, the server stays up, memory stays bounded.
 
 describe('hostile RVTools XLSX workbooks as inline payloads', () => {
-  const head = '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c></row>';
+  const head =
+    '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c></row>';
   const tail = '</sheetData></worksheet>';
   const laughs =
     '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' +
@@ -451,8 +591,19 @@ describe('hostile RVTools XLSX workbooks as inline payloads', () => {
   const cases: Array<[string, () => Buffer, RegExp]> = [
     ['a zip bomb declaring its size (a sheet of 3 GiB)', () => handWorkbook([['vInfo', bombPart(head, 16, tail, 3 * 1024 ** 3)]]), /zip bomb/],
     ['a zip bomb lying about its size (2 GiB declared as 4 KiB)', () => handWorkbook([['vInfo', bombPart(head, 2048, tail, 4096)]]), /zip bomb/],
-    ['XML entity expansion (billion laughs) in the sheet', () => handWorkbook([['vInfo', laughs + sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>&lol4;</t></is></c></row>').replace(/^<\?xml[^>]*>/, '')]]), /DOCTYPE/],
-    ['XML entity expansion in the shared strings', () => handWorkbook([['vInfo', vInfoXml([])]], { sharedStringsXml: `${laughs}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>&lol4;</t></si></sst>` }), /DOCTYPE/],
+    [
+      'XML entity expansion (billion laughs) in the sheet',
+      () => handWorkbook([['vInfo', laughs + sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>&lol4;</t></is></c></row>').replace(/^<\?xml[^>]*>/, '')]]),
+      /DOCTYPE/,
+    ],
+    [
+      'XML entity expansion in the shared strings',
+      () =>
+        handWorkbook([['vInfo', vInfoXml([])]], {
+          sharedStringsXml: `${laughs}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>&lol4;</t></si></sst>`,
+        }),
+      /DOCTYPE/,
+    ],
     ['random bytes named .xlsx', () => Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), /./],
   ];
   test.each(cases)('%s: FAILED_VALIDATION with a file error, memory bounded', async (name, build, message) => {
@@ -504,7 +655,14 @@ describe('many inline payload files', () => {
   test('10,000 files: 400 INVALID_ARGUMENT naming inlinePayload.payload (at most 1,000), state unchanged', async () => {
     const before = await snapshot();
     const payload = Array.from({ length: 10_000 }, (_, i) => ({ name: `f${i}.csv`, data: b64('a,b\n1,2\n') }));
-    const error = googleError(await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=many`, { assetSource: SOURCE, inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload } }), 400, 'INVALID_ARGUMENT');
+    const error = googleError(
+      await json('POST', `/v1alpha1/${MC}/importJobs?importJobId=many`, {
+        assetSource: SOURCE,
+        inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload },
+      }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect(field(error)).toBe('inlinePayload.payload');
     expect(await snapshot()).toBe(before);
   });

@@ -70,7 +70,14 @@ const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasO
 const schemaShaped: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { maxDepth: 5, depthIdentifier: 'json' },
-    fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('IMPORT_JOB_FORMAT_MANUAL_CSV', 'gs://b/o', 'user:a@example.com', 'roles/viewer', 'QQ==', 'SIDECAR_PROXY')),
+    fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constantFrom('IMPORT_JOB_FORMAT_MANUAL_CSV', 'gs://b/o', 'user:a@example.com', 'roles/viewer', 'QQ==', 'SIDECAR_PROXY'),
+    ),
     fc.array(tie('value'), { maxLength: 4 }),
     fc
       .array(fc.tuple(fc.oneof(fc.constantFrom(...SCHEMA_KEYS), fc.constantFrom(...HOSTILE_KEYS), fc.string({ maxLength: 8 })), tie('value')), { maxLength: 6 })
@@ -94,7 +101,9 @@ describe('schema validation never throws', () => {
 
   test('validateImportJobArgs(random object) answers a list of {property, reason} strings', () => {
     const args = fc.oneof(
-      fc.dictionary(fc.oneof(fc.constantFrom(...SCHEMA_KEYS, ...HOSTILE_KEYS, 'storagePayload', 'gcsPayload'), fc.string({ maxLength: 6 })), anyJson, { maxKeys: 8 }),
+      fc.dictionary(fc.oneof(fc.constantFrom(...SCHEMA_KEYS, ...HOSTILE_KEYS, 'storagePayload', 'gcsPayload'), fc.string({ maxLength: 6 })), anyJson, {
+        maxKeys: 8,
+      }),
       schemaShaped.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)),
     );
     fc.assert(
@@ -118,7 +127,6 @@ describe('schema validation never throws', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Format parsers
-
 
 /** The payload file names each format recognises (one per file kind). */
 function fileNames(format: ImportJobFormat): string[] {
@@ -155,8 +163,37 @@ async function withinMemory(limitMb: number, run: () => Promise<void>): Promise<
 }
 
 /** Cells that stress CSV readers: separators, quotes, line breaks, BOM, multi-byte, formula starters, numbers. */
-const cellChar = fc.constantFrom(',', '"', '\n', '\r', ' ', 'a', 'Z', '0', '9', '.', '-', '=', '@', '+', ';', ':', '\uFEFF', 'é', '€', '😀', '\t', '\u0000', '/', 'T');
-const cell = fc.oneof(fc.string({ unit: cellChar, maxLength: 12 }), fc.integer({ min: -5, max: 100000 }).map(String), fc.constantFrom('', 'true', 'poweredOn', '2024-01-31 10:00:00', '10.0.0.1', 'Linux'));
+const cellChar = fc.constantFrom(
+  ',',
+  '"',
+  '\n',
+  '\r',
+  ' ',
+  'a',
+  'Z',
+  '0',
+  '9',
+  '.',
+  '-',
+  '=',
+  '@',
+  '+',
+  ';',
+  ':',
+  '\uFEFF',
+  'é',
+  '€',
+  '😀',
+  '\t',
+  '\u0000',
+  '/',
+  'T',
+);
+const cell = fc.oneof(
+  fc.string({ unit: cellChar, maxLength: 12 }),
+  fc.integer({ min: -5, max: 100000 }).map(String),
+  fc.constantFrom('', 'true', 'poweredOn', '2024-01-31 10:00:00', '10.0.0.1', 'Linux'),
+);
 const quote = (s: string) => (/[",\r\n]/.test(s) || s === '' ? `"${s.replace(/"/g, '""')}"` : s);
 
 // Formats the emulator imports; the others (DATABASE_ZIP) are checked below.
@@ -171,7 +208,14 @@ describe('formats the emulator refuses', () => {
   test.each(REFUSED.map((f) => [f]))('%s: any files give a valid report with exactly one job ERROR and no file or row error', async (format) => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.string({ minLength: 1, maxLength: 20 }), { maxLength: 4 }), fc.uint8Array({ maxLength: 500 }), async (names, bytes) => {
-        const report = await bounded(validateImport(format, names.map((n) => chunkedFile(n, bytes, []))), RUN_TIMEOUT_MS, `validateImport(${format})`);
+        const report = await bounded(
+          validateImport(
+            format,
+            names.map((n) => chunkedFile(n, bytes, [])),
+          ),
+          RUN_TIMEOUT_MS,
+          `validateImport(${format})`,
+        );
         expect(validate('ValidationReport', report)).toEqual([]);
         expect(report.jobErrors.map((e) => e.severity)).toEqual(['ERROR']);
         expect(report.fileValidations.flatMap((f) => [...(f.fileErrors ?? []), ...(f.rowErrors ?? [])])).toEqual([]);
@@ -187,9 +231,17 @@ describe.each(IMPORTED.map((f) => [f]))('%s: validateImport never throws, never 
     expect(names.length).toBeGreaterThan(0);
     await withinMemory(64, () =>
       fc.assert(
-        fc.asyncProperty(fc.subarray(names, { minLength: 1 }), fc.uint8Array({ maxLength: 3000 }), fc.array(fc.nat(), { maxLength: 5 }), async (chosen, bytes, cuts) => {
-          await checkReport(format, chosen.map((n) => chunkedFile(n, bytes, cuts)));
-        }),
+        fc.asyncProperty(
+          fc.subarray(names, { minLength: 1 }),
+          fc.uint8Array({ maxLength: 3000 }),
+          fc.array(fc.nat(), { maxLength: 5 }),
+          async (chosen, bytes, cuts) => {
+            await checkReport(
+              format,
+              chosen.map((n) => chunkedFile(n, bytes, cuts)),
+            );
+          },
+        ),
         { numRuns: runs(40) },
       ),
     );
@@ -216,7 +268,9 @@ describe.each(IMPORTED.map((f) => [f]))('%s: validateImport never throws, never 
               ]);
               await checkReport(format, [chunkedFile('RVTools_export_all.xlsx', handWorkbook(sheets))]);
             } else {
-              const files = chosen.map((k) => chunkedFile(k.name, Buffer.from([k.columns.map(quote).join(','), ...rows.map((r) => r.map(quote).join(','))].join(nl) + nl)));
+              const files = chosen.map((k) =>
+                chunkedFile(k.name, Buffer.from([k.columns.map(quote).join(','), ...rows.map((r) => r.map(quote).join(','))].join(nl) + nl)),
+              );
               await checkReport(format, files);
             }
           },
@@ -230,7 +284,10 @@ describe.each(IMPORTED.map((f) => [f]))('%s: validateImport never throws, never 
 describe('random bytes as an XLSX workbook (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
   const FORMAT = 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX' as const;
   const valid = handWorkbook([
-    ['vInfo', sheetXml(inlineRow(1, ['VM', 'CPUs', 'Memory', 'VM ID']) + inlineRow(2, ['vm-1', 2, 4096, 'vm-101']) + inlineRow(3, ['vm-2', 4, 8192, 'vm-102']))],
+    [
+      'vInfo',
+      sheetXml(inlineRow(1, ['VM', 'CPUs', 'Memory', 'VM ID']) + inlineRow(2, ['vm-1', 2, 4096, 'vm-101']) + inlineRow(3, ['vm-2', 4, 8192, 'vm-102'])),
+    ],
     ['vDisk', sheetXml(inlineRow(1, ['VM', 'Disk', 'Capacity MiB', 'VM ID']) + inlineRow(2, ['vm-1', 'Hard disk 1', 40960, 'vm-101']))],
   ]);
 

@@ -32,7 +32,11 @@ const hosts: ProviderHost[] = [];
 beforeAll(async () => {
   program = await createTestProgram();
   const mod = program.requirePackage<ProviderModule>('dist/provider');
-  serialized = { policy: await serializeProvider(mod.endpointPolicyProvider), job: await serializeProvider(mod.importJobProvider), source: await serializeProvider(mod.sourceProvider) };
+  serialized = {
+    policy: await serializeProvider(mod.endpointPolicyProvider),
+    job: await serializeProvider(mod.importJobProvider),
+    source: await serializeProvider(mod.sourceProvider),
+  };
   dataDir = path.join(program.dir, '.google-native-local');
   // The embedded emulator reads storage payloads from <data dir>/storage/<bucket>/...
   const bucket = path.join(dataDir, 'storage', 'imports');
@@ -81,7 +85,13 @@ test(`${ROUNDS} hosts killed with SIGKILL mid-create: the next run takes the sta
         continue;
       }
       const state = read.properties.state as string;
-      expect(['IMPORT_JOB_STATE_PENDING', 'IMPORT_JOB_STATE_READY', 'IMPORT_JOB_STATE_FAILED_VALIDATION', 'IMPORT_JOB_STATE_COMPLETED', 'IMPORT_JOB_STATE_FAILED']).toContain(state);
+      expect([
+        'IMPORT_JOB_STATE_PENDING',
+        'IMPORT_JOB_STATE_READY',
+        'IMPORT_JOB_STATE_FAILED_VALIDATION',
+        'IMPORT_JOB_STATE_COMPLETED',
+        'IMPORT_JOB_STATE_FAILED',
+      ]).toContain(state);
       if (state === 'IMPORT_JOB_STATE_FAILED') {
         const report = read.properties.executionReport as { executionErrors: { jobErrors: Array<{ errorDetails: string }> } };
         expect(report.executionErrors.jobErrors[0].errorDetails).toBe('interrupted: the emulator stopped while this job was IMPORT_JOB_STATE_RUNNING');
@@ -112,7 +122,15 @@ test(`${ROUNDS} hosts killed with SIGKILL mid-create: the next run takes the sta
     await host.create(SOURCE_URN, source.inputs);
 
     host.provider = serialized.job;
-    const job = await host.check(JOB_URN, {}, { importJobId: `job-${round}`, assetSource: `projects/${PROJECT}/locations/global/sources/src-${round}`, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports/vmInfo.csv' } });
+    const job = await host.check(
+      JOB_URN,
+      {},
+      {
+        importJobId: `job-${round}`,
+        assetSource: `projects/${PROJECT}/locations/global/sources/src-${round}`,
+        gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://imports/vmInfo.csv' },
+      },
+    );
     expect(job.failures).toEqual([]);
     jobs.push(`projects/${PROJECT}/locations/global/importJobs/job-${round}`);
     const creating = host.create(JOB_URN, job.inputs).then(

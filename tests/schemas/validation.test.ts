@@ -39,13 +39,14 @@ describe('EndpointPolicyIamBindingArgs', () => {
   );
 
   it('refuses an empty member list', () => {
-    expect(validate('EndpointPolicyIamBindingArgs', binding({ members: [] }))).toEqual([
-      { property: 'members', reason: 'must have at least one entry' },
-    ]);
+    expect(validate('EndpointPolicyIamBindingArgs', binding({ members: [] }))).toEqual([{ property: 'members', reason: 'must have at least one entry' }]);
   });
 
   it('refuses members that repeat after case folding of the email part', () => {
-    const failures = validate('EndpointPolicyIamBindingArgs', binding({ members: ['user:Alice@Example.com', 'group:g@example.com', 'user:alice@example.COM'] }));
+    const failures = validate(
+      'EndpointPolicyIamBindingArgs',
+      binding({ members: ['user:Alice@Example.com', 'group:g@example.com', 'user:alice@example.COM'] }),
+    );
     expect(failures).toEqual([{ property: 'members[2]', reason: expect.stringContaining('repeats entry 0') }]);
   });
 
@@ -54,17 +55,25 @@ describe('EndpointPolicyIamBindingArgs', () => {
     expect(validate('EndpointPolicyIamBindingArgs', binding({ members: [a, a.replace('Bob', 'bob')] }))).toEqual([]);
   });
 
-  it.each(['roles/viewer', 'roles/networkservices.admin', 'projects/my-project/roles/customRole', 'organizations/123456/roles/my.role'])('accepts role %s', (role) => {
-    expect(validate('EndpointPolicyIamBindingArgs', binding({ role }))).toEqual([]);
-  });
+  it.each(['roles/viewer', 'roles/networkservices.admin', 'projects/my-project/roles/customRole', 'organizations/123456/roles/my.role'])(
+    'accepts role %s',
+    (role) => {
+      expect(validate('EndpointPolicyIamBindingArgs', binding({ role }))).toEqual([]);
+    },
+  );
 
   it.each(['viewer', 'roles/', 'projects/p/roles/x', 'organizations/abc/roles/xyz', 'folders/1/roles/xyz'])('refuses role %s', (role) => {
     expect(props(validate('EndpointPolicyIamBindingArgs', binding({ role })))).toEqual(['role']);
   });
 
-  it.each(['roles/storage.admin', 'roles/foo', 'roles/networkservices.edgeCacheAdmin'])('refuses role %s, which endpoint policies do not take, in Google\'s words', (role) => {
-    expect(validate('EndpointPolicyIamBindingArgs', binding({ role }))).toEqual([{ property: 'role', reason: `Role ${role} is not supported for this resource.` }]);
-  });
+  it.each(['roles/storage.admin', 'roles/foo', 'roles/networkservices.edgeCacheAdmin'])(
+    "refuses role %s, which endpoint policies do not take, in Google's words",
+    (role) => {
+      expect(validate('EndpointPolicyIamBindingArgs', binding({ role }))).toEqual([
+        { property: 'role', reason: `Role ${role} is not supported for this resource.` },
+      ]);
+    },
+  );
 
   it.each([
     'projects/p/locations/global/endpointPolicies',
@@ -74,7 +83,10 @@ describe('EndpointPolicyIamBindingArgs', () => {
     'endpointPolicies/x',
   ])('refuses name %s', (name) => {
     expect(validate('EndpointPolicyIamBindingArgs', binding({ name }))).toEqual([
-      { property: 'name', reason: 'must be projects/{project}/locations/global/endpointPolicies/{endpointPolicyId} (endpoint policies exist in location global only)' },
+      {
+        property: 'name',
+        reason: 'must be projects/{project}/locations/global/endpointPolicies/{endpointPolicyId} (endpoint policies exist in location global only)',
+      },
     ]);
   });
 
@@ -197,7 +209,11 @@ describe('ImportJobArgs', () => {
   });
 
   it('refuses both spellings of one field at once', () => {
-    const both = job({ inlinePayload: undefined, gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bkt/x' }, storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bkt/x' } });
+    const both = job({
+      inlinePayload: undefined,
+      gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bkt/x' },
+      storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bkt/x' },
+    });
     expect(props(validateImportJobArgs(both))).toEqual(['gcsPayload']);
   });
 
@@ -222,7 +238,9 @@ describe('ImportJobArgs', () => {
     expect(validateImportJobArgs(inline('IMPORT_JOB_FORMAT_UNSPECIFIED'))).toEqual([
       { property: 'inlinePayload.format', reason: expect.stringContaining('IMPORT_JOB_FORMAT_UNSPECIFIED is not accepted') },
     ]);
-    expect(validateImportJobArgs(inline('CSV'))).toEqual([{ property: 'inlinePayload.format', reason: expect.stringContaining('must be one of the ImportJobFormat values') }]);
+    expect(validateImportJobArgs(inline('CSV'))).toEqual([
+      { property: 'inlinePayload.format', reason: expect.stringContaining('must be one of the ImportJobFormat values') },
+    ]);
     expect(validate('ImportJobFormat', 'IMPORT_JOB_FORMAT_UNSPECIFIED')).toEqual([]);
     // The schema itself is the wire's: the neutral names are the provider's, translated before validation.
     expect(props(validate('ImportJobFormat', 'IMPORT_JOB_FORMAT_VMTOOL_XLSX'))).toEqual(['']);
@@ -275,15 +293,25 @@ describe('output schemas', () => {
   it('describe the reports the emulator returns', () => {
     const report = {
       fileValidations: [
-        { fileName: 'vmInfo.csv', partialReport: false, fileErrors: [], rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: '', errors: [{ errorDetails: 'x', severity: 'ERROR' }] }] },
+        {
+          fileName: 'vmInfo.csv',
+          partialReport: false,
+          fileErrors: [],
+          rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: '', errors: [{ errorDetails: 'x', severity: 'ERROR' }] }],
+        },
       ],
       jobErrors: [],
     };
     expect(validate('ValidationReport', report)).toEqual([]);
     expect(validate('ExecutionReport', { framesReported: 1, totalRowsCount: 1, executionErrors: report })).toEqual([]);
-    expect(props(validate('ValidationReport', { fileValidations: [{ fileName: 'x', partialReport: false, fileErrors: [], rowErrors: [{ rowNumber: 0, vmName: '', vmUuid: '', errors: [] }] }], jobErrors: [] }))).toEqual([
-      'fileValidations[0].rowErrors[0].rowNumber',
-    ]);
+    expect(
+      props(
+        validate('ValidationReport', {
+          fileValidations: [{ fileName: 'x', partialReport: false, fileErrors: [], rowErrors: [{ rowNumber: 0, vmName: '', vmUuid: '', errors: [] }] }],
+          jobErrors: [],
+        }),
+      ),
+    ).toEqual(['fileValidations[0].rowErrors[0].rowNumber']);
   });
 });
 
@@ -291,8 +319,21 @@ describe('companion resources', () => {
   const matcher = { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } };
 
   it('EndpointPolicyArgs needs an id, a type and an endpoint matcher', () => {
-    expect(validate('EndpointPolicyArgs', { endpointPolicyId: 'ep-1', type: 'SIDECAR_PROXY', endpointMatcher: matcher, trafficPortSelector: { ports: ['8080', '9000-9100'] } })).toEqual([]);
-    expect(validate('EndpointPolicyArgs', { endpointPolicyId: 'EP', type: 'PROXY', endpointMatcher: { metadataLabelMatcher: { metadataLabels: [{ labelName: 'a' }] } } })).toEqual([
+    expect(
+      validate('EndpointPolicyArgs', {
+        endpointPolicyId: 'ep-1',
+        type: 'SIDECAR_PROXY',
+        endpointMatcher: matcher,
+        trafficPortSelector: { ports: ['8080', '9000-9100'] },
+      }),
+    ).toEqual([]);
+    expect(
+      validate('EndpointPolicyArgs', {
+        endpointPolicyId: 'EP',
+        type: 'PROXY',
+        endpointMatcher: { metadataLabelMatcher: { metadataLabels: [{ labelName: 'a' }] } },
+      }),
+    ).toEqual([
       { property: 'endpointPolicyId', reason: expect.stringContaining('resource ID') },
       { property: 'type', reason: 'must be SIDECAR_PROXY or GRPC_SERVER' },
       { property: 'endpointMatcher.metadataLabelMatcher.metadataLabels[0].labelValue', reason: 'is required' },
@@ -311,7 +352,7 @@ describe('companion resources', () => {
 
 describe('label rules shared with the import engine', () => {
   it('accept international lowercase letters, as Google does, and still refuse upper case', () => {
-    expect(validateImportJobArgs(job({ labels: { équipe: 'données', 'κλειδί': 'τιμή' } }))).toEqual([]);
+    expect(validateImportJobArgs(job({ labels: { équipe: 'données', κλειδί: 'τιμή' } }))).toEqual([]);
     expect(props(validateImportJobArgs(job({ labels: { Équipe: 'x' } })))).toEqual(['labels.Équipe']);
     expect(props(validateImportJobArgs(job({ labels: { env: 'Données' } })))).toEqual(['labels.env']);
   });

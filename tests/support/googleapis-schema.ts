@@ -8,10 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type FieldType =
-  | { kind: 'string' | 'number' | 'boolean' | 'any' }
-  | { kind: 'schema'; name: string }
-  | { kind: 'array'; of: FieldType }
-  | { kind: 'map'; of: FieldType };
+  { kind: 'string' | 'number' | 'boolean' | 'any' } | { kind: 'schema'; name: string } | { kind: 'array'; of: FieldType } | { kind: 'map'; of: FieldType };
 
 export type Schemas = Map<string, Map<string, FieldType>>;
 

@@ -39,7 +39,10 @@
 
   function append(el, child) {
     if (child === undefined || child === null || child === false) return;
-    if (Array.isArray(child)) child.forEach(function (c) { append(el, c); });
+    if (Array.isArray(child))
+      child.forEach(function (c) {
+        append(el, c);
+      });
     else if (typeof child === 'string' || typeof child === 'number') el.appendChild(document.createTextNode(String(child)));
     else el.appendChild(child);
   }
@@ -77,7 +80,9 @@
     return h(
       'span',
       { class: 'counts' },
-      SEVERITIES.filter(function (s) { return counts[s]; }).map(function (s) {
+      SEVERITIES.filter(function (s) {
+        return counts[s];
+      }).map(function (s) {
         return h('span', { class: 'count sev-' + s.toLowerCase(), title: s, text: num(counts[s]) + ' ' + s.toLowerCase() });
       }),
     );
@@ -144,9 +149,18 @@
     return function () {
       var mine = ++seq;
       var args = arguments;
-      return render.apply(null, [function () { return mine === seq; }].concat([].slice.call(args))).catch(function (err) {
-        if (mine === seq) showError(err);
-      });
+      return render
+        .apply(
+          null,
+          [
+            function () {
+              return mine === seq;
+            },
+          ].concat([].slice.call(args)),
+        )
+        .catch(function (err) {
+          if (mine === seq) showError(err);
+        });
     };
   }
 
@@ -174,18 +188,33 @@
     }
     append(
       this.container,
-      h('button', { type: 'button', disabled: this.index === 0, onclick: function () { self.index--; self.load(); } }, '‹ Previous'),
-      h('span', { class: 'range', text: 'page ' + (this.index + 1) + ' · ' + num(shown) + ' shown' }),
-      h('button', {
-        type: 'button',
-        disabled: !nextPageToken,
-        onclick: function () {
-          self.tokens = self.tokens.slice(0, self.index + 1);
-          self.tokens.push(self.next);
-          self.index++;
-          self.load();
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: this.index === 0,
+          onclick: function () {
+            self.index--;
+            self.load();
+          },
         },
-      }, 'Next ›'),
+        '‹ Previous',
+      ),
+      h('span', { class: 'range', text: 'page ' + (this.index + 1) + ' · ' + num(shown) + ' shown' }),
+      h(
+        'button',
+        {
+          type: 'button',
+          disabled: !nextPageToken,
+          onclick: function () {
+            self.tokens = self.tokens.slice(0, self.index + 1);
+            self.tokens.push(self.next);
+            self.index++;
+            self.load();
+          },
+        },
+        'Next ›',
+      ),
     );
   };
 
@@ -242,8 +271,7 @@
 
   function loadSummary() {
     return getJSON(API + '/summary').then(function (s) {
-      $('summary').textContent =
-        num(s.endpointPolicies) + ' endpoint policies · ' + num(s.importJobs) + ' import jobs · ' + num(s.assets) + ' assets';
+      $('summary').textContent = num(s.endpointPolicies) + ' endpoint policies · ' + num(s.importJobs) + ' import jobs · ' + num(s.assets) + ' assets';
     });
   }
 
@@ -255,7 +283,13 @@
       'div',
       { class: 'binding' },
       h('div', { class: 'role', text: binding.role }),
-      h('ul', { class: 'members' }, (binding.members || []).map(function (m) { return h('li', { class: 'member', text: m }); })),
+      h(
+        'ul',
+        { class: 'members' },
+        (binding.members || []).map(function (m) {
+          return h('li', { class: 'member', text: m });
+        }),
+      ),
       cond
         ? h(
             'div',
@@ -322,7 +356,9 @@
       null,
       h('div', { class: 'muted', text: String(payload.format || '').replace(/^IMPORT_JOB_FORMAT_/, '') }),
       payload.path ? h('code', { text: payload.path }) : null,
-      (payload.files || []).map(function (f) { return h('div', { class: 'file', text: f.name + ' (' + num(f.bytes) + ' B)' }); }),
+      (payload.files || []).map(function (f) {
+        return h('div', { class: 'file', text: f.name + ' (' + num(f.bytes) + ' B)' });
+      }),
     );
   }
 
@@ -370,7 +406,13 @@
       'div',
       { class: 'error-list' },
       h('h4', { text: title + ' (' + num(total) + ')' }),
-      h('ul', null, errors.map(function (e) { return h('li', null, severityBadge(e.severity), ' ', e.errorDetails); })),
+      h(
+        'ul',
+        null,
+        errors.map(function (e) {
+          return h('li', null, severityBadge(e.severity), ' ', e.errorDetails);
+        }),
+      ),
       total > errors.length ? h('div', { class: 'muted', text: 'and ' + num(total - errors.length) + ' more' }) : null,
     );
   }
@@ -390,7 +432,12 @@
     if (job.assetSource) row('Asset source', h('code', { text: job.assetSource }));
     row('Payload', payloadCell(job.payload));
     if (job.labels && Object.keys(job.labels).length) {
-      row('Labels', Object.keys(job.labels).map(function (k) { return h('span', { class: 'label', text: k + '=' + job.labels[k] }); }));
+      row(
+        'Labels',
+        Object.keys(job.labels).map(function (k) {
+          return h('span', { class: 'label', text: k + '=' + job.labels[k] });
+        }),
+      );
     }
 
     var tabs = $('report-tabs').querySelectorAll('button');
@@ -415,7 +462,17 @@
         h(
           'table',
           { class: 'grid compact files' },
-          h('thead', null, h('tr', null, ['File', 'Rows with errors', 'Errors by severity', 'Partial', 'File errors'].map(function (t, i) { return h('th', { text: t, class: i === 1 ? 'num' : undefined }); }))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['File', 'Rows with errors', 'Errors by severity', 'Partial', 'File errors'].map(function (t, i) {
+                return h('th', { text: t, class: i === 1 ? 'num' : undefined });
+              }),
+            ),
+          ),
           h(
             'tbody',
             null,
@@ -440,10 +497,17 @@
     var fileSelect = clear($('filter-file'));
     fileSelect.appendChild(h('option', { value: '', text: 'All files' }));
     ((report && report.files) || []).forEach(function (f) {
-      var lines = SEVERITIES.reduce(function (n, s) { return n + (f.bySeverity[s] || 0); }, 0);
+      var lines = SEVERITIES.reduce(function (n, s) {
+        return n + (f.bySeverity[s] || 0);
+      }, 0);
       fileSelect.appendChild(h('option', { value: f.fileName, text: f.fileName + ' (' + num(lines) + ')' }));
     });
-    if (state.file && !((report && report.files) || []).some(function (f) { return f.fileName === state.file; })) {
+    if (
+      state.file &&
+      !((report && report.files) || []).some(function (f) {
+        return f.fileName === state.file;
+      })
+    ) {
       fileSelect.appendChild(h('option', { value: state.file, text: state.file + ' (not in this report)' }));
     }
     fileSelect.value = state.file;
@@ -452,7 +516,9 @@
 
   function renderSeverityChoices(counts, state) {
     var select = clear($('filter-severity'));
-    var total = Object.keys(counts || {}).reduce(function (n, k) { return n + counts[k]; }, 0);
+    var total = Object.keys(counts || {}).reduce(function (n, k) {
+      return n + counts[k];
+    }, 0);
     select.appendChild(h('option', { value: '', text: 'All severities (' + num(total) + ')' }));
     SEVERITIES.forEach(function (s) {
       select.appendChild(h('option', { value: s, text: s + ' (' + num((counts && counts[s]) || 0) + ')' }));
@@ -500,8 +566,7 @@
       var last = page.offset + page.rowErrors.length;
       var pages = Math.max(1, Math.ceil(total / page.pageSize));
       var pageNo = Math.floor(page.offset / page.pageSize) + 1;
-      $('row-range').textContent =
-        'Lines ' + num(first) + '–' + num(last) + ' of ' + num(total) + ' · page ' + num(pageNo) + ' of ' + num(pages);
+      $('row-range').textContent = 'Lines ' + num(first) + '–' + num(last) + ' of ' + num(total) + ' · page ' + num(pageNo) + ' of ' + num(pages);
       var pager = $('row-pager');
       pager.querySelector('[data-go="first"]').disabled = page.offset === 0;
       pager.querySelector('[data-go="prev"]').disabled = page.offset === 0;
@@ -526,12 +591,23 @@
           h(
             'tr',
             { class: 'asset', 'data-name': a.name },
-            h('td', null, h('div', { class: 'asset-title', text: a.title || vm.vmName || lastSegment(a.name) }), h('div', { class: 'muted name', text: lastSegment(a.name) })),
+            h(
+              'td',
+              null,
+              h('div', { class: 'asset-title', text: a.title || vm.vmName || lastSegment(a.name) }),
+              h('div', { class: 'muted name', text: lastSegment(a.name) }),
+            ),
             h('td', null, h('code', { text: vm.vmUuid || (a.attributes && a.attributes.MachineId) || '' })),
             h('td', { class: 'num', text: num(vm.coreCount) }),
             h('td', { class: 'num', text: num(vm.memoryMb) }),
             h('td', { text: [vm.osFamily, vm.osName, vm.osVersion].filter(Boolean).join(' ') }),
-            h('td', null, (a.sources || []).map(function (s) { return h('div', { class: 'muted', text: lastSegment(s) }); })),
+            h(
+              'td',
+              null,
+              (a.sources || []).map(function (s) {
+                return h('div', { class: 'muted', text: lastSegment(s) });
+              }),
+            ),
             h('td', null, time(a.updateTime)),
           ),
         );
@@ -601,9 +677,15 @@
   }
 
   function init() {
-    policiesPager = new TokenPager($('policies-pager'), function () { loadPolicies(); });
-    jobsPager = new TokenPager($('jobs-pager'), function () { loadJobs(); });
-    assetsPager = new TokenPager($('assets-pager'), function () { loadAssets(shownJob); });
+    policiesPager = new TokenPager($('policies-pager'), function () {
+      loadPolicies();
+    });
+    jobsPager = new TokenPager($('jobs-pager'), function () {
+      loadJobs();
+    });
+    assetsPager = new TokenPager($('assets-pager'), function () {
+      loadAssets(shownJob);
+    });
 
     $('refresh').addEventListener('click', reloadAll);
     window.addEventListener('hashchange', route);
@@ -627,7 +709,9 @@
       state.offset = 0;
       writeState(state);
     });
-    $('row-filters').addEventListener('submit', function (ev) { ev.preventDefault(); });
+    $('row-filters').addEventListener('submit', function (ev) {
+      ev.preventDefault();
+    });
 
     $('row-pager').addEventListener('click', function (ev) {
       var b = ev.target.closest('button[data-go]');

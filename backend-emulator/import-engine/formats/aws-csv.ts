@@ -94,7 +94,8 @@ const tagRules: RowRule[] = [
         let keys = seen.get(id);
         if (!keys) seen.set(flat(id), (keys = []));
         if (keys.includes(key)) report.warning(`the label key "${key}" is given more than once for MachineId "${clip(id)}"; the last value wins`);
-        else if (keys.length >= MAX_LABELS_PER_MACHINE) report.error(`MachineId "${clip(id)}" has more than ${MAX_LABELS_PER_MACHINE} labels; "${clip(key)}" is one too many`);
+        else if (keys.length >= MAX_LABELS_PER_MACHINE)
+          report.error(`MachineId "${clip(id)}" has more than ${MAX_LABELS_PER_MACHINE} labels; "${clip(key)}" is one too many`);
         else keys.push(flat(key));
       };
     },
@@ -176,7 +177,12 @@ export function cloudKinds(c: CloudExport): FileKind[] {
       case 'performance':
         return c.zeroMemoryIsMissing ? { ...k, rules: [...(k.rules ?? []), zeroMemoryRule] } : k;
       case 'tags':
-        return { ...k, columns: TAG_COLUMNS, rules: tagRules, description: `${c.source} tags, imported as asset labels (converted to Google label rules): one row per machine and key.` };
+        return {
+          ...k,
+          columns: TAG_COLUMNS,
+          rules: tagRules,
+          description: `${c.source} tags, imported as asset labels (converted to Google label rules): one row per machine and key.`,
+        };
       default:
         return k;
     }

@@ -25,13 +25,41 @@ export const CMDB_SERVER_FILE = /^cmdb(?:_ci_(?!disk(?:\s*\(\d+\))?\.csv$)\w+)?(
 export const CMDB_DISK_FILE = /^cmdb_ci_disk(?:\s*\(\d+\))?\.csv$/i;
 
 export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
-  { name: 'sys_id', type: 'string', presence: 'required', description: 'Unique id of the configuration item: the asset id. Disk rows refer to it.', example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718' },
+  {
+    name: 'sys_id',
+    type: 'string',
+    presence: 'required',
+    description: 'Unique id of the configuration item: the asset id. Disk rows refer to it.',
+    example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718',
+  },
   { name: 'name', type: 'string', presence: 'required', description: 'Server name.', example: 'app-server-01' },
-  { name: 'sys_class_name', type: 'string', presence: 'optional', description: 'CI class (cmdb_ci_win_server, cmdb_ci_linux_server, ...); hints the OS family when `os` does not.', example: 'cmdb_ci_linux_server' },
+  {
+    name: 'sys_class_name',
+    type: 'string',
+    presence: 'optional',
+    description: 'CI class (cmdb_ci_win_server, cmdb_ci_linux_server, ...); hints the OS family when `os` does not.',
+    example: 'cmdb_ci_linux_server',
+  },
   { name: 'cpu_count', type: 'int', presence: 'required', min: 0, description: 'Number of CPUs; the core count when `cpu_core_count` is empty.', example: '2' },
   { name: 'cpu_core_count', type: 'int', presence: 'optional', unit: 'cores', min: 0, description: 'Total CPU cores: the asset core count.', example: '8' },
-  { name: 'ram', type: 'number', presence: 'required', unit: 'MiB', min: 0, description: 'Memory in MB (1 MB = 1,048,576 bytes, as CMDB discovery computes it).', example: '32768' },
-  { name: 'disk_space', type: 'number', presence: 'recommended', unit: 'GiB', min: 0, description: 'Total disk space in GB (1 GB = 2^30 bytes); without it the disk rows are summed.', example: '500' },
+  {
+    name: 'ram',
+    type: 'number',
+    presence: 'required',
+    unit: 'MiB',
+    min: 0,
+    description: 'Memory in MB (1 MB = 1,048,576 bytes, as CMDB discovery computes it).',
+    example: '32768',
+  },
+  {
+    name: 'disk_space',
+    type: 'number',
+    presence: 'recommended',
+    unit: 'GiB',
+    min: 0,
+    description: 'Total disk space in GB (1 GB = 2^30 bytes); without it the disk rows are summed.',
+    example: '500',
+  },
   { name: 'os', type: 'string', presence: 'recommended', description: 'Operating system name.', example: 'Linux Red Hat' },
   { name: 'os_version', type: 'string', presence: 'optional', description: 'Operating system version.', example: '8.6' },
   { name: 'ip_address', type: 'ip', presence: 'optional', description: 'Primary IP address.', example: '10.20.0.15' },
@@ -39,31 +67,70 @@ export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
   { name: 'fqdn', type: 'string', presence: 'optional', description: 'Fully qualified domain name (attribute).', example: 'app-server-01.corp.example.com' },
   { name: 'host_name', type: 'string', presence: 'optional', description: 'Host name (attribute).', example: 'app-server-01' },
   { name: 'dns_domain', type: 'string', presence: 'optional', description: 'DNS domain (attribute).', example: 'corp.example.com' },
-  { name: 'virtual', type: 'bool', presence: 'optional', description: 'true for a virtual machine, false for a physical server (physical platform details).', example: 'true' },
-  { name: 'location', type: 'string', presence: 'optional', description: 'Where the server is (a site, a data center): the asset location.', example: 'Frankfurt DC2' },
+  {
+    name: 'virtual',
+    type: 'bool',
+    presence: 'optional',
+    description: 'true for a virtual machine, false for a physical server (physical platform details).',
+    example: 'true',
+  },
+  {
+    name: 'location',
+    type: 'string',
+    presence: 'optional',
+    description: 'Where the server is (a site, a data center): the asset location.',
+    example: 'Frankfurt DC2',
+  },
   { name: 'serial_number', type: 'string', presence: 'optional', description: 'Hardware serial number (attribute).', example: 'VMware-42 1a 2b 3c' },
-  { name: 'correlation_id', type: 'string', presence: 'optional', description: 'Id of the server in another source, for example its BIOS UUID (attribute).', example: '421a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8' },
+  {
+    name: 'correlation_id',
+    type: 'string',
+    presence: 'optional',
+    description: 'Id of the server in another source, for example its BIOS UUID (attribute).',
+    example: '421a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8',
+  },
   { name: 'manufacturer', type: 'string', presence: 'optional', description: 'Manufacturer (attribute).', example: 'VMware, Inc.' },
   { name: 'model_id', type: 'string', presence: 'optional', description: 'Model (attribute).', example: 'VMware Virtual Platform' },
   {
     name: 'operational_status',
     type: 'string',
     presence: 'optional',
-    description: 'Operational (1) -> poweredOn; Non-Operational (2), Repair in Progress (3), DR Standby (4), Ready (5), Retired (6) -> poweredOff; label or number.',
+    description:
+      'Operational (1) -> poweredOn; Non-Operational (2), Repair in Progress (3), DR Standby (4), Ready (5), Retired (6) -> poweredOff; label or number.',
     example: 'Operational',
   },
   { name: 'install_status', type: 'string', presence: 'optional', description: 'Install status (attribute).', example: 'Installed' },
   { name: 'short_description', type: 'string', presence: 'optional', description: 'Description (attribute, first 256 characters).', example: 'Order service' },
-  { name: 'sys_created_on', type: 'timestamp', presence: 'optional', description: 'When the CI was created (`yyyy-MM-dd HH:mm:ss`, UTC): the asset create time.', example: '2023-05-01 08:00:00' },
+  {
+    name: 'sys_created_on',
+    type: 'timestamp',
+    presence: 'optional',
+    description: 'When the CI was created (`yyyy-MM-dd HH:mm:ss`, UTC): the asset create time.',
+    example: '2023-05-01 08:00:00',
+  },
 ];
 
 export const CMDB_DISK_COLUMNS: readonly ColumnSpec[] = [
-  { name: 'computer', aliases: ['computer.sys_id'], type: 'string', presence: 'required', description: 'The `sys_id` of the server the disk belongs to.', example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718' },
+  {
+    name: 'computer',
+    aliases: ['computer.sys_id'],
+    type: 'string',
+    presence: 'required',
+    description: 'The `sys_id` of the server the disk belongs to.',
+    example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718',
+  },
   { name: 'name', type: 'string', presence: 'recommended', description: 'Disk name: the disk entry label.', example: 'disk0' },
   { name: 'device_id', type: 'string', presence: 'optional', description: 'Device id (the label when `name` is empty).', example: '/dev/sda' },
   { name: 'size_bytes', type: 'int', presence: 'required', unit: 'bytes', min: 0, description: 'Disk capacity in bytes.', example: '107374182400' },
   { name: 'free_space_bytes', type: 'int', presence: 'optional', unit: 'bytes', min: 0, description: 'Free space in bytes.', example: '53687091200' },
-  { name: 'storage_type', type: 'string', presence: 'optional', description: 'Storage or interface type (SSD, SAN, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored.', example: 'SCSI' },
+  {
+    name: 'storage_type',
+    type: 'string',
+    presence: 'optional',
+    description:
+      'Storage or interface type (SSD, SAN, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored.',
+    example: 'SCSI',
+  },
 ];
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -94,7 +161,8 @@ const serverRules: RowRule[] = [
     description: '`operational_status` is one of the CMDB values (1 to 6 or their labels); another value gives an unspecified power state.',
     create: () => (r, report) => {
       const s = str(r.operational_status);
-      if (s !== undefined && powerStateOfCi(s) === undefined) report.warning(`operational_status "${clip(s)}" is not a known value; the power state is left unspecified`);
+      if (s !== undefined && powerStateOfCi(s) === undefined)
+        report.warning(`operational_status "${clip(s)}" is not a known value; the power state is left unspecified`);
     },
   },
 ];
@@ -175,7 +243,18 @@ function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: As
   const machineId = m.sys_id as string;
   const name = str(m.name);
   const attributes: Record<string, string> = {};
-  for (const k of ['sys_class_name', 'serial_number', 'correlation_id', 'fqdn', 'host_name', 'dns_domain', 'manufacturer', 'model_id', 'operational_status', 'install_status']) {
+  for (const k of [
+    'sys_class_name',
+    'serial_number',
+    'correlation_id',
+    'fqdn',
+    'host_name',
+    'dns_domain',
+    'manufacturer',
+    'model_id',
+    'operational_status',
+    'install_status',
+  ]) {
     const v = str(m[k]);
     if (v !== undefined) attributes[k] = v;
   }
@@ -250,7 +329,12 @@ export const cmdbAssets: AssetMapping<CmdbChildren> = {
     const label = str(r.name) ?? str(r.device_id);
     // storage_type fills the interface only when it names a bus (SCSI, SATA, ...); a storage class
     // (SSD, SAN) has no field in Google's DiskEntry and is not stored.
-    ch.disks.push({ label: label === undefined ? undefined : flat(label), size: num(r.size_bytes), free: num(r.free_space_bytes), iface: diskInterfaceOf(str(r.storage_type)) });
+    ch.disks.push({
+      label: label === undefined ? undefined : flat(label),
+      size: num(r.size_bytes),
+      free: num(r.free_space_bytes),
+      iface: diskInterfaceOf(str(r.storage_type)),
+    });
   },
   build: buildCmdbAsset,
 };

@@ -38,7 +38,10 @@ export const FORMATS: Partial<Record<ImportJobFormat, FormatDefinition>> = Objec
   Object.entries(FORMAT_TABLE).flatMap(([format, entry]) => ('definition' in entry ? [[format, entry.definition]] : [])),
 );
 
-export const FORMAT_LABELS = Object.fromEntries(Object.entries(FORMAT_TABLE).map(([format, entry]) => [format, entry.label])) as Record<ImportJobFormat, string>;
+export const FORMAT_LABELS = Object.fromEntries(Object.entries(FORMAT_TABLE).map(([format, entry]) => [format, entry.label])) as Record<
+  ImportJobFormat,
+  string
+>;
 
 /** Why a known format is not imported by the emulator, or undefined when it is. */
 export function unsupportedReason(format: ImportJobFormat): string | undefined {

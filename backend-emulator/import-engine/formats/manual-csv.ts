@@ -40,7 +40,13 @@ export const VM_INFO_COLUMNS: readonly ColumnSpec[] = [
   },
   { name: 'TotalDiskAllocatedGiB', type: 'number', presence: 'recommended', unit: 'GiB', min: 0, description: 'Total provisioned disk space.', example: '120' },
   { name: 'TotalDiskUsedGiB', type: 'number', presence: 'optional', unit: 'GiB', min: 0, description: 'Total used disk space.', example: '64.5' },
-  { name: 'MachineTypeLabel', type: 'string', presence: 'optional', description: 'Machine type or size in its source (t3.large, Standard_D2s_v3).', example: 'n2-standard-4' },
+  {
+    name: 'MachineTypeLabel',
+    type: 'string',
+    presence: 'optional',
+    description: 'Machine type or size in its source (t3.large, Standard_D2s_v3).',
+    example: 'n2-standard-4',
+  },
   {
     name: 'AllocatedProcessorCoreCount',
     type: 'int',
@@ -56,11 +62,35 @@ export const VM_INFO_COLUMNS: readonly ColumnSpec[] = [
   { name: 'OsPublisher', type: 'string', presence: 'optional', description: 'Operating system publisher.', example: 'Canonical' },
   { name: 'OsName', type: 'string', presence: 'recommended', description: 'Operating system name.', example: 'Ubuntu' },
   { name: 'OsVersion', type: 'string', presence: 'optional', description: 'Operating system version.', example: '22.04' },
-  { name: 'MachineStatus', type: 'string', presence: 'optional', description: 'Power state as the source writes it (running, stopped, VM deallocated).', example: 'running' },
-  { name: 'ProvisioningState', type: 'string', presence: 'optional', description: 'Provisioning state as the source writes it.', example: 'Provisioning succeeded' },
+  {
+    name: 'MachineStatus',
+    type: 'string',
+    presence: 'optional',
+    description: 'Power state as the source writes it (running, stopped, VM deallocated).',
+    example: 'running',
+  },
+  {
+    name: 'ProvisioningState',
+    type: 'string',
+    presence: 'optional',
+    description: 'Provisioning state as the source writes it.',
+    example: 'Provisioning succeeded',
+  },
   { name: 'CreateDate', type: 'timestamp', presence: 'optional', description: 'When the machine was created.', example: '2023-05-01T08:00:00Z' },
-  { name: 'IsPhysical', type: 'bool', presence: 'recommended', description: '1 (or true) for a physical server, 0 (or false) for a virtual machine.', example: '0' },
-  { name: 'Source', type: 'string', presence: 'optional', description: "Written by Google's collection scripts (AWS, Azure); kept as an attribute.", example: 'manual' },
+  {
+    name: 'IsPhysical',
+    type: 'bool',
+    presence: 'recommended',
+    description: '1 (or true) for a physical server, 0 (or false) for a virtual machine.',
+    example: '0',
+  },
+  {
+    name: 'Source',
+    type: 'string',
+    presence: 'optional',
+    description: "Written by Google's collection scripts (AWS, Azure); kept as an attribute.",
+    example: 'manual',
+  },
 ];
 
 const PERCENT = { type: 'number', unit: 'percent', min: 0, max: 100 } as const;
@@ -68,7 +98,13 @@ const RATE = { type: 'number', min: 0 } as const;
 
 export const PERF_INFO_COLUMNS: readonly ColumnSpec[] = [
   REF_MACHINE_ID,
-  { name: 'TimeStamp', type: 'timestamp', presence: 'required', description: 'When the sample was taken (samples are usually 30 minutes apart).', example: '2024-01-31T13:30:00Z' },
+  {
+    name: 'TimeStamp',
+    type: 'timestamp',
+    presence: 'required',
+    description: 'When the sample was taken (samples are usually 30 minutes apart).',
+    example: '2024-01-31T13:30:00Z',
+  },
   { name: 'CpuUtilizationPercentage', ...PERCENT, presence: 'recommended', description: 'CPU utilisation, 0 to 100.', example: '37.5' },
   { name: 'MemoryUtilizationPercentage', ...PERCENT, presence: 'optional', description: 'Memory utilisation, 0 to 100.', example: '62' },
   { name: 'UtilizedMemoryBytes', ...RATE, unit: 'bytes', presence: 'optional', description: 'Memory in use.', example: '10737418240' },
@@ -84,13 +120,27 @@ export const DISK_INFO_COLUMNS: readonly ColumnSpec[] = [
   { name: 'DiskLabel', type: 'string', presence: 'recommended', description: 'Disk name or mount point.', example: '/dev/sda' },
   { name: 'SizeInGib', type: 'number', presence: 'required', unit: 'GiB', min: 0, description: 'Disk capacity.', example: '100' },
   { name: 'UsedInGib', type: 'number', presence: 'optional', unit: 'GiB', min: 0, description: 'Used space on the disk.', example: '42.5' },
-  { name: 'StorageTypeLabel', type: 'string', presence: 'optional', description: 'Storage type in its source (SSD, gp3, Premium_LRS, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored (Google\'s DiskEntry has no field for it).', example: 'SSD' },
+  {
+    name: 'StorageTypeLabel',
+    type: 'string',
+    presence: 'optional',
+    description:
+      "Storage type in its source (SSD, gp3, Premium_LRS, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored (Google's DiskEntry has no field for it).",
+    example: 'SSD',
+  },
 ];
 
 export const TAG_INFO_COLUMNS: readonly ColumnSpec[] = [
   REF_MACHINE_ID,
   { name: 'Key', type: 'labelKey', presence: 'required', description: 'Label key (Google label rules).', example: 'env' },
-  { name: 'Value', type: 'labelValue', presence: 'required', allowEmpty: true, description: 'Label value (Google label rules; may be empty).', example: 'prod' },
+  {
+    name: 'Value',
+    type: 'labelValue',
+    presence: 'required',
+    allowEmpty: true,
+    description: 'Label value (Google label rules; may be empty).',
+    example: 'prod',
+  },
 ];
 
 export const MAX_LABELS_PER_MACHINE = 64;
@@ -260,7 +310,10 @@ export function powerStateOf(status: string | undefined): PowerState | undefined
   if (!status) return undefined;
   const direct = POWER_STATES.get(status);
   if (direct) return direct;
-  const s = status.toLowerCase().replace(/^vm\s+/, '').replace(/[\s_-]+/g, '');
+  const s = status
+    .toLowerCase()
+    .replace(/^vm\s+/, '')
+    .replace(/[\s_-]+/g, '');
   return POWER_STATES.get(s);
 }
 

@@ -63,8 +63,7 @@ const KEY_SPEC: ColumnSpec = {
   type: 'string',
   presence: 'optional',
   derived: true,
-  description:
-    'Added by the reader, never in the file: `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name. Joins the tabs.',
+  description: 'Added by the reader, never in the file: `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name. Joins the tabs.',
 };
 
 const VM_NAME: ColumnSpec = { name: 'VM', type: 'string', presence: 'required', description: 'Virtual machine name.', example: 'web-01' };
@@ -85,8 +84,20 @@ const VM_CONTEXT: ColumnSpec[] = [
     example: 'False',
   },
   { name: 'VM ID', type: 'string', presence: 'recommended', description: 'vCenter managed object id (4.x, late 3.x). Joins the tabs.', example: 'vm-1001' },
-  { name: 'VM UUID', type: 'string', presence: 'optional', description: 'vCenter instance UUID (4.x): the asset id when present.', example: '5012a3b4-0c1d-4e5f-8a9b-0c1d2e3f4a5b' },
-  { name: 'VI SDK Server', type: 'string', presence: 'optional', description: 'The vCenter or ESXi host the inventory was taken from. Joins the tabs.', example: 'vc01.example.com' },
+  {
+    name: 'VM UUID',
+    type: 'string',
+    presence: 'optional',
+    description: 'vCenter instance UUID (4.x): the asset id when present.',
+    example: '5012a3b4-0c1d-4e5f-8a9b-0c1d2e3f4a5b',
+  },
+  {
+    name: 'VI SDK Server',
+    type: 'string',
+    presence: 'optional',
+    description: 'The vCenter or ESXi host the inventory was taken from. Joins the tabs.',
+    example: 'vc01.example.com',
+  },
 ];
 
 const CONTEXT_KNOWN = known([
@@ -129,7 +140,13 @@ export const VINFO_COLUMNS: readonly ColumnSpec[] = [
   { name: 'NICs', type: 'int', presence: 'optional', min: 0, description: 'Number of network adapters.', example: '1' },
   { name: 'Disks', type: 'int', presence: 'optional', min: 0, description: 'Number of virtual disks.', example: '2' },
   MIB('Total disk capacity MiB', 'Total disk capacity MB', 'optional', 'Sum of the virtual disks (4.x); used when there is no vDisk tab.', '163840'),
-  MIB('Provisioned MiB', 'Provisioned MB', 'recommended', 'Provisioned storage; the disk total when neither vDisk nor `Total disk capacity MiB` gives it.', '172032'),
+  MIB(
+    'Provisioned MiB',
+    'Provisioned MB',
+    'recommended',
+    'Provisioned storage; the disk total when neither vDisk nor `Total disk capacity MiB` gives it.',
+    '172032',
+  ),
   MIB('In Use MiB', 'In Use MB', 'optional', 'Storage in use; gives the free space when there is no vPartition tab.', '98304'),
   MIB('Unshared MiB', 'Unshared MB', 'optional', NOT_IMPORTED, '98304'),
   { name: 'DNS Name', type: 'string', presence: 'optional', description: 'Guest host name (kept as an attribute).', example: 'web-01.example.com' },
@@ -144,7 +161,8 @@ export const VINFO_COLUMNS: readonly ColumnSpec[] = [
     name: 'Creation date',
     type: 'string',
     presence: 'optional',
-    description: 'When the VM was created (4.x): a date cell, ISO 8601, `MM/dd/yyyy HH:mm:ss` or `yyyy/MM/dd HH:mm:ss`; another text is a WARNING and is ignored.',
+    description:
+      'When the VM was created (4.x): a date cell, ISO 8601, `MM/dd/yyyy HH:mm:ss` or `yyyy/MM/dd HH:mm:ss`; another text is a WARNING and is ignored.',
     example: '2023-05-01T08:00:00Z',
   },
   { name: 'Datacenter', type: 'string', presence: 'recommended', description: 'vSphere datacenter: the asset location.', example: 'DC1' },
@@ -169,7 +187,13 @@ export const VINFO_COLUMNS: readonly ColumnSpec[] = [
     description: 'Guest OS as VMware Tools report it; the OS name when present.',
     example: 'Ubuntu Linux (64-bit)',
   },
-  { name: 'SMBIOS UUID', type: 'string', presence: 'optional', description: 'BIOS UUID (4.x): the asset id when there is no VM UUID.', example: '4212a3b4-0c1d-4e5f-8a9b-0c1d2e3f4a5b' },
+  {
+    name: 'SMBIOS UUID',
+    type: 'string',
+    presence: 'optional',
+    description: 'BIOS UUID (4.x): the asset id when there is no VM UUID.',
+    example: '4212a3b4-0c1d-4e5f-8a9b-0c1d2e3f4a5b',
+  },
   ...known([
     'SRM Placeholder',
     'Config status',
@@ -307,7 +331,13 @@ export const VNETWORK_COLUMNS: readonly ColumnSpec[] = childColumns([
   { name: 'NIC label', type: 'string', presence: 'optional', description: 'Adapter label.', example: 'Network adapter 1' },
   { name: 'Adapter', type: 'string', presence: 'optional', description: 'Adapter type (vmxnet3, e1000e).', example: 'vmxnet3' },
   { name: 'Network', type: 'string', presence: 'optional', description: 'Port group.', example: 'VM Network' },
-  { name: 'Mac Address', type: 'mac', presence: 'recommended', description: 'Adapter MAC address; the first adapter gives the primary MAC.', example: '00:50:56:a1:b2:c3' },
+  {
+    name: 'Mac Address',
+    type: 'mac',
+    presence: 'recommended',
+    description: 'Adapter MAC address; the first adapter gives the primary MAC.',
+    example: '00:50:56:a1:b2:c3',
+  },
   {
     name: 'IPv4 Address',
     type: 'string',
@@ -543,7 +573,12 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
         const tab = tabOfTable(ctx.fileName, ev.sheet);
         const norm = ev.header.map((h) => normaliseHeader(String(h ?? '')));
         const cols = tab ? COLUMNS_OF_TAB[tab] : [];
-        const byName = (n: string) => columnIndex(norm, cols.find((c) => c.name === n), n);
+        const byName = (n: string) =>
+          columnIndex(
+            norm,
+            cols.find((c) => c.name === n),
+            n,
+          );
         const ignored = tab ? IGNORED_OF_TAB[tab] : new Set<string>();
         const keep: number[] = [];
         norm.forEach((h, i) => {
@@ -690,7 +725,19 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   const power = str(m.Powerstate);
   if (power !== undefined) attributes.MachineStatus = power;
   attributes.IsPhysical = 'false';
-  for (const k of ['Cluster', 'Host', 'Folder', 'Resource pool', 'DNS Name', 'Firmware', 'HW version', 'VM ID', 'SMBIOS UUID', 'VI SDK Server', 'OS according to the configuration file']) {
+  for (const k of [
+    'Cluster',
+    'Host',
+    'Folder',
+    'Resource pool',
+    'DNS Name',
+    'Firmware',
+    'HW version',
+    'VM ID',
+    'SMBIOS UUID',
+    'VI SDK Server',
+    'OS according to the configuration file',
+  ]) {
     const v = str(m[k]);
     if (v !== undefined) attributes[k] = flat(v);
   }
@@ -779,12 +826,17 @@ export const rvtoolsAssets: AssetMapping<RvChildren> = {
       case 'disks': {
         const label = str(r.Disk);
         const iface = busOf(str(r.Controller));
-        ch.disks.push({ label: label === undefined ? undefined : flat(label), capMiB: numOf(r['Capacity MiB']), iface: iface === undefined ? undefined : flat(iface) });
+        ch.disks.push({
+          label: label === undefined ? undefined : flat(label),
+          capMiB: numOf(r['Capacity MiB']),
+          iface: iface === undefined ? undefined : flat(iface),
+        });
         return;
       }
       case 'partitions': {
         const cap = numOf(r['Capacity MiB']);
-        const free = numOf(r['Free MiB']) ?? (cap !== undefined && numOf(r['Consumed MiB']) !== undefined ? Math.max(0, cap - numOf(r['Consumed MiB'])!) : undefined);
+        const free =
+          numOf(r['Free MiB']) ?? (cap !== undefined && numOf(r['Consumed MiB']) !== undefined ? Math.max(0, cap - numOf(r['Consumed MiB'])!) : undefined);
         ch.partitions.count++;
         if (free !== undefined) ch.partitions.freeMiB += free;
         return;
@@ -794,7 +846,11 @@ export const rvtoolsAssets: AssetMapping<RvChildren> = {
         const { ips: v4 } = splitAddresses(str(r['IPv4 Address']));
         const { ips: v6 } = splitAddresses(str(r['IPv6 Address']));
         const network = str(r.Network);
-        ch.nics.push({ mac: mac === undefined ? undefined : flat(mac), ips: [...v4, ...v6].map(flat), network: network === undefined ? undefined : flat(network) });
+        ch.nics.push({
+          mac: mac === undefined ? undefined : flat(mac),
+          ips: [...v4, ...v6].map(flat),
+          network: network === undefined ? undefined : flat(network),
+        });
         return;
       }
       case 'cpu': {

@@ -67,15 +67,7 @@ export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
   spoolSharedStringsAboveBytes: 8 * 1024 * 1024,
 };
 
-export type XlsxErrorCode =
-  | 'NOT_A_WORKBOOK'
-  | 'LEGACY_OR_ENCRYPTED'
-  | 'CORRUPT_ZIP'
-  | 'UNSUPPORTED_ZIP'
-  | 'TOO_LARGE'
-  | 'BAD_XML'
-  | 'DOCTYPE'
-  | 'MISSING_PART';
+export type XlsxErrorCode = 'NOT_A_WORKBOOK' | 'LEGACY_OR_ENCRYPTED' | 'CORRUPT_ZIP' | 'UNSUPPORTED_ZIP' | 'TOO_LARGE' | 'BAD_XML' | 'DOCTYPE' | 'MISSING_PART';
 
 /** A problem with the workbook as a whole; the reader turns it into a file error. */
 export class XlsxError extends Error {
@@ -273,10 +265,7 @@ export async function* inflateEntry(zip: ZipSource, entry: ZipEntry, budget: Inf
     );
   }
   if (budget.used + entry.uncompressedSize > limits.maxTotalBytes) {
-    throw new XlsxError(
-      `the workbook would inflate to more than the ${mib(limits.maxTotalBytes)} accepted in total (zip bomb?)`,
-      'TOO_LARGE',
-    );
+    throw new XlsxError(`the workbook would inflate to more than the ${mib(limits.maxTotalBytes)} accepted in total (zip bomb?)`, 'TOO_LARGE');
   }
   const pieces = (): Iterable<Buffer> => zip.views(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   const cap = entry.uncompressedSize;
@@ -286,10 +275,7 @@ export async function* inflateEntry(zip: ZipSource, entry: ZipEntry, budget: Inf
     produced += out.length;
     budget.used += out.length;
     if (produced > cap) {
-      throw new XlsxError(
-        `${label} inflates past the ${cap} bytes its zip header declares: the archive is corrupt or hostile (zip bomb?)`,
-        'TOO_LARGE',
-      );
+      throw new XlsxError(`${label} inflates past the ${cap} bytes its zip header declares: the archive is corrupt or hostile (zip bomb?)`, 'TOO_LARGE');
     }
     crc = zlib.crc32(out, crc);
   };
@@ -342,7 +328,7 @@ export async function* inflateEntry(zip: ZipSource, entry: ZipEntry, budget: Inf
   if (produced !== cap) {
     throw new XlsxError(`${label} inflates to ${produced} bytes but its zip header declares ${cap}: the archive is corrupt`, 'CORRUPT_ZIP');
   }
-  if ((crc >>> 0) !== (entry.crc32 >>> 0)) throw new XlsxError(`${label} fails its CRC-32 check: the archive is corrupt`, 'CORRUPT_ZIP');
+  if (crc >>> 0 !== entry.crc32 >>> 0) throw new XlsxError(`${label} fails its CRC-32 check: the archive is corrupt`, 'CORRUPT_ZIP');
 }
 
 /** Decodes the inflated pieces as UTF-8 text (UTF-16 when a byte order mark says so). */
@@ -564,10 +550,7 @@ export class XmlScanner {
         } else if (len - lt < 9) {
           return this.keep(s, lt); // `<!-`, `<![CDA`, `<!DOC`: wait for the rest
         } else {
-          throw new XlsxError(
-            `${this.where} carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused`,
-            'DOCTYPE',
-          );
+          throw new XlsxError(`${this.where} carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused`, 'DOCTYPE');
         }
       } else {
         const gt = findTagEnd(s, lt + 1);
@@ -865,10 +848,7 @@ export class XlsxWorkbook {
         first = false;
         const head = piece.subarray(0, 4096).toString('latin1');
         if (head.includes('<!DOCTYPE') || head.includes('<!ENTITY')) {
-          throw new XlsxError(
-            `${e.name} carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused`,
-            'DOCTYPE',
-          );
+          throw new XlsxError(`${e.name} carries a DOCTYPE or other declaration (<!...>): document type and entity declarations are refused`, 'DOCTYPE');
         }
       }
       const buf = carry.length > 0 ? Buffer.concat([carry, piece]) : piece;
@@ -1214,7 +1194,7 @@ class SheetRowReader implements XmlHandler {
         break;
       }
       case 'inlineStr':
-        value = this.inlineParts ? decodeOoxmlEscapes(this.inlineParts.join('')) : raw ?? undefined;
+        value = this.inlineParts ? decodeOoxmlEscapes(this.inlineParts.join('')) : (raw ?? undefined);
         break;
       case 'str':
         value = raw === null ? undefined : decodeOoxmlEscapes(raw);
@@ -1250,7 +1230,8 @@ class SheetRowReader implements XmlHandler {
     }
     if (this.cellFormula !== null) {
       const f = this.cellFormula.length > 0 ? ` (=${clipText(this.cellFormula, 40)})` : '';
-      if (value === undefined) this.rowIssues.push(warning(`cell ${columnName(col)}${this.rowNumber} holds a formula${f} without a cached value; it is read as empty`));
+      if (value === undefined)
+        this.rowIssues.push(warning(`cell ${columnName(col)}${this.rowNumber} holds a formula${f} without a cached value; it is read as empty`));
       else this.rowIssues.push(warning(`cell ${columnName(col)}${this.rowNumber} holds a formula${f}; its cached value is used, the formula is not evaluated`));
     }
     if (typeof value === 'string') {

@@ -77,7 +77,10 @@ const READ_PIECE = 256 * 1024;
 export class FileZipSource implements ZipSource {
   private fd: number | undefined;
 
-  constructor(fd: number, readonly length: number) {
+  constructor(
+    fd: number,
+    readonly length: number,
+  ) {
     this.fd = fd;
   }
 
