@@ -40,12 +40,14 @@ export function uploadsSource(project: string) {
   return { project, location: 'global', sourceId: 'uploads', displayName: 'Manual uploads', type: 'SOURCE_TYPE_UPLOAD' as const };
 }
 
-export function inventoryJob<Ref>(project: string, sourceName: Ref) {
+export const DEFAULT_JOB_DISPLAY_NAME = 'November inventory';
+
+export function inventoryJob<Ref>(project: string, sourceName: Ref, displayName = DEFAULT_JOB_DISPLAY_NAME) {
   return {
     project,
     location: 'global',
     importJobId: 'inventory-2026-11',
-    displayName: 'November inventory',
+    displayName,
     assetSource: sourceName,
     inlinePayload: {
       format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' as const,

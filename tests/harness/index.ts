@@ -2,3 +2,5 @@
 export * from './provider-host';
 export * from './program';
 export * from './lifecycle';
+export * from './engine';
+export * from './example-program';
