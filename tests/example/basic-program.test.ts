@@ -1,0 +1,123 @@
+/**
+ * examples/basic runs as a real Pulumi program: @pulumi/pulumi's own runner (ts-node, the SDK's
+ * registration code, the closure serialiser) against the stand-in engine (tests/harness/engine.ts),
+ * our providers in the real dynamic-provider host, the embedded backend keeping its store in the
+ * program folder. up -> up again (nothing changes) -> preview of a rename -> the rename -> destroy.
+ */
+import { createExampleProgram, StandInEngine, type ExampleProgram, type RunResult, type StateEntry } from '../harness';
+import { DEFAULT_JOB_DISPLAY_NAME, DEFAULT_PROJECT } from '../../examples/basic/resources';
+
+jest.setTimeout(240_000);
+
+const STACK = 'dev';
+const RENAMED = 'December inventory';
+const WRITES = ['create', 'update', 'delete'];
+
+let program: ExampleProgram;
+let engine: StandInEngine;
+
+/** The operation of each resource, by resource name (the last URN segment). */
+function byName(result: RunResult): Record<string, string> {
+  return Object.fromEntries([...result.operations].map(([urn, op]) => [urn.split('::').pop()!, op]));
+}
+
+/** Fails with the program's own output when the run did not succeed. */
+function expectSuccess(result: RunResult): void {
+  if (result.exitCode !== 0) throw new Error(`the program failed (${result.exitCode}):\n${result.logs.join('\n')}\n${result.stderr}`);
+}
+
+function entry(name: string): StateEntry {
+  const found = [...engine.state.values()].find((e) => e.urn.endsWith(`::${name}`));
+  if (!found) throw new Error(`no ${name} in the state`);
+  return found;
+}
+
+beforeAll(async () => {
+  program = await createExampleProgram('basic');
+  engine = new StandInEngine({ programDir: program.dir, project: program.project, stack: STACK });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  program?.cleanup();
+});
+
+describe('examples/basic under the stand-in engine', () => {
+  const config = { 'google-native-local:project': DEFAULT_PROJECT };
+  const renamed = { ...config, [`google-native-local-basic:jobDisplayName`]: RENAMED };
+  let created: Record<string, StateEntry>;
+
+  test('up creates every resource and exports the job', async () => {
+    const result = await engine.run({ config });
+    expectSuccess(result);
+    expect(byName(result)).toEqual({
+      [`${program.project}-${STACK}`]: 'create',
+      sidecars: 'create',
+      viewers: 'create',
+      'temporary-admins': 'create',
+      uploads: 'create',
+      inventory: 'create',
+    });
+    const jobName = `projects/${DEFAULT_PROJECT}/locations/global/importJobs/inventory-2026-11`;
+    expect(result.outputs).toMatchObject({ jobName, jobDisplayName: DEFAULT_JOB_DISPLAY_NAME });
+    expect(typeof result.outputs.jobState).toBe('string');
+    expect(result.outputs.validationReport).toBeDefined();
+
+    // The embedded backend's store in the program folder has them: read back through the host.
+    created = Object.fromEntries(['sidecars', 'viewers', 'temporary-admins', 'uploads', 'inventory'].map((n) => [n, entry(n)]));
+    // The program serialised the provider as a user's would: a path into the installed package.
+    expect(created.inventory.inputs.__provider).toContain('"google-native-local/dist/provider/import-job-impl"');
+    const job = await engine.read(created.inventory);
+    expect(job.id).toBe(jobName);
+    expect(job.properties).toMatchObject({ name: jobName, displayName: DEFAULT_JOB_DISPLAY_NAME, assetSource: created.uploads.id });
+    const viewers = await engine.read(created.viewers);
+    expect(viewers.id).toBe(created.viewers.id);
+    expect(viewers.properties).toMatchObject({ role: 'roles/networkservices.viewer' });
+  });
+
+  test('a second up changes nothing: every resource is same, no write reaches the provider', async () => {
+    const result = await engine.run({ config });
+    expectSuccess(result);
+    expect(new Set(Object.values(byName(result)))).toEqual(new Set(['same']));
+    expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual([]);
+    expect(result.providerCalls).toContain('diff');
+  });
+
+  test('preview of a rename plans an update of the job only, and writes nothing', async () => {
+    const result = await engine.run({ config: renamed, dryRun: true });
+    expectSuccess(result);
+    expect(byName(result)).toEqual({
+      [`${program.project}-${STACK}`]: 'same',
+      sidecars: 'same',
+      viewers: 'same',
+      'temporary-admins': 'same',
+      uploads: 'same',
+      inventory: 'update',
+    });
+    expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual([]);
+    expect((await engine.read(created.inventory)).properties.displayName).toBe(DEFAULT_JOB_DISPLAY_NAME);
+  });
+
+  test('up with the rename updates the job in place', async () => {
+    const result = await engine.run({ config: renamed });
+    expectSuccess(result);
+    expect(byName(result).inventory).toBe('update');
+    expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual(['update']);
+    expect(result.outputs.jobDisplayName).toBe(RENAMED);
+    const job = await engine.read(entry('inventory'));
+    expect(job.id).toBe(created.inventory.id);
+    expect(job.properties.displayName).toBe(RENAMED);
+  });
+
+  test('destroy deletes everything, dependents first; nothing is left to read', async () => {
+    const result = await engine.destroy();
+    const order = [...result.operations.keys()].map((urn) => urn.split('::').pop()!);
+    expect(new Set(result.operations.values())).toEqual(new Set(['delete']));
+    expect(order.indexOf('inventory')).toBeLessThan(order.indexOf('uploads'));
+    expect(order.indexOf('viewers')).toBeLessThan(order.indexOf('sidecars'));
+    expect(order.indexOf('temporary-admins')).toBeLessThan(order.indexOf('sidecars'));
+    expect(order.pop()).toBe(`${program.project}-${STACK}`);
+    expect(engine.state.size).toBe(0);
+    for (const e of Object.values(created)) expect((await engine.read(e)).id).toBe('');
+  });
+});
