@@ -1,7 +1,7 @@
 /**
- * The arguments of the example's resources, shared by the Pulumi program (index.ts, with Outputs
- * wiring one resource to the next) and by `npm run example` (scripts/example.ts, which plays the
- * engine's part with plain values). `Ref` is whatever carries a name from one resource to the next.
+ * The arguments of the example's resources, used by the Pulumi program (index.ts, with Outputs
+ * wiring one resource to the next); the defaults are also read by tests/example/basic-program.test.ts.
+ * `Ref` is whatever carries a name from one resource to the next.
  */
 export const DEFAULT_PROJECT = 'example-project';
 
