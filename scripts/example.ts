@@ -14,8 +14,8 @@ function print(result: RunResult): void {
     const [, , type, name] = urn.split('::');
     console.log(`${SYMBOLS[op] ?? '?'} ${type} ${name} ${op}`);
   }
-  if (result.exitCode !== 0) {
-    throw new Error(`the program failed (exit code ${result.exitCode}):\n${result.logs.join('\n')}\n${result.stderr}`);
+  if (result.exitCode !== 0 || result.errors.length) {
+    throw new Error(`the program failed (exit code ${result.exitCode}):\n${[...result.errors, ...result.logs].join('\n')}\n${result.stderr}`);
   }
 }
 

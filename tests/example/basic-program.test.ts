@@ -11,6 +11,7 @@ jest.setTimeout(240_000);
 
 const STACK = 'dev';
 const RENAMED = 'December inventory';
+const OTHER_PROJECT = 'other-project';
 const WRITES = ['create', 'update', 'delete'];
 
 let program: ExampleProgram;
@@ -23,7 +24,9 @@ function byName(result: RunResult): Record<string, string> {
 
 /** Fails with the program's own output when the run did not succeed. */
 function expectSuccess(result: RunResult): void {
-  if (result.exitCode !== 0) throw new Error(`the program failed (${result.exitCode}):\n${result.logs.join('\n')}\n${result.stderr}`);
+  if (result.exitCode !== 0 || result.errors.length) {
+    throw new Error(`the program failed (${result.exitCode}):\n${result.errors.join('\n')}\n${result.logs.join('\n')}\n${result.stderr}`);
+  }
 }
 
 function entry(name: string): StateEntry {
@@ -109,7 +112,29 @@ describe('examples/basic under the stand-in engine', () => {
     expect(job.properties.displayName).toBe(RENAMED);
   });
 
+  test('up in another project replaces every resource; the old ones are deleted after the new ones exist', async () => {
+    const moved = { ...renamed, 'google-native-local:project': OTHER_PROJECT };
+    const result = await engine.run({ config: moved });
+    expectSuccess(result);
+    expect(byName(result)).toMatchObject({
+      sidecars: 'replace',
+      viewers: 'replace',
+      'temporary-admins': 'replace',
+      uploads: 'replace',
+      inventory: 'replace',
+    });
+    expect(result.outputs.jobName).toBe(`projects/${OTHER_PROJECT}/locations/global/importJobs/inventory-2026-11`);
+    for (const e of Object.values(created)) expect((await engine.read(e)).id).toBe('');
+    const job = entry('inventory');
+    expect(job.id).toBe(result.outputs.jobName);
+    expect((await engine.read(job)).properties.assetSource).toBe(entry('uploads').id);
+    // Create-before-delete: the replacements of the job and its source exist before the old ones go.
+    const calls = result.providerCalls;
+    expect(calls.lastIndexOf('create')).toBeLessThan(calls.indexOf('delete'));
+  });
+
   test('destroy deletes everything, dependents first; nothing is left to read', async () => {
+    const last = ['sidecars', 'viewers', 'temporary-admins', 'uploads', 'inventory'].map(entry);
     const result = await engine.destroy();
     const order = [...result.operations.keys()].map((urn) => urn.split('::').pop()!);
     expect(new Set(result.operations.values())).toEqual(new Set(['delete']));
@@ -118,6 +143,25 @@ describe('examples/basic under the stand-in engine', () => {
     expect(order.indexOf('temporary-admins')).toBeLessThan(order.indexOf('sidecars'));
     expect(order.pop()).toBe(`${program.project}-${STACK}`);
     expect(engine.state.size).toBe(0);
-    for (const e of Object.values(created)) expect((await engine.read(e)).id).toBe('');
+    for (const e of last) expect((await engine.read(e)).id).toBe('');
+  });
+});
+
+describe('a program that fails', () => {
+  test('a check failure fails the run with the reason as its error, and nothing is created', async () => {
+    const failing = new StandInEngine({ programDir: program.dir, project: program.project, stack: 'broken' });
+    try {
+      const result = await failing.run({ config: { 'google-native-local:project': 'Not A Project!' } });
+      expect(result.errors).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/::sidecars: check failed: project: must be a project ID/),
+          expect.stringMatching(/::uploads: check failed: project:/),
+        ]),
+      );
+      expect([...failing.state.values()].filter((e) => e.custom)).toEqual([]);
+      expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual([]);
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -11,9 +11,10 @@
  * - Engine: `Log` (kept in `RunResult.logs`), `GetRootResource`, `SetRootResource`.
  * - Resources: the stack and components get a URN and nothing else. Custom resources must be
  *   dynamic (`pulumi-nodejs:dynamic...`): check -> diff against the previous state -> create /
- *   update / replace (create-before-delete, or delete-before-replace when the diff or the resource
- *   asks) / same, with the resource's own `__provider`. After a successful `up`, resources the
- *   program no longer declares are deleted, as the engine does.
+ *   update / replace / same, with the resource's own `__provider`. A replace creates first and
+ *   deletes the old resource once the program is done, or deletes first when the diff or the
+ *   resource asks (deleteBeforeReplace). After a successful `up`, resources the program no longer
+ *   declares are deleted too, dependents first, as the engine does.
  * - Preview (`dryRun`): check and diff only; a create, update or replace answers the checked
  *   inputs as outputs (what the engine does for a provider without preview support: the host's
  *   Configure does not claim it), so the SDK treats every other output as unknown.
@@ -62,6 +63,8 @@ export interface RunResult {
   outputs: PropertyMap;
   /** Engine `Log` messages, `severity: message`, and the runner's own stdout/stderr. */
   logs: string[];
+  /** Failed steps (check failures, provider errors): any fails the run, as in the engine. */
+  errors: string[];
   stdout: string;
   stderr: string;
 }
@@ -97,7 +100,7 @@ export class StandInEngine {
   private server: grpc.Server | undefined;
   private port = 0;
   private rootUrn = '';
-  private current: (RunResult & { dryRun: boolean; seen: Set<string> }) | undefined;
+  private current: (RunResult & { dryRun: boolean; seen: Set<string>; replaced: StateEntry[] }) | undefined;
   private config: Record<string, string> = {};
 
   constructor(readonly options: EngineOptions) {}
@@ -109,30 +112,34 @@ export class StandInEngine {
     const run = (this.current = {
       dryRun: options.dryRun ?? false,
       seen: new Set<string>(),
+      replaced: [],
       exitCode: null,
       operations: new Map(),
       providerCalls: [],
       outputs: {},
       logs: [],
+      errors: [],
       stdout: '',
       stderr: '',
     });
     try {
       await this.runProgram(options);
-      if (run.exitCode === 0 && !run.dryRun) {
+      if (run.exitCode === 0 && !run.errors.length && !run.dryRun) {
+        // As the engine: replaced resources (create-before-delete) and resources the program no
+        // longer declares are deleted once the program is done, dependents first.
         const gone = [...this.state.values()].filter((e) => !run.seen.has(e.urn));
-        await this.deleteAll(gone, run);
+        await this.deleteAll([...run.replaced, ...gone], run);
       }
     } finally {
       this.current = undefined;
     }
-    const { dryRun: _dryRun, seen: _seen, ...result } = run;
+    const { dryRun: _dryRun, seen: _seen, replaced: _replaced, ...result } = run;
     return result;
   }
 
   /** `pulumi destroy`: deletes every resource of the state, dependents first. The program does not run. */
   async destroy(): Promise<RunResult> {
-    const run = { exitCode: 0, operations: new Map(), providerCalls: [], outputs: {}, logs: [], stdout: '', stderr: '' } as RunResult;
+    const run = { exitCode: 0, operations: new Map(), providerCalls: [], outputs: {}, logs: [], errors: [], stdout: '', stderr: '' } as RunResult;
     await this.deleteAll([...this.state.values()], run);
     this.state.clear();
     return run;
@@ -170,7 +177,8 @@ export class StandInEngine {
             (res) => callback(null, res),
             (err: Error) => {
               this.log(`engine error: ${err.stack ?? err.message}`);
-              callback({ code: grpc.status.UNKNOWN, details: err.message });
+              const code = (err as { code?: grpc.status }).code ?? grpc.status.UNKNOWN;
+              callback({ code, details: err.message });
             },
           );
       };
@@ -179,7 +187,15 @@ export class StandInEngine {
     };
     server.addService(resrpc.ResourceMonitorService, {
       supportsFeature: unary(() => new resproto.SupportsFeatureResponse().setHassupport(false)),
-      registerResource: unary((req: resproto.RegisterResourceRequest) => this.registerResource(req)),
+      registerResource: unary((req: resproto.RegisterResourceRequest) =>
+        this.registerResource(req).catch((err: Error) => {
+          // A failed step fails the deployment: the engine reports it and shuts the monitor down,
+          // so the program sees UNAVAILABLE and exits without reporting it again (the SDK's
+          // formatting of a rejected registration also takes a minute of CPU).
+          this.current?.errors.push(err.message);
+          throw Object.assign(new Error(`resource monitor shut down: ${err.message}`), { code: grpc.status.UNAVAILABLE });
+        }),
+      ),
       registerResourceOutputs: unary((req: resproto.RegisterResourceOutputsRequest) => {
         if (req.getUrn() === this.rootUrn && this.current) this.current.outputs = fromStruct(req.getOutputs());
         return new emptyproto.Empty();
@@ -295,7 +311,7 @@ export class StandInEngine {
     } else if (op === 'create' || op === 'replace') {
       if (old && deleteFirst) await call('delete', () => host.delete(old.id, urn, old.outputs, { oldInputs: old.inputs }));
       const created = await call('create', () => host.create(urn, news));
-      if (old && !deleteFirst) await call('delete', () => host.delete(old.id, urn, old.outputs, { oldInputs: old.inputs }));
+      if (old && !deleteFirst) run.replaced.push(old);
       ({ id, properties: outputs } = created);
     } else if (op === 'update') {
       outputs = (await call('update', () => host.update(old!.id, urn, old!.outputs, news, { oldInputs: old!.inputs }))).properties;
@@ -304,23 +320,27 @@ export class StandInEngine {
     return res.setId(id).setObject(toStruct(outputs));
   }
 
-  /** Deletes entries (and forgets them), each only after everything depending on it. */
+  /**
+   * Deletes entries, each only after every other entry depending on it, and forgets those still in
+   * the state. A replaced resource's old entry has the same URN as its replacement: entries are
+   * tracked as objects, and its operation stays `replace`.
+   */
   private async deleteAll(entries: StateEntry[], run: RunResult): Promise<void> {
-    const left = new Map(entries.map((e) => [e.urn, e]));
-    while (left.size) {
-      const dependedOn = new Set([...left.values()].flatMap((e) => e.dependencies));
-      const leaves = [...left.values()].filter((e) => !dependedOn.has(e.urn));
-      if (!leaves.length) throw new Error(`dependency cycle among ${[...left.keys()].join(', ')}`);
+    let left = [...entries];
+    while (left.length) {
+      const dependedOn = new Set(left.flatMap((e) => e.dependencies));
+      const leaves = left.filter((e) => !dependedOn.has(e.urn));
+      if (!leaves.length) throw new Error(`dependency cycle among ${left.map((e) => e.urn).join(', ')}`);
       for (const entry of leaves) {
         if (entry.custom) {
           const host = await this.providerHost();
           run.providerCalls.push('delete');
           await host.delete(entry.id, entry.urn, entry.outputs, { oldInputs: entry.inputs });
         }
-        run.operations.set(entry.urn, 'delete');
-        left.delete(entry.urn);
-        this.state.delete(entry.urn);
+        if (!run.operations.has(entry.urn)) run.operations.set(entry.urn, 'delete');
+        if (this.state.get(entry.urn) === entry) this.state.delete(entry.urn);
       }
+      left = left.filter((e) => !leaves.includes(e));
     }
   }
 
