@@ -7,7 +7,7 @@
  * the engine does: Configure first, then Check / Diff / Create / Read / Update / Delete with the
  * serialised provider in the `__provider` property of every property bag.
  *
- * See tests/harness/README.md for how the host finds our own package's modules.
+ * See support/harness/README.md for how the host finds our own package's modules.
  */
 import { ChildProcess, spawn } from 'child_process';
 import * as path from 'path';

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
-import { MATCHER, PARENT, cliProcessesOfThisFile, http, policyName, runCli, spawnCli, tempDir, type CliProcess } from './helpers';
+import { MATCHER, PARENT, cliProcessesOfThisFile, http, policyName, runCli, spawnCli, tempDir, type CliProcess } from '../support/networkservices';
 
 jest.setTimeout(60_000);
 

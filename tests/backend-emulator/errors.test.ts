@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from './helpers';
+import { call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from '../support/networkservices';
 
 const R = policyName('ep1');
 let app: FastifyInstance;

@@ -13,7 +13,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runKillRounds } from '../../bench/reliability';
-import { MATCHER, cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../emulator/helpers';
+import { MATCHER, cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../support/networkservices';
 
 jest.setTimeout(180_000);
 

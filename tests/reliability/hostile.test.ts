@@ -4,7 +4,7 @@
  * the server stays up, and the stored state is unchanged. Import payloads that are hostile (an XLSX
  * zip bomb, XML entity expansion, a 50 MB CSV field, too many files) end in a report, never a crash.
  *
- * The in-process tests of tests/emulator/errors.test.ts (malformed JSON, content type, body limit,
+ * The in-process tests of tests/backend-emulator/errors.test.ts (malformed JSON, content type, body limit,
  * `__proto__` keys on setIamPolicy) stay where they are; this file covers every body-taking route
  * family over HTTP and the cases they do not.
  */
@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { validateOutput } from '../../schemas';
-import { bombPart, handWorkbook, sheetXml, vInfoXml } from '../import-formats/xlsx-build';
+import { bombPart, handWorkbook, sheetXml, vInfoXml } from '../support/xlsx-build';
 import { peakLiveGrowthMb } from './memory';
 
 jest.setTimeout(120_000);

@@ -1,14 +1,14 @@
 /** Shared helpers of the web console tests: apps, calls, seed documents, big reports. */
 import type { FastifyInstance } from 'fastify';
-import { csv, vmRow, VM_HEADER } from '../support/manual-csv';
-export { call, ok, googleError, type Res } from '../support/inject';
-export { VM_HEADER, vmRow, csv, inlinePayload } from '../support/manual-csv';
+import { csv, vmRow, VM_HEADER } from './manual-csv';
+export { call, ok, googleError, type Res } from './inject';
+export { VM_HEADER, vmRow, csv, inlinePayload } from './manual-csv';
 import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
 
 /*
  * fastify's inject() loads light-my-request, which require()s `cookie` 2.x, an ESM-only package
  * that jest cannot load untransformed; these tests never send cookies, so a stand-in of the one
- * function used is enough (as in tests/emulator/helpers.ts).
+ * function used is enough (as in tests/support/networkservices.ts).
  */
 jest.mock('cookie', () => ({
   stringifySetCookie: (c: { name: string; value: string }) => `${c.name}=${encodeURIComponent(c.value)}`,

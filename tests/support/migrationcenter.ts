@@ -3,16 +3,16 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
-import { call, ok, type Res } from '../support/inject';
-import { csv, vmRow, VM_HEADER } from '../support/manual-csv';
-export { call, ok, googleError, type Res } from '../support/inject';
-export { VM_HEADER, vmRow, csv, b64, inlinePayload } from '../support/manual-csv';
+import { call, ok, type Res } from './inject';
+import { csv, vmRow, VM_HEADER } from './manual-csv';
+export { call, ok, googleError, type Res } from './inject';
+export { VM_HEADER, vmRow, csv, b64, inlinePayload } from './manual-csv';
 import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
 
 /*
  * fastify's inject() loads light-my-request, which require()s `cookie` 2.x, an ESM-only package
  * that jest cannot load untransformed; these tests never send cookies, so a stand-in of the one
- * function used is enough (as in tests/emulator/helpers.ts).
+ * function used is enough (as in tests/support/networkservices.ts).
  */
 jest.mock('cookie', () => ({
   stringifySetCookie: (c: { name: string; value: string }) => `${c.name}=${encodeURIComponent(c.value)}`,

@@ -5,8 +5,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
-import { call, type Res } from '../support/inject';
-export { call, type Res } from '../support/inject';
+import { call, type Res } from './inject';
+export { call, type Res } from './inject';
 import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
 
 export const ROOT = path.resolve(__dirname, '..', '..');

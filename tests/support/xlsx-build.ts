@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { FIXTURES } from './helpers';
+import { FIXTURES } from './import-formats';
 
 export type Cell = string | number | boolean | Date | null | { formula: string; result?: string | number } | undefined;
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { MATCHER, PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from './helpers';
+import { MATCHER, PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 let app: FastifyInstance;
 beforeEach(() => {

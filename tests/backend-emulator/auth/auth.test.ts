@@ -1,8 +1,8 @@
 import { PassThrough } from 'stream';
 import type { FastifyInstance } from 'fastify';
-import type { AuthConfig } from '../../backend-emulator/config';
-import { ROLE_PERMISSIONS } from '../../backend-emulator/auth/permissions';
-import { PARENT, call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from './helpers';
+import type { AuthConfig } from '../../../backend-emulator/config';
+import { ROLE_PERMISSIONS } from '../../../backend-emulator/auth/permissions';
+import { PARENT, call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 const R = policyName('ep1');
 const AUTH: AuthConfig = {

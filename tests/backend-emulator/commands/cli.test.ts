@@ -2,11 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
-import { main } from '../../backend-emulator/commands/main';
-import { validateCommand } from '../../backend-emulator/commands/validate';
-import { templatesCommand } from '../../backend-emulator/commands/templates';
+import { main } from '../../../backend-emulator/commands/main';
+import { validateCommand } from '../../../backend-emulator/commands/validate';
+import { templatesCommand } from '../../../backend-emulator/commands/templates';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures', 'manual-csv');
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'manual-csv');
 
 function sink(): Writable & { text: string } {
   const chunks: string[] = [];
@@ -96,7 +96,7 @@ describe('the progress bar', () => {
     return { stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream, writes };
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { progressBar, PROGRESS_MIN_BYTES } = require('../../backend-emulator/commands/progress') as typeof import('../../backend-emulator/commands/progress');
+  const { progressBar, PROGRESS_MIN_BYTES } = require('../../../backend-emulator/commands/progress') as typeof import('../../../backend-emulator/commands/progress');
 
   it('draws on a terminal for large inputs, once per percent', () => {
     const { stream, writes } = fakeStream(true);

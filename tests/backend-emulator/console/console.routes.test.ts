@@ -5,9 +5,9 @@
  */
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
-import { Assets } from '../../backend-emulator/migrationcenter/assets';
-import type { Asset } from '../../backend-emulator/import-engine/asset';
-import { findStaticDir, staticDirCandidates, STATIC_FILES } from '../../backend-emulator/console/static-files';
+import { Assets } from '../../../backend-emulator/migrationcenter/assets';
+import type { Asset } from '../../../backend-emulator/import-engine/asset';
+import { findStaticDir, staticDirCandidates, STATIC_FILES } from '../../../backend-emulator/console/static-files';
 import {
   BIG_FILES,
   CONDITION,
@@ -27,9 +27,9 @@ import {
   inlinePayload,
   newApp,
   ok,
-} from './helpers';
+} from '../../support/console';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const jobName = (id: string) => `${MC_PARENT}/importJobs/${id}`;
 const jobUrl = (id: string) => `${CONSOLE}/${jobName(id)}`;
 

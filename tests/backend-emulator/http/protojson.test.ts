@@ -3,8 +3,8 @@
  * accepted in requests (Google's JSON parser accepts both), a field given twice refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, toProtoJson } from '../../backend-emulator/http/protojson';
-import { PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from './helpers';
+import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, toProtoJson } from '../../../backend-emulator/http/protojson';
+import { PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 describe('toProtoJson', () => {
   it('leaves out empty lists, false, 0, "", null and enum zeros at every depth, keeps messages and map entries', () => {

@@ -8,10 +8,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { executeImport, listFormats, type Asset, type ImportJobFormat, type PayloadFile } from '../../backend-emulator/import-engine';
-import { bufferFile, FIXTURES } from '../import-formats/helpers';
-import { loadSchemas, shapeViolations } from '../support/googleapis-schema';
-import { act, BASE, call, createJob, newApp, ok, PARENT } from '../migrationcenter/helpers';
+import { executeImport, listFormats, type Asset, type ImportJobFormat, type PayloadFile } from '../../../backend-emulator/import-engine';
+import { bufferFile, FIXTURES } from '../../support/import-formats';
+import { loadSchemas, shapeViolations } from '../../support/googleapis-schema';
+import { act, BASE, call, createJob, newApp, ok, PARENT } from '../../support/migrationcenter';
 
 const SCHEMAS = loadSchemas('migrationcenter', 'v1alpha1');
 

@@ -2,7 +2,7 @@
  * The store of folded child rows: the spilled one (a window in front of a temp database) must
  * give back exactly what the in-memory one does, whatever the order of folds and takes.
  */
-import { MemoryChildStore, SpilledChildStore, type ChildStore } from '../../backend-emulator/import-engine/child-store';
+import { MemoryChildStore, SpilledChildStore, type ChildStore } from '../../../backend-emulator/import-engine/child-store';
 
 interface Acc {
   disks: Array<{ label: string | undefined; size: number }>;

@@ -13,8 +13,8 @@ import {
   type Asset,
   type ImportJobFormat,
   type PayloadFile,
-} from '../../backend-emulator/import-engine';
-import { fixtureFiles, memFile, MemorySink, VM_HEADER, vmRow } from './helpers';
+} from '../../../backend-emulator/import-engine';
+import { fixtureFiles, memFile, MemorySink, VM_HEADER, vmRow } from '../../support/import-engine';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 

@@ -4,8 +4,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
-import { executeImport, validateImport, type PayloadFile } from '../../backend-emulator/import-engine';
-import { generatedFile, memFile, MemorySink, VM_HEADER, vmRow } from './helpers';
+import { executeImport, validateImport, type PayloadFile } from '../../../backend-emulator/import-engine';
+import { generatedFile, memFile, MemorySink, VM_HEADER, vmRow } from '../../support/import-engine';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 const MB = 1024 * 1024;

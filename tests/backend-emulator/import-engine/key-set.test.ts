@@ -1,5 +1,5 @@
 /** KeySet: the hashed key index of the import pipeline must behave as a Map of key -> first row. */
-import { KeySet } from '../../backend-emulator/import-engine/key-set';
+import { KeySet } from '../../../backend-emulator/import-engine/key-set';
 
 test('200,000 keys through several growths: each found with its first row, absent keys absent', () => {
   const set = new KeySet();

@@ -4,8 +4,8 @@
  * a sheet-based reader with typed cells and sparse row numbers (what the RVTools XLSX reader will
  * emit), and recognition by header when file names do not tell kinds apart.
  */
-import { executeWith, validateWith, type AssetMapping, type FormatDefinition, type Reader, type ReaderEvent } from '../../backend-emulator/import-engine';
-import { memFile, MemorySink } from './helpers';
+import { executeWith, validateWith, type AssetMapping, type FormatDefinition, type Reader, type ReaderEvent } from '../../../backend-emulator/import-engine';
+import { memFile, MemorySink } from '../../support/import-engine';
 
 /** A toy "workbook": JSON `{ sheetName: [[header...], [cells...], ...] }`; null rows are empty rows. */
 const jsonWorkbookReader: Reader = async function* (bytes) {

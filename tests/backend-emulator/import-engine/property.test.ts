@@ -4,11 +4,11 @@
  */
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
-import { executeImport, validateImport } from '../../backend-emulator/import-engine';
-import { csvReader } from '../../backend-emulator/import-engine/readers/csv';
-import { validate as validateSchema } from '../../schemas';
-import { MemorySink, VM_HEADER } from './helpers';
-import { chunkedFile } from '../support/payload-files';
+import { executeImport, validateImport } from '../../../backend-emulator/import-engine';
+import { csvReader } from '../../../backend-emulator/import-engine/readers/csv';
+import { validate as validateSchema } from '../../../schemas';
+import { MemorySink, VM_HEADER } from '../../support/import-engine';
+import { chunkedFile } from '../../support/payload-files';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 const RUNS = Number(process.env.FC_RUNS ?? 150);

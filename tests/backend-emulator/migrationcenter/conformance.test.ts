@@ -8,10 +8,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { google, type migrationcenter_v1alpha1 } from 'googleapis';
-import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { validateOutput } from '../../schemas';
-import { EMPTY_TYPE, IMPORT_JOB_TYPE, METADATA_TYPE, PARENT, VM_HEADER, b64, csv, tempDir, vmRow } from './helpers';
-import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
+import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
+import { validateOutput } from '../../../schemas';
+import { EMPTY_TYPE, IMPORT_JOB_TYPE, METADATA_TYPE, PARENT, VM_HEADER, b64, csv, tempDir, vmRow } from '../../support/migrationcenter';
+import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 
 const NO_RETRY = { retry: false } as const;
 

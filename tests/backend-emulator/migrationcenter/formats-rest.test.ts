@@ -7,11 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { validateImport, type ImportJobFormat } from '../../backend-emulator/import-engine';
-import { validate, validateOutput } from '../../schemas';
-import { act, BASE, call, createJob, newApp, ok, onTheWire } from './helpers';
+import { validateImport, type ImportJobFormat } from '../../../backend-emulator/import-engine';
+import { validate, validateOutput } from '../../../schemas';
+import { act, BASE, call, createJob, newApp, ok, onTheWire } from '../../support/migrationcenter';
 
-const FIXTURES = path.join(__dirname, '..', 'fixtures');
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 
 interface Case {
   format: ImportJobFormat;

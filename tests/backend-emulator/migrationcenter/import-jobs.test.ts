@@ -3,10 +3,10 @@
  * requestId idempotency, forbidden transitions, views, list filter/orderBy/paging, patch, delete.
  */
 import type { FastifyInstance } from 'fastify';
-import { COLLECTIONS } from '../../backend-emulator/migrationcenter/names';
-import type { StoredJob } from '../../backend-emulator/migrationcenter/types';
-import { NO_DATA_MESSAGE } from '../../backend-emulator/migrationcenter/import-jobs';
-import { migrationCenterOf } from '../../backend-emulator/migrationcenter/routes';
+import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
+import type { StoredJob } from '../../../backend-emulator/migrationcenter/types';
+import { NO_DATA_MESSAGE } from '../../../backend-emulator/migrationcenter/import-jobs';
+import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import {
   BASE,
   EMPTY_TYPE,
@@ -25,7 +25,7 @@ import {
   newApp,
   ok,
   violations,
-} from './helpers';
+} from '../../support/migrationcenter';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const REPORT = { fileValidations: [], jobErrors: [{ errorDetails: 'a warning', severity: 'WARNING' }] };

@@ -5,12 +5,12 @@
  * acknowledged (jobs, request ids, operations) survives the restart.
  */
 import * as fs from 'fs';
-import { SqliteStore } from '../../backend-emulator/store/sqlite-store';
-import { COLLECTIONS } from '../../backend-emulator/migrationcenter/names';
-import type { StoredJob } from '../../backend-emulator/migrationcenter/types';
-import type { Operation } from '../../backend-emulator/operations/operations';
-import { validateOutput } from '../../schemas';
-import { BASE, GOOD_VM_INFO, METADATA_TYPE, PARENT, call, createJob, inlinePayload, jobName, newApp, ok, tempDir } from './helpers';
+import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
+import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
+import type { StoredJob } from '../../../backend-emulator/migrationcenter/types';
+import type { Operation } from '../../../backend-emulator/operations/operations';
+import { validateOutput } from '../../../schemas';
+import { BASE, GOOD_VM_INFO, METADATA_TYPE, PARENT, call, createJob, inlinePayload, jobName, newApp, ok, tempDir } from '../../support/migrationcenter';
 
 const OPS = 'operations/migrationcenter';
 

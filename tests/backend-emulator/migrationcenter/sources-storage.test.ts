@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
-import { resetStorageClients } from '../../backend-emulator/payloads';
+import { resetStorageClients } from '../../../backend-emulator/payloads';
 import {
   BASE,
   EMPTY_TYPE,
@@ -23,9 +23,9 @@ import {
   tempDir,
   violations,
   waitOperation,
-} from './helpers';
-import { startFakeGcs, type FakeGcs } from './fake-gcs';
-import { migrationCenterOf } from '../../backend-emulator/migrationcenter/routes';
+} from '../../support/migrationcenter';
+import { startFakeGcs, type FakeGcs } from '../../support/fake-gcs';
+import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 
 const SOURCE_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.Source';
 const inline = () => inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO });

@@ -3,9 +3,9 @@
  * methods of endpointPolicies), against a listening emulator.
  */
 import { google } from 'googleapis';
-import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { MATCHER, PARENT, policyName } from './helpers';
-import { startRecordingProxy, type RecordingProxy } from '../support/recording-proxy';
+import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
+import { MATCHER, PARENT, policyName } from '../../support/networkservices';
+import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 
 let emulator: RunningEmulator;
 let ns: ReturnType<typeof google.networkservices>;

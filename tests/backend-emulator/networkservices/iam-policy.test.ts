@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { CONCURRENT_POLICY_CHANGES } from '../../backend-emulator/networkservices/iam-policy';
-import { call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from './helpers';
+import { CONCURRENT_POLICY_CHANGES } from '../../../backend-emulator/networkservices/iam-policy';
+import { call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 const R = policyName('ep1');
 const COND = { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' };

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { EmulatorContext } from '../../backend-emulator/context';
-import { GoogleApiError } from '../../backend-emulator/errors';
-import { EMPTY_TYPE, Operations, type Operation, type ServiceOperations } from '../../backend-emulator/operations/operations';
-import { registerOperationRoutes } from '../../backend-emulator/operations/routes';
-import { SqliteStore } from '../../backend-emulator/store/sqlite-store';
-import { call, expectGoogleError, newApp } from './helpers';
+import type { EmulatorContext } from '../../../backend-emulator/context';
+import { GoogleApiError } from '../../../backend-emulator/errors';
+import { EMPTY_TYPE, Operations, type Operation, type ServiceOperations } from '../../../backend-emulator/operations/operations';
+import { registerOperationRoutes } from '../../../backend-emulator/operations/routes';
+import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
+import { call, expectGoogleError, newApp } from '../../support/networkservices';
 
 const META = 'type.googleapis.com/test.v9.OperationMetadata';
 const PARENT = 'projects/p1/locations/us-central1';

@@ -2,8 +2,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Readable } from 'stream';
-import { decodedBase64Size, inlinePayloadFiles, parseGsPath, resolvePayload, storagePathProblem, usesRemoteStorage } from '../../backend-emulator/payloads';
-import { tempDir } from './helpers';
+import { decodedBase64Size, inlinePayloadFiles, parseGsPath, resolvePayload, storagePathProblem, usesRemoteStorage } from '../../../backend-emulator/payloads';
+import { tempDir } from '../../support/migrationcenter';
 
 async function text(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { SqliteStore } from '../../backend-emulator/store/sqlite-store';
-import { DataDirError, LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
-import { tempDir } from './helpers';
+import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
+import { DataDirError, LOCK_FILE_NAME } from '../../../backend-emulator/store/lock';
+import { tempDir } from '../../support/networkservices';
 
 describe('SqliteStore', () => {
   let store: SqliteStore;

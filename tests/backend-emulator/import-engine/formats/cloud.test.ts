@@ -4,13 +4,13 @@
  * totals, IsPhysical 0, AvailableMemoryBytes 0) and Azure (IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV:
  * PowerShell Export-Csv, every field quoted, CRLF, `MM/dd/yyyy HH:mm:ss`).
  */
-import { countBySeverity, hasBlockingErrors } from '../../backend-emulator/import-engine';
-import { awsCsv, labelKeyOf, labelValueOf } from '../../backend-emulator/import-engine/formats/aws-csv';
-import { azureCsv } from '../../backend-emulator/import-engine/formats/azure-csv';
-import { gibToBytes } from '../../backend-emulator/import-engine/util';
-import { isoString } from '../../backend-emulator/import-engine/timestamps';
-import { bufferFile, byId, execute, fileReport, fixtureFiles, validate } from './helpers';
-import { csvRow, issue } from './report-helpers';
+import { countBySeverity, hasBlockingErrors } from '../../../../backend-emulator/import-engine';
+import { awsCsv, labelKeyOf, labelValueOf } from '../../../../backend-emulator/import-engine/formats/aws-csv';
+import { azureCsv } from '../../../../backend-emulator/import-engine/formats/azure-csv';
+import { gibToBytes } from '../../../../backend-emulator/import-engine/util';
+import { isoString } from '../../../../backend-emulator/import-engine/timestamps';
+import { bufferFile, byId, execute, fileReport, fixtureFiles, validate } from '../../../support/import-formats';
+import { csvRow, issue } from '../../../support/report-rows';
 
 const AWS1 = 'i-0a1b2c3d4e5f60001';
 const AWS2 = 'i-0a1b2c3d4e5f60002';

@@ -2,11 +2,11 @@
  * IMPORT_JOB_FORMAT_CMDB with the emulator's own template (no column specification was ever
  * published): ServiceNow-like server exports (`cmdb_ci_<class>.csv`) and `cmdb_ci_disk.csv`.
  */
-import { countBySeverity, hasBlockingErrors } from '../../backend-emulator/import-engine';
-import { cmdb, CMDB_DISK_FILE, CMDB_SERVER_FILE, powerStateOfCi } from '../../backend-emulator/import-engine/formats/cmdb';
-import { isoString } from '../../backend-emulator/import-engine/timestamps';
-import { bufferFile, byId, execute, fileReport, fixtureFiles, validate } from './helpers';
-import { csvRow, issue } from './report-helpers';
+import { countBySeverity, hasBlockingErrors } from '../../../../backend-emulator/import-engine';
+import { cmdb, CMDB_DISK_FILE, CMDB_SERVER_FILE, powerStateOfCi } from '../../../../backend-emulator/import-engine/formats/cmdb';
+import { isoString } from '../../../../backend-emulator/import-engine/timestamps';
+import { bufferFile, byId, execute, fileReport, fixtureFiles, validate } from '../../../support/import-formats';
+import { csvRow, issue } from '../../../support/report-rows';
 
 const APP = '3f1c2b9a8d7e4f60a1b2c3d4e5f60718';
 const BATCH = '3f1c2b9a8d7e4f60a1b2c3d4e5f60719';

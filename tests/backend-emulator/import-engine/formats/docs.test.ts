@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FORMAT_DOCS, FORMATS_DIR as DOCS, renderFormatDoc } from '../../scripts/docs';
+import { FORMAT_DOCS, FORMATS_DIR as DOCS, renderFormatDoc } from '../../../../scripts/docs';
 
 describe('docs/formats', () => {
   for (const [file, def, tables] of FORMAT_DOCS) {

@@ -1,9 +1,9 @@
 /** docs/formats/manual-csv.md stays in step with the definitions it documents. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { columnTable, DEFAULTS, listFormats } from '../../backend-emulator/import-engine';
+import { columnTable, DEFAULTS, listFormats } from '../../../../backend-emulator/import-engine';
 
-const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'formats', 'manual-csv.md'), 'utf8');
+const doc = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', 'docs', 'formats', 'manual-csv.md'), 'utf8');
 const manual = listFormats().find((f) => f.format === 'IMPORT_JOB_FORMAT_MANUAL_CSV')!;
 
 test.each(manual.fileKinds.map((k) => [k.title, k]))('%s: the column table in the docs is the one generated from the definition', (_t, kind) => {

@@ -10,9 +10,9 @@ import {
   type ImportRowError,
   type Severity,
   type ValidationReport,
-} from '../../backend-emulator/import-engine';
-import { validate as validateSchema } from '../../schemas';
-import { fixtureFiles } from './helpers';
+} from '../../../../backend-emulator/import-engine';
+import { validate as validateSchema } from '../../../../schemas';
+import { fixtureFiles } from '../../../support/import-engine';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 
@@ -319,7 +319,7 @@ describe('child file rules', () => {
 test('severities: every fixture but the warning-only ones fails validation', async () => {
   const warningOnly = ['missing-recommended-columns', 'header-only', 'formula-cells', 'disk-used-above-allocated', 'create-date-in-future'];
   const fs = await import('node:fs');
-  const { FIXTURES } = await import('./helpers');
+  const { FIXTURES } = await import('../../../support/import-engine');
   for (const fixture of fs.readdirSync(`${FIXTURES}/invalid`)) {
     const r = await validateImport(FORMAT, fixtureFiles(`invalid/${fixture}`));
     const severities = new Set<Severity>();

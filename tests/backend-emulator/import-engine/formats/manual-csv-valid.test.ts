@@ -2,9 +2,9 @@
  * Valid fixture sets (tests/fixtures/manual-csv/valid/<set>/): clean reports, and the assets the
  * execution builds, field by field.
  */
-import { executeImport, validateImport, type Asset } from '../../backend-emulator/import-engine';
-import { validate as validateSchema } from '../../schemas';
-import { fixtureFiles, MemorySink, vmInfoLast } from './helpers';
+import { executeImport, validateImport, type Asset } from '../../../../backend-emulator/import-engine';
+import { validate as validateSchema } from '../../../../schemas';
+import { fixtureFiles, MemorySink, vmInfoLast } from '../../../support/import-engine';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 

@@ -6,16 +6,16 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateRvtoolsWorkbook } from '../../bench/import-xlsx';
-import { countBySeverity, hasBlockingErrors } from '../../backend-emulator/import-engine';
-import type { Asset } from '../../backend-emulator/import-engine';
-import { manualCsv } from '../../backend-emulator/import-engine/formats/manual-csv';
-import { rvtoolsCsv } from '../../backend-emulator/import-engine/formats/rvtools-csv';
-import { busOf, KEY_COLUMN, mibToBytes, parseRvDate } from '../../backend-emulator/import-engine/formats/rvtools-common';
-import { rvtoolsXlsx, rvtoolsXlsxFormat } from '../../backend-emulator/import-engine/formats/rvtools-xlsx';
-import { isoString } from '../../backend-emulator/import-engine/timestamps';
-import { bufferFile, byId, execute, fileReport, FIXTURES, fixtureFiles, validate } from './helpers';
-import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, sheetXml } from './xlsx-build';
+import { generateRvtoolsWorkbook } from '../../../../bench/import-xlsx';
+import { countBySeverity, hasBlockingErrors } from '../../../../backend-emulator/import-engine';
+import type { Asset } from '../../../../backend-emulator/import-engine';
+import { manualCsv } from '../../../../backend-emulator/import-engine/formats/manual-csv';
+import { rvtoolsCsv } from '../../../../backend-emulator/import-engine/formats/rvtools-csv';
+import { busOf, KEY_COLUMN, mibToBytes, parseRvDate } from '../../../../backend-emulator/import-engine/formats/rvtools-common';
+import { rvtoolsXlsx, rvtoolsXlsxFormat } from '../../../../backend-emulator/import-engine/formats/rvtools-xlsx';
+import { isoString } from '../../../../backend-emulator/import-engine/timestamps';
+import { bufferFile, byId, execute, fileReport, FIXTURES, fixtureFiles, validate } from '../../../support/import-formats';
+import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, sheetXml } from '../../../support/xlsx-build';
 
 const UUID = (n: number) => `5012a3b4-0c1d-4e5f-8a9b-00000000000${n}`;
 const sample = (name: string) => bufferFile(name, readFileSync(join(FIXTURES, 'rvtools', name)));

@@ -1,8 +1,8 @@
 /**
  * The shared CSV reader: records, quoting, row numbers, chunk boundaries, limits.
  */
-import { csvReader, RecordScanner, splitRecords, firstInvalidUtf8 } from '../../backend-emulator/import-engine/readers/csv';
-import type { ReaderEvent } from '../../backend-emulator/import-engine';
+import { csvReader, RecordScanner, splitRecords, firstInvalidUtf8 } from '../../../../backend-emulator/import-engine/readers/csv';
+import type { ReaderEvent } from '../../../../backend-emulator/import-engine';
 
 async function* pieces(content: Buffer, size: number): AsyncGenerator<Buffer> {
   for (let at = 0; at < content.length; at += size) yield content.subarray(at, at + size);

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { sharedStringBuilder } from '../../backend-emulator/import-engine/readers/shared-strings';
+import { sharedStringBuilder } from '../../../../backend-emulator/import-engine/readers/shared-strings';
 
 const strings = [
   '',

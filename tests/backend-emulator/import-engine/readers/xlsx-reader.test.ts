@@ -18,10 +18,10 @@ import {
   XlsxWorkbook,
   XlsxError,
   type XlsxReaderOptions,
-} from '../../backend-emulator/import-engine/readers/xlsx';
-import type { CellValue, ReaderEvent } from '../../backend-emulator/import-engine';
-import { FIXTURES } from './helpers';
-import { bombPart, buildWorkbook, handWorkbook, inlineRow, sheetXml, vInfoXml, zip, type Cell } from './xlsx-build';
+} from '../../../../backend-emulator/import-engine/readers/xlsx';
+import type { CellValue, ReaderEvent } from '../../../../backend-emulator/import-engine';
+import { FIXTURES } from '../../../support/import-formats';
+import { bombPart, buildWorkbook, handWorkbook, inlineRow, sheetXml, vInfoXml, zip, type Cell } from '../../../support/xlsx-build';
 
 async function* once(b: Buffer): AsyncGenerator<Buffer> {
   yield b;

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FileZipSource, MemoryZipSource, collectZip } from '../../backend-emulator/import-engine/readers/zip-source';
+import { FileZipSource, MemoryZipSource, collectZip } from '../../../../backend-emulator/import-engine/readers/zip-source';
 
 async function* chunks(data: Buffer, sizes: number[]): AsyncGenerator<Buffer> {
   let at = 0;
