@@ -96,7 +96,8 @@ describe('the progress bar', () => {
     return { stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream, writes };
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { progressBar, PROGRESS_MIN_BYTES } = require('../../../backend-emulator/commands/progress') as typeof import('../../../backend-emulator/commands/progress');
+  const { progressBar, PROGRESS_MIN_BYTES } =
+    require('../../../backend-emulator/commands/progress') as typeof import('../../../backend-emulator/commands/progress');
 
   it('draws on a terminal for large inputs, once per percent', () => {
     const { stream, writes } = fakeStream(true);

@@ -1,5 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { EP_TYPE, MATCHER, PARENT, call, createPolicy, endpointPolicyBody, expectGoogleError, fieldViolations, newApp, policyName } from '../../support/networkservices';
+import {
+  EP_TYPE,
+  MATCHER,
+  PARENT,
+  call,
+  createPolicy,
+  endpointPolicyBody,
+  expectGoogleError,
+  fieldViolations,
+  newApp,
+  policyName,
+} from '../../support/networkservices';
 
 let app: FastifyInstance;
 beforeEach(() => {
