@@ -20,7 +20,8 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnCli, tempDir, type CliProcess } from '../tests/support/networkservices';
+import { spawnCli, type CliProcess } from '../support/cli-process';
+import { tempDir } from '../support/temp-dir';
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers

@@ -5,7 +5,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
-import { MATCHER, PARENT, cliProcessesOfThisFile, http, policyName, runCli, spawnCli, tempDir, type CliProcess } from '../support/networkservices';
+import { http, runCli, spawnCli, type CliProcess } from '../../support/cli-process';
+import { tempDir } from '../../support/temp-dir';
+import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { MATCHER, PARENT, policyName } from '../support/networkservices';
 
 jest.setTimeout(60_000);
 

@@ -11,7 +11,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { MATCHER, cliProcessesOfThisFile, spawnCli, tempDir } from '../support/networkservices';
+import { spawnCli } from '../../support/cli-process';
+import { tempDir } from '../../support/temp-dir';
+import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { MATCHER } from '../support/networkservices';
 
 jest.setTimeout(60_000);
 

@@ -13,7 +13,10 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runKillRounds } from '../../bench/reliability';
-import { MATCHER, cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../support/networkservices';
+import { runCli, spawnCli } from '../../support/cli-process';
+import { tempDir } from '../../support/temp-dir';
+import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { MATCHER } from '../support/networkservices';
 
 jest.setTimeout(180_000);
 

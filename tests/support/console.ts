@@ -1,18 +1,8 @@
 /** Shared helpers of the web console tests: apps, calls, seed documents, big reports. */
-import type { FastifyInstance } from 'fastify';
 import { csv, vmRow, VM_HEADER } from './manual-csv';
 export { call, ok, googleError, type Res } from './inject';
 export { VM_HEADER, vmRow, csv, inlinePayload } from './manual-csv';
-import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
-
-/*
- * fastify's inject() loads light-my-request, which require()s `cookie` 2.x, an ESM-only package
- * that jest cannot load untransformed; these tests never send cookies, so a stand-in of the one
- * function used is enough (as in tests/support/networkservices.ts).
- */
-jest.mock('cookie', () => ({
-  stringifySetCookie: (c: { name: string; value: string }) => `${c.name}=${encodeURIComponent(c.value)}`,
-}));
+export { inMemoryApp as newApp } from './app';
 
 export const NS_PARENT = 'projects/p1/locations/global';
 export const MC_PARENT = 'projects/p1/locations/us-central1';
@@ -30,10 +20,6 @@ export const CONDITION = {
   description: 'Temporary access for the migration',
   expression: 'request.time < timestamp("2100-01-01T00:00:00Z")',
 };
-
-export function newApp(options: EmulatorAppOptions = {}): FastifyInstance {
-  return buildEmulatorApp({ inMemory: true, logLevel: 'silent', ...options });
-}
 
 export const SEVERITY_CYCLE = ['ERROR', 'WARNING', 'INFO'] as const;
 

@@ -1,25 +1,10 @@
-/** Test helpers: payload files from strings, buffers, fixture folders and generated streams. */
+/** Builders of the import engine tests: manual CSV fixture folders, a memory sink, vmInfo rows. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
 import type { Asset, AssetSink, PayloadFile } from '../../backend-emulator/import-engine';
+export { memFile, generatedFile } from './payload-files';
 
 export const FIXTURES = path.join(__dirname, '..', 'fixtures', 'manual-csv');
-
-/** A payload file over fixed content, delivered in chunks of `chunk` bytes (default: one chunk). */
-export function memFile(name: string, content: string | Buffer, chunk?: number): PayloadFile {
-  const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  return {
-    name,
-    size: buf.length,
-    open: () => {
-      if (!chunk) return Readable.from([buf]);
-      const parts: Buffer[] = [];
-      for (let at = 0; at < buf.length; at += chunk) parts.push(buf.subarray(at, at + chunk));
-      return Readable.from(parts);
-    },
-  };
-}
 
 /** Every file of a fixture folder (recursively; names keep the sub-folder, like an upload would). */
 export function fixtureFiles(folder: string): PayloadFile[] {
@@ -39,26 +24,6 @@ export function fixtureFiles(folder: string): PayloadFile[] {
 /** Orders a fixture's files so vmInfo.csv comes last: the pipeline must reorder. */
 export function vmInfoLast(files: PayloadFile[]): PayloadFile[] {
   return [...files.filter((f) => !/vmInfo\.csv$/i.test(f.name)), ...files.filter((f) => /vmInfo\.csv$/i.test(f.name))];
-}
-
-/** A generated stream: `head`, then `count` repetitions of `unit`, then `tail`, produced lazily. */
-export function generatedFile(name: string, head: string, unit: Buffer | string, count: number, tail = ''): PayloadFile {
-  const u = typeof unit === 'string' ? Buffer.from(unit) : unit;
-  return {
-    name,
-    open: () => {
-      let i = -1;
-      return new Readable({
-        read() {
-          if (i === -1) this.push(Buffer.from(head));
-          else if (i < count) this.push(u);
-          else if (i === count) this.push(Buffer.from(tail));
-          else this.push(null);
-          i++;
-        },
-      });
-    },
-  };
 }
 
 export class MemorySink implements AssetSink {

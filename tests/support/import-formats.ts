@@ -1,7 +1,7 @@
 /** Shared helpers of the import format tests: fixture payloads, validation and execution runs. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { bufferFile } from './payload-files';
 import { executeImport, executeWith, validateImport, validateWith } from '../../backend-emulator/import-engine';
 import type {
   Asset,
@@ -14,21 +14,9 @@ import type {
 } from '../../backend-emulator/import-engine';
 import { FORMATS, otherFormatOf } from '../../backend-emulator/import-engine/formats';
 
-export const FIXTURES = join(__dirname, '..', 'fixtures');
+export { bufferFile } from './payload-files';
 
-/** A payload file over bytes in memory, opened as a stream of 64 KiB pieces. */
-export function bufferFile(name: string, data: Buffer | string): PayloadFile {
-  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  return {
-    name,
-    size: buf.length,
-    open: () => {
-      const pieces: Buffer[] = [];
-      for (let at = 0; at < buf.length; at += 64 * 1024) pieces.push(buf.subarray(at, at + 64 * 1024));
-      return Readable.from(pieces);
-    },
-  };
-}
+export const FIXTURES = join(__dirname, '..', 'fixtures');
 
 /** Every file of a fixture directory (sorted by name), or the named ones. */
 export function fixtureFiles(dir: string, names?: string[]): PayloadFile[] {

@@ -1,22 +1,11 @@
 /** Shared helpers of the Migration Center tests. */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
 import { call, ok, type Res } from './inject';
 import { csv, vmRow, VM_HEADER } from './manual-csv';
 export { call, ok, googleError, type Res } from './inject';
 export { VM_HEADER, vmRow, csv, b64, inlinePayload } from './manual-csv';
-import { buildEmulatorApp, type EmulatorAppOptions } from '../../backend-emulator/app';
-
-/*
- * fastify's inject() loads light-my-request, which require()s `cookie` 2.x, an ESM-only package
- * that jest cannot load untransformed; these tests never send cookies, so a stand-in of the one
- * function used is enough (as in tests/support/networkservices.ts).
- */
-jest.mock('cookie', () => ({
-  stringifySetCookie: (c: { name: string; value: string }) => `${c.name}=${encodeURIComponent(c.value)}`,
-}));
+export { inMemoryApp as newApp } from './app';
+export { tempDir } from '../../support/temp-dir';
 
 export const PARENT = 'projects/p1/locations/us-central1';
 export const BASE = `/v1alpha1/${PARENT}`;
@@ -26,14 +15,6 @@ export const EMPTY_TYPE = 'type.googleapis.com/google.protobuf.Empty';
 
 /** Two good machines. */
 export const GOOD_VM_INFO = csv(VM_HEADER, vmRow('m-1', 'web-1'), vmRow('m-2', 'db-1', { AllocatedProcessorCoreCount: '8', MemoryGiB: '32' }));
-
-export function tempDir(prefix = 'mc-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
-export function newApp(options: EmulatorAppOptions = {}): FastifyInstance {
-  return buildEmulatorApp({ inMemory: true, logLevel: 'silent', ...options });
-}
 
 /** The field violations of an INVALID_ARGUMENT error. */
 export function violations(error: { details: any[] }): Array<{ field: string; description: string }> {

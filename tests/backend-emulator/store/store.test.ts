@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 import { DataDirError, LOCK_FILE_NAME } from '../../../backend-emulator/store/lock';
-import { tempDir } from '../../support/networkservices';
+import { tempDir } from '../../../support/temp-dir';
 
 describe('SqliteStore', () => {
   let store: SqliteStore;
