@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { validateOutput } from '../../schemas';
-import { bombPart, handWorkbook, sheetXml, vInfoXml } from '../support/xlsx-build';
+import { bombPart, handWorkbook, sheetXml, vInfoXml } from '../../support/xlsx-build';
 import { peakLiveGrowthMb } from './memory';
 
 jest.setTimeout(120_000);

@@ -15,7 +15,7 @@ import { busOf, KEY_COLUMN, mibToBytes, parseRvDate } from '../../../../backend-
 import { rvtoolsXlsx, rvtoolsXlsxFormat } from '../../../../backend-emulator/import-engine/formats/rvtools-xlsx';
 import { isoString } from '../../../../backend-emulator/import-engine/timestamps';
 import { bufferFile, byId, execute, fileReport, FIXTURES, fixtureFiles, validate } from '../../../support/import-formats';
-import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, sheetXml } from '../../../support/xlsx-build';
+import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, sheetXml } from '../../../../support/xlsx-build';
 
 const UUID = (n: number) => `5012a3b4-0c1d-4e5f-8a9b-00000000000${n}`;
 const sample = (name: string) => bufferFile(name, readFileSync(join(FIXTURES, 'rvtools', name)));

@@ -1,5 +1,5 @@
 /**
- * Workbooks for the tests: well-formed ones through exceljs, hostile ones by hand (a small zip
+ * Workbooks for the tests and benches: well-formed ones through exceljs, hostile ones by hand (a small zip
  * writer over node's zlib), so nothing large is committed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
-import { FIXTURES } from './import-formats';
+
+/** The tests' fixture folders (read as data, not imported). */
+const FIXTURES = join(__dirname, '..', 'tests', 'fixtures');
 
 export type Cell = string | number | boolean | Date | null | { formula: string; result?: string | number } | undefined;
 
