@@ -95,8 +95,8 @@ describe('the progress bar', () => {
     const writes: string[] = [];
     return { stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream, writes };
   };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { progressBar, PROGRESS_MIN_BYTES } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('../../../backend-emulator/commands/progress') as typeof import('../../../backend-emulator/commands/progress');
 
   it('draws on a terminal for large inputs, once per percent', () => {
