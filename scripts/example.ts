@@ -4,8 +4,8 @@
  * `up`, a second `up` that must change nothing, then `destroy`. It plays the engine's part for
  * a fixed graph, because the Pulumi CLI cannot be installed everywhere.
  */
-import { createTestProgram } from '../tests/harness/program';
-import { dynamicUrn, serializeProvider, startProviderHost, type PropertyMap, type ProviderHost } from '../tests/harness/provider-host';
+import { createTestProgram } from '../support/harness/program';
+import { dynamicUrn, serializeProvider, startProviderHost, type PropertyMap, type ProviderHost } from '../support/harness/provider-host';
 import { DEFAULT_PROJECT, inventoryJob, sidecarsPolicy, temporaryAdminsBinding, uploadsSource, viewersBinding } from '../examples/basic/resources';
 
 type Outputs = Record<string, PropertyMap>;
