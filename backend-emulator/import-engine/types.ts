@@ -156,7 +156,11 @@ export interface ReaderContext {
   fileName: string;
   maxRowBytes: number;
   signal?: AbortSignal;
-  /** For readers of several tables (workbook sheets): the tables this pass uses; others may be skipped unread. */
+  /**
+   * For readers of several tables (workbook sheets): the tables the caller needs from this read;
+   * others may be skipped unread. The caller decides (the pipeline's build pass needs only the
+   * machine sheets); absent, every table the reader was configured for is read.
+   */
   tables?: (sheet: string) => boolean;
 }
 

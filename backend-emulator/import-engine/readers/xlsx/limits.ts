@@ -7,7 +7,7 @@
 export interface XlsxLimits {
   /** Largest inflated size of one zip entry (a sheet, the shared strings). Default 1 GiB. */
   maxEntryBytes: number;
-  /** Largest inflated size of all entries read from one workbook, both passes counted once. Default 2 GiB. */
+  /** Largest inflated size of all entries read from one workbook, each sheet counted once (its merge scan is not counted). Default 2 GiB. */
   maxTotalBytes: number;
   /** Most entries in the archive. Default 10,000. */
   maxEntries: number;

@@ -66,7 +66,8 @@ async function scanMerges(zip: ZipSource, e: ZipEntry, budget: InflateBudget): P
     const cut = lastLt >= tail ? lastLt : buf.length;
     carry = Buffer.from(buf.subarray(cut));
   }
-  // Both passes count against the total: the row pass inflates the same bytes again.
+  // The scan's bytes are given back: the row pass inflates the same bytes again and counts them,
+  // so a sheet counts once against the workbook's total.
   budget.used -= e.uncompressedSize;
   return { merges };
 }

@@ -17,7 +17,8 @@ import { XlsxWorkbook, type SheetInfo } from './workbook';
 
 export interface XlsxReaderOptions {
   /**
-   * The sheets to read, in this order (the machines' sheet first). Sheet names match case-blind,
+   * The sheets to read, in this order (the caller's choice: a format lists first the sheet the
+   * others refer to). Sheet names match case-blind,
    * ignoring surrounding spaces. Sheets not listed are not read; they are named in one INFO.
    */
   sheetOrder: readonly RegExp[];
@@ -91,8 +92,8 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
       const names = ignored.length > 12 ? `${ignored.slice(0, 12).join(', ')} and ${ignored.length - 12} more` : ignored.join(', ');
       yield { type: 'fileIssue', issue: info(`sheets not read by this format: ${names}`), fatal: false };
     }
-    // A pass that uses only some tables says so (`ReaderContext.tables`): the other sheets are
-    // then not inflated at all.
+    // A caller that needs only some of the tables from this read says so (`ReaderContext.tables`):
+    // the other sheets are then not inflated at all.
     const wants = ctx.tables;
     for (const sheet of picked) {
       if (ctx.signal?.aborted) return;
