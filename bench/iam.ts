@@ -6,7 +6,7 @@
  * - start-up time of the CLI (compiled from the current sources) to its `listening on` line.
  * `runIamBench()` prints a table and returns the figures.
  */
-import { compiledCli, spawnListening, type CliProcess } from '../tests/emulator/helpers';
+import { compiledCli, spawnListening, type CliProcess } from '../support/cli-process';
 
 interface AutocannonResult {
   requests: { average: number; total: number };

@@ -20,7 +20,8 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { spawnCli, tempDir, type CliProcess } from '../tests/emulator/helpers';
+import { spawnCli, type CliProcess } from '../support/cli-process';
+import { tempDir } from '../support/temp-dir';
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -84,7 +85,7 @@ export function rssMb(pid: number): number {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-/** Starts the compiled CLI (tests/emulator/helpers builds it from the current sources). */
+/** Starts the compiled CLI (support/cli-process builds it from the current sources). */
 async function startCli(args: string[]): Promise<CliProcess> {
   return spawnCli(['--port', '0', ...args], {}, 30_000);
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of the project, each printing its own figures.
- * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, reliability).
+ * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, reliability).
  */
 import { runValidationBench } from './validation';
 
@@ -19,6 +19,10 @@ const BENCHES: Record<string, () => Promise<void>> = {
   async 'import-xlsx'() {
     const m = await import('./import-xlsx');
     m.printImportXlsxBench(await m.runImportXlsxBench());
+  },
+  async hostile() {
+    const m = await import('./hostile');
+    m.printHostileBench(await m.runHostileBench());
   },
   async reliability() {
     await (await import('./reliability')).runReliabilityBench();

@@ -4,21 +4,15 @@
  * ours unchanged; the reference's neutral spellings are accepted beside the vendor ones.
  */
 import type * as pulumi from '@pulumi/pulumi';
+import type { ExecutionReport, FileValidationReport, ImportError, ImportRowError } from '../backend-emulator/import-engine/report';
+import type { ReferenceFormat } from '../schemas/aliases';
+import type { WireImportJobFormat } from '../schemas/import-job-formats';
 
-/** Both spellings of every format: the real API's (sent on the wire) and the reference's. */
-export type ImportJobFormat =
-  | 'IMPORT_JOB_FORMAT_UNSPECIFIED'
-  | 'IMPORT_JOB_FORMAT_CMDB'
-  | 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX'
-  | 'IMPORT_JOB_FORMAT_RVTOOLS_CSV'
-  | 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'
-  | 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV'
-  | 'IMPORT_JOB_FORMAT_MANUAL_CSV'
-  | 'IMPORT_JOB_FORMAT_DATABASE_ZIP'
-  | 'IMPORT_JOB_FORMAT_VMTOOL_XLSX'
-  | 'IMPORT_JOB_FORMAT_VMTOOL_CSV'
-  | 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV'
-  | 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV';
+/**
+ * Both spellings of every format: the real API's (sent on the wire; schemas/import-job-formats.ts)
+ * and the reference's (schemas/aliases.ts), which the provider translates before sending.
+ */
+export type ImportJobFormat = WireImportJobFormat | ReferenceFormat;
 
 export interface ConditionArgs {
   /** Textual representation of an expression in Common Expression Language syntax. */
@@ -91,22 +85,20 @@ export interface ImportJobArgs {
   requestId?: pulumi.Input<string>;
 }
 
-export interface ImportErrorResponse {
-  errorDetails: string;
+// The report outputs: the fields of the engine's report types (backend-emulator/import-engine/report.ts,
+// the one definition of the wire shape), in google-native's output shape (every field present,
+// `severity` a plain string). Picked, not copied, so a renamed or retyped field fails to compile here.
+
+export interface ImportErrorResponse extends Pick<ImportError, 'errorDetails'> {
   severity: string;
 }
 
-export interface ImportRowErrorResponse {
+export interface ImportRowErrorResponse extends Pick<ImportRowError, 'rowNumber' | 'vmName' | 'vmUuid'> {
   errors: ImportErrorResponse[];
-  rowNumber: number;
-  vmName: string;
-  vmUuid: string;
 }
 
-export interface FileValidationReportResponse {
+export interface FileValidationReportResponse extends Pick<FileValidationReport, 'fileName' | 'partialReport'> {
   fileErrors: ImportErrorResponse[];
-  fileName: string;
-  partialReport: boolean;
   rowErrors: ImportRowErrorResponse[];
 }
 
@@ -115,10 +107,8 @@ export interface ValidationReportResponse {
   jobErrors: ImportErrorResponse[];
 }
 
-export interface ExecutionReportResponse {
+export interface ExecutionReportResponse extends Pick<ExecutionReport, 'framesReported' | 'totalRowsCount'> {
   executionErrors: ValidationReportResponse;
-  framesReported: number;
-  totalRowsCount: number;
 }
 
 export interface GCSPayloadInfoResponse {

@@ -5,6 +5,7 @@
  * real API's names. The neutral names are only the provider's (and the CLI's) argument names:
  * those edges translate through this file; the emulator never does, and refuses them as Google does.
  */
+import type { ImportJobFormat } from './import-job-formats';
 
 /** Reference field name -> wire field name. */
 export const FIELD_ALIASES = {
@@ -17,7 +18,7 @@ export const FORMAT_ALIASES = {
   IMPORT_JOB_FORMAT_VMTOOL_CSV: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
   IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV: 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
   IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV: 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
-} as const;
+} as const satisfies Record<string, ImportJobFormat>;
 
 export type ReferenceFormat = keyof typeof FORMAT_ALIASES;
 export type WireFormat = (typeof FORMAT_ALIASES)[ReferenceFormat];

@@ -1,11 +1,11 @@
 /**
  * `npm run example`: runs the Pulumi program examples/basic for real, without the Pulumi CLI (it
  * cannot be installed everywhere): @pulumi/pulumi's own program runner against the stand-in
- * engine of the tests (tests/harness/engine.ts), our providers in the real dynamic-provider host,
+ * engine of the tests (support/harness/engine.ts), our providers in the real dynamic-provider host,
  * the embedded default backend keeping its state in the program folder. `up`, a second `up` that
  * must change nothing, then `destroy`. tests/example/basic-program.test.ts walks the same steps.
  */
-import { createExampleProgram, StandInEngine, type RunResult } from '../tests/harness';
+import { createExampleProgram, StandInEngine, type RunResult } from '../support/harness';
 
 const SYMBOLS: Record<string, string> = { create: '+', update: '~', replace: '+-', delete: '-', same: ' ' };
 

@@ -49,6 +49,21 @@ export const error = (errorDetails: string): ImportError => ({ errorDetails, sev
 export const warning = (errorDetails: string): ImportError => ({ errorDetails, severity: 'WARNING' });
 export const info = (errorDetails: string): ImportError => ({ errorDetails, severity: 'INFO' });
 
+const RANK: Record<Severity, number> = { ERROR: 3, WARNING: 2, INFO: 1 };
+
+/**
+ * One issue per row (reader issues are keyed by row number): several cell issues of one row become
+ * one entry with the highest severity, their texts joined.
+ */
+export function combineIssues(issues: readonly ImportError[]): ImportError {
+  if (issues.length === 1) return issues[0];
+  let severity = issues[0].severity;
+  for (const i of issues) if (RANK[i.severity] > RANK[severity]) severity = i.severity;
+  const shown = issues.slice(0, 5).map((i) => i.errorDetails);
+  if (issues.length > 5) shown.push(`and ${issues.length - 5} more`);
+  return { severity, errorDetails: shown.join('; ') };
+}
+
 /** True when the report holds a blocking error (severity ERROR) anywhere. */
 export function hasBlockingErrors(report: ValidationReport): boolean {
   if (report.jobErrors.some((e) => e.severity === 'ERROR')) return true;

@@ -7,24 +7,15 @@
  */
 import type { Readable } from 'node:stream';
 import type { Asset } from './asset';
+import type { ImportJobFormat } from '../../schemas/import-job-formats';
 import type { ImportError, Severity } from './report';
 
-/** The real API's wire names. */
 /**
- * Every `ImportJobFormat` of the API (wire names), implemented or not: the one list of formats.
- * formats/index.ts says, for each, how it is imported or why it is not.
+ * Every `ImportJobFormat` of the API (wire names), implemented or not: the one list of formats
+ * lives in schemas/import-job-formats.ts. formats/index.ts says, for each, how it is imported or why
+ * it is not.
  */
-export const IMPORT_JOB_FORMATS = [
-  'IMPORT_JOB_FORMAT_CMDB',
-  'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
-  'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
-  'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
-  'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
-  'IMPORT_JOB_FORMAT_MANUAL_CSV',
-  'IMPORT_JOB_FORMAT_DATABASE_ZIP',
-] as const;
-
-export type ImportJobFormat = (typeof IMPORT_JOB_FORMATS)[number];
+export { IMPORT_JOB_FORMATS, type ImportJobFormat } from '../../schemas/import-job-formats';
 
 /** One payload file. `open()` may be called more than once (execution reads files again). */
 export interface PayloadFile {
@@ -156,7 +147,11 @@ export interface ReaderContext {
   fileName: string;
   maxRowBytes: number;
   signal?: AbortSignal;
-  /** For readers of several tables (workbook sheets): the tables this pass uses; others may be skipped unread. */
+  /**
+   * For readers of several tables (workbook sheets): the tables the caller needs from this read;
+   * others may be skipped unread. The caller decides (the pipeline's build pass needs only the
+   * machine sheets); absent, every table the reader was configured for is read.
+   */
   tables?: (sheet: string) => boolean;
 }
 

@@ -1,16 +1,14 @@
 /**
  * What a payload source hands to the import engine: a list of files, each opened lazily.
  *
- * `PayloadFile` is structurally the import engine's own `PayloadFile` (`{ name, size?, open() }`):
- * the payload sources do not depend on the engine, the engine does not depend on them.
+ * `PayloadFile` is the import engine's own `PayloadFile` (one definition, import-engine/types.ts),
+ * narrowed: a payload source always opens a Node `Readable`. The dependency is on the engine's
+ * types only (erased at compile time); the engine does not depend on the payload sources.
  */
 import type { Readable } from 'stream';
+import type { PayloadFile as EnginePayloadFile } from '../import-engine/types';
 
-export interface PayloadFile {
-  /** The file's name as the engine and the reports show it (`vmInfo.csv`, `sub/vmInfo.csv`). */
-  name: string;
-  /** Size in bytes when known without reading the file. */
-  size?: number;
+export interface PayloadFile extends EnginePayloadFile {
   /** Opens a fresh stream of the file's bytes; each call starts from the beginning. */
   open(): Readable;
 }

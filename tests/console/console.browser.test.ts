@@ -14,7 +14,19 @@ import * as os from 'os';
 import * as path from 'path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { BIG_FILES, CONDITION, GOOD_CSV, MATCHER, MC_PARENT, MIXED_CSV, NS_PARENT, bigJobSeed, expectedCount, inlinePayload, SOURCE_SEED } from './helpers';
+import {
+  BIG_FILES,
+  CONDITION,
+  GOOD_CSV,
+  MATCHER,
+  MC_PARENT,
+  MIXED_CSV,
+  NS_PARENT,
+  bigJobSeed,
+  expectedCount,
+  inlinePayload,
+  SOURCE_SEED,
+} from '../support/console';
 
 jest.setTimeout(180_000);
 

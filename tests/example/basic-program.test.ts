@@ -1,10 +1,10 @@
 /**
  * examples/basic runs as a real Pulumi program: @pulumi/pulumi's own runner (ts-node, the SDK's
- * registration code, the closure serialiser) against the stand-in engine (tests/harness/engine.ts),
+ * registration code, the closure serialiser) against the stand-in engine (support/harness/engine.ts),
  * our providers in the real dynamic-provider host, the embedded backend keeping its store in the
  * program folder. up -> up again (nothing changes) -> preview of a rename -> the rename -> destroy.
  */
-import { createExampleProgram, StandInEngine, type ExampleProgram, type RunResult, type StateEntry } from '../harness';
+import { createExampleProgram, StandInEngine, type ExampleProgram, type RunResult, type StateEntry } from '../../support/harness';
 import { DEFAULT_JOB_DISPLAY_NAME, DEFAULT_PROJECT } from '../../examples/basic/resources';
 
 jest.setTimeout(240_000);

@@ -246,8 +246,8 @@ describe.each(transports)('GoogleRestClient over %s', (_name, setup) => {
     expect(err.message).toContain('operation projects/p/locations/l/operations/never-1 was not done after 200 ms');
     expect(err.operationName).toBe('projects/p/locations/l/operations/never-1');
     expect(err.lastOperation.done).toBe(false);
+    // Waited at least the timeout (load can only lengthen the wait, so no upper bound is asserted).
     expect(elapsed).toBeGreaterThanOrEqual(190);
-    expect(elapsed).toBeLessThan(2000);
     expect(ctx.polls['never-1']).toBeGreaterThanOrEqual(4);
   });
 });

@@ -5,9 +5,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { dynamicUrn, HostCallError, PROVIDER_KEY, ProviderHost, serializeProvider, startProviderHost, UNKNOWN } from '../harness/provider-host';
-import { createTestProgram, TestProgram } from '../harness/program';
-import { createThenRead, lifecycle } from '../harness/lifecycle';
+import { dynamicUrn, HostCallError, PROVIDER_KEY, ProviderHost, serializeProvider, startProviderHost, UNKNOWN } from '../../support/harness/provider-host';
+import { createTestProgram, TestProgram } from '../../support/harness/program';
+import { createThenRead, lifecycle } from '../../support/harness/lifecycle';
 
 jest.setTimeout(60_000);
 

@@ -2,8 +2,8 @@
  * Both resources (and their companions) driven through the real plugin protocol: the
  * dynamic-provider host from @pulumi/pulumi, over gRPC, against an emulator server.
  */
-import { createTestProgram, type TestProgram } from '../harness/program';
-import { dynamicUrn, serializeProvider, startProviderHost, type ProviderHost, type PropertyMap } from '../harness/provider-host';
+import { createTestProgram, type TestProgram } from '../../support/harness/program';
+import { dynamicUrn, serializeProvider, startProviderHost, type ProviderHost, type PropertyMap } from '../../support/harness/provider-host';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 
 jest.setTimeout(180_000);

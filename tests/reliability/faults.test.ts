@@ -13,7 +13,10 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runKillRounds } from '../../bench/reliability';
-import { MATCHER, cliProcessesOfThisFile, runCli, spawnCli, tempDir } from '../emulator/helpers';
+import { runCli, spawnCli } from '../../support/cli-process';
+import { tempDir } from '../../support/temp-dir';
+import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { MATCHER } from '../support/networkservices';
 
 jest.setTimeout(180_000);
 
@@ -72,14 +75,13 @@ function fill(dir: string): string {
 }
 
 async function expectRefused(dataDir: string, reason: RegExp): Promise<string> {
-  const t0 = Date.now();
+  // runCli's 10 s limit guards against a hang; how long the refusal takes is not asserted.
   const res = await runCli(['--port', '0', '--data-dir', dataDir], {}, 10_000);
   expect(res.code).toBe(1);
   expect(res.stdout).toBe('');
   expect(res.stderr).toMatch(/^error: /);
   expect(res.stderr).toContain(dataDir);
   expect(res.stderr).toMatch(reason);
-  expect(Date.now() - t0).toBeLessThan(10_000);
   return res.stderr;
 }
 

@@ -4,7 +4,7 @@
  * are correctness properties only, never timings: they must hold on a loaded 2-core machine too.
  */
 import { runIamContention, runRequestIdRace, runSoak } from '../../bench/reliability';
-import { compiledCli } from '../emulator/helpers';
+import { compiledCli } from '../../support/cli-process';
 
 jest.setTimeout(120_000);
 

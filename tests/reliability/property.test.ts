@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { IMPORT_JOB_FORMATS, validateImport, type ImportJobFormat, type PayloadFile } from '../../backend-emulator/import-engine';
 import { FORMATS } from '../../backend-emulator/import-engine/formats';
 import { ALL_SCHEMAS, validate, validateImportJobArgs, type SchemaName } from '../../schemas';
-import { handWorkbook, inlineRow, sheetXml } from '../import-formats/xlsx-build';
+import { handWorkbook, inlineRow, sheetXml } from '../../support/xlsx-build';
 import { liveMb } from './memory';
 import { chunkedFile } from '../support/payload-files';
 

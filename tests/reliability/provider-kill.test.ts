@@ -1,6 +1,6 @@
 /**
  * The embedded backend under SIGKILL: the dynamic-provider host (the process the Pulumi engine
- * starts, driven over gRPC by tests/harness) is killed while an ImportJob create is under way
+ * starts, driven over gRPC by support/harness) is killed while an ImportJob create is under way
  * (create, validate, run of a 30,000-row storage payload). The next host on the same program
  * folder must open the store (the dead host's lock file is taken over), read everything the killed
  * one had acknowledged, and find the interrupted job in a final state, never VALIDATING or RUNNING.
@@ -8,8 +8,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { prng } from '../../bench/reliability';
-import { createTestProgram, type TestProgram } from '../harness/program';
-import { dynamicUrn, HostCallError, serializeProvider, startProviderHost, type ProviderHost } from '../harness/provider-host';
+import { createTestProgram, type TestProgram } from '../../support/harness/program';
+import { dynamicUrn, HostCallError, serializeProvider, startProviderHost, type ProviderHost } from '../../support/harness/provider-host';
 import { isProcessAlive, readLockFile } from '../../backend-emulator/store/lock';
 
 jest.setTimeout(240_000);

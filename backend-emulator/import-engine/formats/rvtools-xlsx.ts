@@ -2,7 +2,7 @@
  * IMPORT_JOB_FORMAT_RVTOOLS_XLSX: one VM-inventory-tool (RVTools) workbook, "Export all to xlsx".
  * The `vInfo` sheet is required; `vCPU`, `vMemory`, `vDisk`, `vPartition` and `vNetwork` are read
  * when present; every other sheet is named in one INFO and never inflated. The workbook is read as a
- * stream by readers/xlsx.ts (bounded inflation, no DOCTYPE, merged header cells refused); rows keep
+ * stream by readers/xlsx/ (bounded inflation, no DOCTYPE, merged header cells refused); rows keep
  * the sheet's own row numbers and report their sheet (`xlsxError`). docs/formats/rvtools-xlsx.md.
  */
 import { createXlsxReader, type XlsxLimits } from '../readers/xlsx';

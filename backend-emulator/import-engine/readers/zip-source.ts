@@ -113,7 +113,7 @@ export const SPOOL_THRESHOLD_BYTES = 8 * 1024 * 1024;
  * Collects a byte stream into a ZipSource: in memory while it is small, then in a temp file
  * (created with mode 0600 and unlinked at once, so nothing is left behind even by a crash). When
  * no temp file can be made or written (a read-only or full temp dir), the workbook stays in
- * memory, as before spooling existed: bounded by the pipeline's file size limit.
+ * memory, as before spooling existed: bounded by the caller's file size limit.
  */
 export async function collectZip(bytes: AsyncIterable<Buffer>, threshold = SPOOL_THRESHOLD_BYTES, dir = os.tmpdir()): Promise<ZipSource> {
   const parts: Buffer[] = [];

@@ -1,0 +1,210 @@
+/**
+ * The compiled CLI as a user runs it: flags, the `listening on` line, one process per data dir,
+ * graceful SIGTERM, and durability of acknowledged writes across kill -9.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
+import { http, runCli, spawnCli, type CliProcess } from '../../support/cli-process';
+import { tempDir } from '../../support/temp-dir';
+import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { MATCHER, PARENT, policyName } from '../support/networkservices';
+
+jest.setTimeout(60_000);
+
+const running = cliProcessesOfThisFile();
+async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliProcess> {
+  const p = await spawnCli(args, env);
+  running.push(p);
+  return p;
+}
+
+describe('flags', () => {
+  test('--help prints the usage and exits 0', async () => {
+    const res = await runCli(['--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('--data-dir');
+    expect(res.stdout).toContain('EMULATOR_PORT');
+  });
+
+  test('an unknown flag, a bad port or a bad log level exits 2 with the usage', async () => {
+    for (const args of [['--nope'], ['--port', 'abc'], ['--port', '70000'], ['--log-level', 'loud'], ['positional']]) {
+      const res = await runCli(args);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/^error: /);
+      expect(res.stderr).toContain('Usage:');
+      expect(res.stdout).toBe('');
+    }
+  });
+
+  test('a bad --auth file exits 2 naming the file', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'auth.json');
+    fs.writeFileSync(file, '{"tokens": {"t": "alice"}}');
+    const res = await runCli(['--auth', file, '--in-memory', '--port', '0']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(file);
+  });
+});
+
+describe('serving', () => {
+  test('prints exactly one line, `listening on http://HOST:PORT`, and serves; SIGTERM exits 0 and releases the lock', async () => {
+    const dir = tempDir();
+    const p = await start(['--port', '0', '--data-dir', dir]);
+    expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await http(`${p.url}/healthz`, 'GET')).status).toBe(200);
+    expect(fs.existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(true);
+    p.child.kill('SIGTERM');
+    const { code } = await p.exited;
+    expect(code).toBe(0);
+    expect(p.stdout()).toBe(`listening on ${p.url}\n`);
+    expect(fs.existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(false);
+  });
+
+  test('environment twins: EMULATOR_PORT, EMULATOR_DATA_DIR', async () => {
+    const dir = tempDir();
+    const p = await start([], { EMULATOR_PORT: '0', EMULATOR_DATA_DIR: dir });
+    expect(fs.existsSync(path.join(dir, 'emulator.sqlite'))).toBe(true);
+    expect((await http(`${p.url}/healthz`, 'GET')).status).toBe(200);
+  });
+
+  test('with --auth, a request without a token is 401', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'auth.json');
+    fs.writeFileSync(file, JSON.stringify({ tokens: { 'tok-a': 'user:a@example.com' }, adminTokens: ['tok-admin'] }));
+    const p = await start(['--port', '0', '--in-memory', '--auth', file]);
+    const res = await http(`${p.url}/v1/${PARENT}/endpointPolicies`, 'GET');
+    expect(res.status).toBe(401);
+    expect(res.body.error.status).toBe('UNAUTHENTICATED');
+    expect((await http(`${p.url}/v1/${PARENT}/endpointPolicies`, 'GET', undefined, { authorization: 'Bearer tok-a' })).status).toBe(200);
+  });
+});
+
+describe('data directory', () => {
+  test('a second process on the same data dir is refused with a clear message, exit 1; the first keeps serving', async () => {
+    const dir = tempDir();
+    const first = await start(['--port', '0', '--data-dir', dir]);
+    const second = await runCli(['--port', '0', '--data-dir', dir]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(dir);
+    expect(second.stderr).toContain(`pid ${first.child.pid}`);
+    expect(second.stderr).toMatch(/in use/);
+    expect(second.stdout).toBe('');
+    expect((await http(`${first.url}/healthz`, 'GET')).status).toBe(200);
+  });
+
+  test('an unusable data dir exits 1 naming the path', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'file');
+    fs.writeFileSync(file, '');
+    const res = await runCli(['--port', '0', '--data-dir', path.join(file, 'sub')]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(path.join(file, 'sub'));
+  });
+
+  test('every acknowledged write survives kill -9 (writes still in flight when killed)', async () => {
+    const dir = tempDir();
+    const p = await start(['--port', '0', '--data-dir', dir]);
+    const acked: Array<{ resource: string; etag: string; member: string }> = [];
+    const createdIds: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await http(`${p.url}/v1/${PARENT}/endpointPolicies?endpointPolicyId=dur-${i}`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER });
+      expect(res.status).toBe(200);
+      createdIds.push(`dur-${i}`);
+    }
+    // Many concurrent IAM writes; kill -9 once some are acknowledged, while others are in flight.
+    let killed = false;
+    const writes = Array.from({ length: 200 }, async (_, i) => {
+      const resource = policyName(`dur-${i % 5}`);
+      const member = `user:w${i}@example.com`;
+      try {
+        const res = await http(`${p.url}/v1/${resource}:setIamPolicy`, 'POST', { policy: { bindings: [{ role: 'roles/viewer', members: [member] }] } });
+        if (res.status === 200) acked.push({ resource, etag: res.body.etag, member });
+        if (acked.length >= 60 && !killed) {
+          killed = true;
+          p.child.kill('SIGKILL');
+        }
+      } catch {
+        /* connection reset by the kill: not acknowledged */
+      }
+    });
+    await Promise.all(writes);
+    const exit = await p.exited;
+    expect(exit.signal).toBe('SIGKILL');
+    expect(acked.length).toBeGreaterThanOrEqual(60);
+
+    // A stale lock file from the dead process must not block the restart.
+    const again = await start(['--port', '0', '--data-dir', dir]);
+    for (const id of createdIds) expect((await http(`${again.url}/v1/${policyName(id)}`, 'GET')).status).toBe(200);
+    const histories = new Map<string, Array<{ etag: string; policy: { bindings?: Array<{ members: string[] }> } }>>();
+    for (let i = 0; i < 5; i++) {
+      const resource = policyName(`dur-${i}`);
+      histories.set(resource, (await http(`${again.url}/emulator/v1/iamHistory?resource=${encodeURIComponent(resource)}`, 'GET')).body.entries);
+    }
+    for (const w of acked) {
+      const entry = histories.get(w.resource)!.find((e) => e.etag === w.etag);
+      expect(entry).toBeDefined();
+      expect(entry!.policy.bindings![0].members).toEqual([w.member]);
+    }
+    // The current policy of each resource is its last history entry.
+    for (const [resource, entries] of histories) {
+      if (entries.length === 0) continue;
+      const current = (await http(`${again.url}/v1/${resource}:getIamPolicy`, 'GET')).body;
+      expect(current.etag).toBe(entries[entries.length - 1].etag);
+    }
+  });
+});
+
+describe('shutdown', () => {
+  test('SIGTERM lets a request already under way finish, then exits 0 with the write stored', async () => {
+    const dir = tempDir();
+    const p = await start(['--port', '0', '--data-dir', dir]);
+    const { request } = await import('http');
+    const body = JSON.stringify({ policy: { bindings: [{ role: 'roles/viewer', members: ['user:late@example.com'] }] } });
+    const resource = policyName('inflight');
+    expect(
+      (await http(`${p.url}/v1/${PARENT}/endpointPolicies?endpointPolicyId=inflight`, 'POST', { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER })).status,
+    ).toBe(200);
+    const url = new URL(`${p.url}/v1/${resource}:setIamPolicy`);
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10)); // headers and part of the body: the request is under way
+      setTimeout(() => {
+        p.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const res = await response;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).bindings[0].members).toEqual(['user:late@example.com']);
+    expect((await p.exited).code).toBe(0);
+
+    const again = await start(['--port', '0', '--data-dir', dir]);
+    const hist = await http(`${again.url}/emulator/v1/iamHistory?resource=${encodeURIComponent(resource)}`, 'GET');
+    expect(hist.body.entries).toHaveLength(1);
+  });
+});
+
+describe('exposure', () => {
+  test('listening on a non-loopback address without --auth logs a warning (to stderr; stdout stays one line)', async () => {
+    const p = await start(['--port', '0', '--in-memory', '--host', '0.0.0.0']);
+    expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(p.stderr()).toMatch(/non-loopback/);
+    expect(p.stdout()).toBe(`listening on ${p.url}\n`);
+  });
+});

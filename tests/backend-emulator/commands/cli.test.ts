@@ -1,0 +1,135 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Writable } from 'node:stream';
+import { main } from '../../../backend-emulator/commands/main';
+import { validateCommand } from '../../../backend-emulator/commands/validate';
+import { templatesCommand } from '../../../backend-emulator/commands/templates';
+
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'manual-csv');
+
+function sink(): Writable & { text: string } {
+  const chunks: string[] = [];
+  const w = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  }) as Writable & { text: string };
+  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
+  return w;
+}
+
+describe('google-native-local validate', () => {
+  it('prints a summary and exits 0 when there is no ERROR', async () => {
+    const out = sink();
+    const code = await validateCommand([path.join(FIXTURES, 'valid', 'basic'), '--format', 'IMPORT_JOB_FORMAT_MANUAL_CSV'], out);
+    expect(code).toBe(0);
+    expect(out.text).toMatch(/^OK: no blocking errors \(IMPORT_JOB_FORMAT_MANUAL_CSV\)\n\d+ file\(s\); 0 error\(s\)/);
+  });
+
+  it('groups errors by file with row numbers and exits 1', async () => {
+    const out = sink();
+    const code = await validateCommand([path.join(FIXTURES, 'invalid', 'bad-int'), '--format', 'manual-csv'], out);
+    expect(code).toBe(1);
+    expect(out.text).toContain('FAILED: the payload has blocking errors');
+    expect(out.text).toMatch(/vmInfo\.csv:\n {2}ERROR {3}row 2 \(.*\): AllocatedProcessorCoreCount/);
+  });
+
+  it('prints the ValidationReport shape with --json', async () => {
+    const out = sink();
+    const code = await validateCommand([path.join(FIXTURES, 'invalid', 'bad-int', 'vmInfo.csv'), '--format', 'manual-csv', '--json'], out);
+    const report = JSON.parse(out.text);
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ jobErrors: [], fileValidations: [{ fileName: 'vmInfo.csv', partialReport: false }] });
+    expect(report.fileValidations[0].rowErrors[0]).toMatchObject({ rowNumber: 2, errors: [{ severity: 'ERROR' }] });
+  });
+
+  it('exits 2 on bad usage: unknown flag, unknown format, no paths, missing file', async () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['validate', '--bogus'])).toBe(2);
+      expect(await main(['validate', FIXTURES, '--format', 'nope'])).toBe(2);
+      expect(await main(['validate', '--format', 'manual-csv'])).toBe(2);
+      expect(await main(['validate', '/no/such/file', '--format', 'manual-csv'])).toBe(2);
+      expect(await main(['frobnicate'])).toBe(2);
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain("unknown format 'nope'");
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('has --help on every command', async () => {
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['--help'])).toBe(0);
+      expect(await main(['validate', '--help'])).toBe(0);
+      expect(await main(['templates', '--help'])).toBe(0);
+      const text = stdout.mock.calls.map((c) => String(c[0])).join('');
+      expect(text).toContain('Usage: google-native-local COMMAND');
+      expect(text).toContain('Usage: google-native-local validate');
+      expect(text).toContain('Usage: google-native-local templates');
+    } finally {
+      stdout.mockRestore();
+    }
+  });
+});
+
+describe('google-native-local templates', () => {
+  it('writes templates that validate clean once filled with their example rows', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
+    try {
+      expect(await templatesCommand(['manual-csv', dir], sink())).toBe(0);
+      expect(fs.readdirSync(dir).sort()).toEqual(['diskInfo.csv', 'perfInfo.csv', 'tagInfo.csv', 'vmInfo.csv']);
+      expect(fs.readFileSync(path.join(dir, 'vmInfo.csv'), 'utf8').split('\r\n')[0]).toContain('MachineId');
+      const out = sink();
+      expect(await validateCommand([dir, '--format', 'manual-csv'], out)).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the progress bar', () => {
+  const fakeStream = (isTTY: boolean) => {
+    const writes: string[] = [];
+    return { stream: { isTTY, write: (s: string) => writes.push(s) } as unknown as NodeJS.WriteStream, writes };
+  };
+  const { progressBar, PROGRESS_MIN_BYTES } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('../../../backend-emulator/commands/progress') as typeof import('../../../backend-emulator/commands/progress');
+
+  it('draws on a terminal for large inputs, once per percent', () => {
+    const { stream, writes } = fakeStream(true);
+    const bar = progressBar(PROGRESS_MIN_BYTES * 2, stream);
+    for (let i = 0; i < 1000; i++) bar.add(PROGRESS_MIN_BYTES / 500);
+    bar.done();
+    expect(writes.length).toBeLessThanOrEqual(102);
+    expect(writes[writes.length - 2]).toContain('100% of 8.0 MiB');
+  });
+
+  it('stays silent when not a terminal, or for small inputs', () => {
+    const notTty = fakeStream(false);
+    progressBar(PROGRESS_MIN_BYTES * 2, notTty.stream).add(PROGRESS_MIN_BYTES);
+    const small = fakeStream(true);
+    progressBar(1000, small.stream).add(1000);
+    expect([notTty.writes, small.writes]).toEqual([[], []]);
+  });
+});
+
+describe("every format's templates", () => {
+  it.each(['manual-csv', 'rvtools-xlsx', 'rvtools-csv', 'exported-aws-csv', 'exported-azure-csv', 'cmdb'])(
+    '%s: written, then validated without an ERROR',
+    async (format) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
+      try {
+        expect(await templatesCommand([format, dir], sink())).toBe(0);
+        const out = sink();
+        const code = await validateCommand([dir, '--format', format], out);
+        expect({ code, report: out.text }).toEqual({ code: 0, report: expect.stringContaining('OK: no blocking errors') });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});

@@ -1,0 +1,143 @@
+/**
+ * ProtoJSON at the wire: defaults left out of every answer, proto field names and enum numbers
+ * accepted in requests (Google's JSON parser accepts both), a field given twice refused.
+ */
+import type { FastifyInstance } from 'fastify';
+import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, toProtoJson } from '../../../backend-emulator/http/protojson';
+import { PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
+
+describe('toProtoJson', () => {
+  it('leaves out empty lists, false, 0, "", null and enum zeros at every depth, keeps messages and map entries', () => {
+    const out = toProtoJson({
+      done: false,
+      count: 0,
+      text: '',
+      none: null,
+      list: [],
+      labels: {},
+      kept: { labels: { env: '' }, inner: { rowErrors: [], fileName: 'vmInfo.csv' } },
+      rows: [0, '', { severity: 'SEVERITY_UNSPECIFIED', errorDetails: 'x' }],
+      format: 'IMPORT_JOB_FORMAT_UNSPECIFIED',
+      type: 'SOURCE_TYPE_UNKNOWN',
+      empty: {},
+      metadata: { '@type': 'type.googleapis.com/x.OperationMetadata', requestedCancellation: false, verb: 'create' },
+    });
+    expect(out).toEqual({
+      kept: { labels: { env: '' }, inner: { fileName: 'vmInfo.csv' } },
+      rows: [0, '', { errorDetails: 'x' }],
+      empty: {},
+      metadata: { '@type': 'type.googleapis.com/x.OperationMetadata', verb: 'create' },
+    });
+  });
+
+  it('keeps an enum zero spelt in a field that is no enum (a display name is user text)', () => {
+    expect(toProtoJson({ displayName: 'SOURCE_TYPE_UNKNOWN', type: 'SOURCE_TYPE_UPLOAD' })).toEqual({
+      displayName: 'SOURCE_TYPE_UNKNOWN',
+      type: 'SOURCE_TYPE_UPLOAD',
+    });
+  });
+});
+
+describe('ProtoJSON input', () => {
+  it('derives JSON names as protoc does', () => {
+    expect(['display_name', 'requested_policy_version', 'ipv4_address', 'displayName', 'Foo_bar', '@type'].map(jsonName)).toEqual([
+      'displayName',
+      'requestedPolicyVersion',
+      'ipv4Address',
+      'displayName',
+      'Foo_bar',
+      '@type',
+    ]);
+  });
+
+  it('renames fields and maps enum numbers by the request message the URL names, never map keys', () => {
+    const body = fromProtoJsonBody(
+      { display_name: 'x', labels: { my_key: 'v' }, inline_payload: { format: 6, payload: [{ name: 'vmInfo.csv', data: '' }] } },
+      '/v1alpha1/projects/p/locations/l/importJobs',
+    );
+    expect(body).toEqual({
+      displayName: 'x',
+      labels: { my_key: 'v' },
+      inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: '' }] },
+    });
+    expect(fromProtoJsonBody({ type: 1, is_managed: true }, '/v1alpha1/projects/p/locations/l/sources/s')).toEqual({
+      type: 'SOURCE_TYPE_UPLOAD',
+      isManaged: true,
+    });
+    expect(fromProtoJsonQuery({ 'options.requested_policy_version': '3', page_size: '5' }, '/v1/x')).toEqual({
+      'options.requestedPolicyVersion': '3',
+      pageSize: '5',
+    });
+    expect(fromProtoJsonQuery({ view: '2' }, '/v1alpha1/projects/p/locations/l/importJobs/j')).toEqual({ view: 'IMPORT_JOB_VIEW_FULL' });
+  });
+});
+
+describe('over the wire', () => {
+  let app: FastifyInstance;
+  beforeEach(() => {
+    app = newApp();
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('an endpoint policy created with proto names and enum numbers reads back in JSON names and enum names', async () => {
+    const res = await call(app, 'POST', `/v1/${PARENT}/endpointPolicies?endpoint_policy_id=ep1`, {
+      type: 2,
+      endpoint_matcher: { metadata_label_matcher: { metadata_label_match_criteria: 1, metadata_labels: [{ label_name: 'app', label_value: 'web' }] } },
+    });
+    expect(res.status).toBe(200);
+    const policy = (await call(app, 'GET', `/v1/${policyName('ep1')}`)).body;
+    expect(policy).toMatchObject({
+      type: 'GRPC_SERVER',
+      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'app', labelValue: 'web' }] } },
+    });
+  });
+
+  it('IAM reads and writes take proto names in the query and the body', async () => {
+    await createPolicy(app, 'ep2');
+    const written = await setIam(app, policyName('ep2'), {
+      policy: {
+        bindings: [
+          {
+            role: 'roles/networkservices.viewer',
+            members: ['user:a@example.com'],
+            condition: { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
+          },
+        ],
+        version: 3,
+      },
+      update_mask: 'bindings',
+    });
+    expect(written.status).toBe(200);
+    const read = await call(app, 'GET', `/v1/${policyName('ep2')}:getIamPolicy?options.requested_policy_version=3`);
+    expect(read.body).toMatchObject({ version: 3, bindings: [{ role: 'roles/networkservices.viewer', condition: { title: 't' } }] });
+    // Without the version (the proto name was not dropped on the floor), the condition is hidden.
+    expect((await getIam(app, policyName('ep2'))).body.version).toBe(1);
+  });
+
+  it('a field given in both spellings is INVALID_ARGUMENT naming it', async () => {
+    const res = await call(app, 'POST', `/v1/${PARENT}/endpointPolicies?endpointPolicyId=ep3`, {
+      type: 'SIDECAR_PROXY',
+      description: 'a',
+      endpoint_matcher: {},
+      endpointMatcher: {},
+    });
+    expectGoogleError(res, 400, 'INVALID_ARGUMENT');
+    expect(fieldViolations(res)[0].field).toBe('endpointMatcher');
+    const twice = await call(app, 'GET', `/v1/${PARENT}/endpointPolicies?page_size=1&pageSize=2`);
+    expectGoogleError(twice, 400, 'INVALID_ARGUMENT');
+  });
+
+  it('an enum number no value has is INVALID_ARGUMENT naming the field', async () => {
+    const res = await call(app, 'POST', `/v1/${PARENT}/endpointPolicies?endpointPolicyId=ep4`, { type: 9, endpointMatcher: {} });
+    expectGoogleError(res, 400, 'INVALID_ARGUMENT');
+    expect(fieldViolations(res)[0].field).toBe('type');
+  });
+
+  it('an empty list answers {}, and an error without details has no details key', async () => {
+    expect((await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`)).body).toEqual({});
+    const missing = await call(app, 'GET', '/v1/nothing/here');
+    expect(Object.keys(missing.body.error).sort()).toEqual(['code', 'message', 'status']);
+  });
+});

@@ -1,0 +1,108 @@
+/** Payload sources as units: inline base64 decoding, gs:// parsing, the bucket-folder rule, local listing. */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Readable } from 'stream';
+import { decodedBase64Size, inlinePayloadFiles, parseGsPath, resolvePayload, storagePathProblem, usesRemoteStorage } from '../../../backend-emulator/payloads';
+import { tempDir } from '../../support/migrationcenter';
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+describe('inline payloads', () => {
+  test('files are decoded when opened, each open starts again, size is known without decoding', async () => {
+    const data = Buffer.from('MachineId\nm-1\n').toString('base64');
+    const [file] = inlinePayloadFiles([{ name: 'vmInfo.csv', data }]);
+    expect(file.name).toBe('vmInfo.csv');
+    expect(file.size).toBe(14);
+    expect(await text(file.open())).toBe('MachineId\nm-1\n');
+    expect(await text(file.open())).toBe('MachineId\nm-1\n');
+  });
+
+  test.each(['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA=='])('decodedBase64Size(%j) matches the decoded length', (b64) => {
+    expect(decodedBase64Size(b64)).toBe(Buffer.from(b64, 'base64').length);
+  });
+});
+
+describe('gs:// paths', () => {
+  test.each([
+    ['gs://bucket/a/b.csv', { bucket: 'bucket', object: 'a/b.csv', isPrefix: false }],
+    ['gs://bucket/a/', { bucket: 'bucket', object: 'a/', isPrefix: true }],
+    ['gs://bucket/', { bucket: 'bucket', object: '', isPrefix: true }],
+    ['gs://bucket', { bucket: 'bucket', object: '', isPrefix: true }],
+  ])('parseGsPath(%s)', (p, expected) => {
+    expect(parseGsPath(p)).toEqual(expected);
+  });
+
+  test('not gs://', () => {
+    expect(parseGsPath('s3://bucket/x')).toBeUndefined();
+    expect(storagePathProblem({ storageDir: '/tmp' }, 'http://x')).toMatch(/gs:\/\//);
+  });
+
+  test('remote storage is chosen by endpoint or STORAGE_EMULATOR_HOST', () => {
+    expect(usesRemoteStorage({ storageDir: '/x' }, {})).toBe(false);
+    expect(usesRemoteStorage({ storageDir: '/x', storageEndpoint: 'http://h' }, {})).toBe(true);
+    expect(usesRemoteStorage({ storageDir: '/x' }, { STORAGE_EMULATOR_HOST: 'http://h/storage/v1' })).toBe(true);
+  });
+});
+
+describe('local storage', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir('mc-payloads-');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a prefix lists every file below it in name order, named relative to the prefix', async () => {
+    fs.mkdirSync(path.join(dir, 'b', 'p', 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'b', 'p', 'vmInfo.csv'), 'v');
+    fs.writeFileSync(path.join(dir, 'b', 'p', 'diskInfo.csv'), 'dd');
+    fs.writeFileSync(path.join(dir, 'b', 'p', 'sub', 'perfInfo.csv'), 'ppp');
+    fs.writeFileSync(path.join(dir, 'b', 'outside-prefix.csv'), 'x');
+    const { files, errors } = await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://b/p/' } });
+    expect(errors).toEqual([]);
+    expect(files.map((f) => [f.name, f.size])).toEqual([
+      ['diskInfo.csv', 2],
+      ['sub/perfInfo.csv', 3],
+      ['vmInfo.csv', 1],
+    ]);
+    expect(await text(files[1].open() as Readable)).toBe('ppp');
+  });
+
+  test('the whole bucket, a missing bucket, a missing object', async () => {
+    fs.mkdirSync(path.join(dir, 'b'));
+    fs.writeFileSync(path.join(dir, 'b', 'vmInfo.csv'), 'v');
+    expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://b' } })).files.map((f) => f.name)).toEqual(['vmInfo.csv']);
+    expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://nob/x.csv' } })).errors).toEqual([
+      'object gs://nob/x.csv not found',
+    ]);
+    expect((await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://nob/' } })).errors).toEqual([
+      'no object found under gs://nob/: bucket nob not found',
+    ]);
+  });
+
+  test('a symbolic link to a folder outside the bucket is refused at create and skipped with an error at read', async () => {
+    const outside = tempDir('mc-outside-');
+    try {
+      fs.mkdirSync(path.join(dir, 'b', 'p'), { recursive: true });
+      fs.writeFileSync(path.join(outside, 'secret.csv'), 's');
+      fs.writeFileSync(path.join(dir, 'b', 'p', 'vmInfo.csv'), 'v');
+      expect(storagePathProblem({ storageDir: dir }, 'gs://b/p/')).toBeUndefined();
+      fs.symlinkSync(outside, path.join(dir, 'b', 'p', 'escape'));
+      expect(storagePathProblem({ storageDir: dir }, 'gs://b/p/escape/secret.csv')).toMatch(/symbolic link/);
+      const { files, errors } = await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: 'gs://b/p/' } });
+      expect(files.map((f) => f.name)).toEqual(['vmInfo.csv']);
+      expect(errors).toEqual(['object gs://b/p/escape points outside its bucket folder']);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('a dangling symbolic link pointing outside is refused at create', () => {
+    fs.mkdirSync(path.join(dir, 'b'));
+    fs.symlinkSync('/nonexistent-target-dir/x', path.join(dir, 'b', 'dangling'));
+    expect(storagePathProblem({ storageDir: dir }, 'gs://b/dangling/vmInfo.csv')).toMatch(/symbolic link/);
+  });
+});

@@ -1,0 +1,138 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
+import { DataDirError, LOCK_FILE_NAME } from '../../../backend-emulator/store/lock';
+import { tempDir } from '../../../support/temp-dir';
+
+describe('SqliteStore', () => {
+  let store: SqliteStore;
+  beforeEach(() => {
+    store = new SqliteStore({ inMemory: true });
+  });
+  afterEach(() => store.close());
+
+  test('put, get, delete, count', () => {
+    expect(store.get('c', 'a')).toBeUndefined();
+    store.put('c', 'a', { x: 1 });
+    store.put('c', 'a', { x: 2 });
+    store.put('d', 'a', { y: 1 });
+    expect(store.get('c', 'a')).toEqual({ x: 2 });
+    expect(store.count('c')).toBe(1);
+    expect(store.delete('c', 'a')).toBe(true);
+    expect(store.delete('c', 'a')).toBe(false);
+    expect(store.get('d', 'a')).toEqual({ y: 1 });
+  });
+
+  test('returned values are copies', () => {
+    store.put('c', 'a', { list: [1] });
+    const v = store.get<{ list: number[] }>('c', 'a')!;
+    v.list.push(2);
+    expect(store.get('c', 'a')).toEqual({ list: [1] });
+  });
+
+  test('list: prefix, after, limit, ascending key order', () => {
+    for (const k of ['p/b', 'p/a', 'p/c', 'q/a', 'p', 'p/a/x']) store.put('c', k, k);
+    expect(store.list('c', { prefix: 'p/' }).map((e) => e.key)).toEqual(['p/a', 'p/a/x', 'p/b', 'p/c']);
+    expect(store.list('c', { prefix: 'p/', after: 'p/a/x', limit: 1 }).map((e) => e.key)).toEqual(['p/b']);
+    expect(store.list('c').map((e) => e.key)).toEqual(['p', 'p/a', 'p/a/x', 'p/b', 'p/c', 'q/a']);
+    expect(store.count('c', 'p/')).toBe(4);
+    expect(store.deletePrefix('c', 'p/a')).toBe(2);
+    expect(store.list('c').map((e) => e.key)).toEqual(['p', 'p/b', 'p/c', 'q/a']);
+  });
+
+  test('transaction rolls back on throw; nested transactions commit with the outer one', () => {
+    expect(() =>
+      store.transaction(() => {
+        store.put('c', 'a', 1);
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.get('c', 'a')).toBeUndefined();
+
+    store.transaction(() => {
+      store.put('c', 'outer', 1);
+      store.transaction(() => store.put('c', 'inner', 1));
+      expect(store.inTransaction).toBe(true);
+    });
+    expect(store.count('c')).toBe(2);
+
+    expect(() =>
+      store.transaction(() => {
+        store.put('c', 'x', 1);
+        store.transaction(() => store.put('c', 'y', 1));
+        throw new Error('outer fails');
+      }),
+    ).toThrow('outer fails');
+    expect(store.get('c', 'x')).toBeUndefined();
+    expect(store.get('c', 'y')).toBeUndefined();
+  });
+
+  test('clear drops everything', () => {
+    store.put('a', 'k', 1);
+    store.put('b', 'k', 1);
+    store.clear();
+    expect(store.count('a') + store.count('b')).toBe(0);
+  });
+});
+
+describe('SqliteStore on disk', () => {
+  test('data survives close and reopen; lock file names the holder and is removed on close', () => {
+    const dir = tempDir();
+    const a = new SqliteStore({ dataDir: dir });
+    a.put('c', 'k', { v: 1 });
+    const lock = JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8'));
+    expect(lock.pid).toBe(process.pid);
+    a.close();
+    expect(fs.existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(false);
+    const b = new SqliteStore({ dataDir: dir });
+    expect(b.get('c', 'k')).toEqual({ v: 1 });
+    b.close();
+  });
+
+  test('a second store on the same data dir is refused with a clear message', () => {
+    const dir = tempDir();
+    const a = new SqliteStore({ dataDir: dir });
+    try {
+      let error: unknown;
+      try {
+        new SqliteStore({ dataDir: dir });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(DataDirError);
+      expect((error as DataDirError).code).toBe('DATA_DIR_LOCKED');
+      expect((error as Error).message).toContain(dir);
+      expect((error as Error).message).toMatch(/in use/);
+      // The refusal did not disturb the holder.
+      a.put('c', 'k', 1);
+      expect(a.get('c', 'k')).toBe(1);
+    } finally {
+      a.close();
+    }
+  });
+
+  test('a stale lock file from a dead process is taken over', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), JSON.stringify({ pid: 2 ** 22 + 12345, startedAt: 'long ago' }));
+    const s = new SqliteStore({ dataDir: dir });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8')).pid).toBe(process.pid);
+    s.close();
+  });
+
+  test('an unusable data dir is a clear error naming the path', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'a-file');
+    fs.writeFileSync(file, 'x');
+    for (const bad of [file, path.join(file, 'sub')]) {
+      let error: unknown;
+      try {
+        new SqliteStore({ dataDir: bad });
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(DataDirError);
+      expect((error as DataDirError).code).toBe('DATA_DIR_UNUSABLE');
+      expect((error as Error).message).toContain(bad);
+    }
+  });
+});

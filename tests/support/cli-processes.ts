@@ -1,0 +1,23 @@
+/** The jest side of running the compiled CLI: one build per test file, no process left behind. */
+import { compiledCli, type CliProcess } from '../../support/cli-process';
+
+/**
+ * For a test file that runs the compiled CLI: builds it once before the tests (so no test pays
+ * the build), and kills whatever the file's tests left running after each test. Push every
+ * started process onto the returned list.
+ */
+export function cliProcessesOfThisFile(): CliProcess[] {
+  const running: CliProcess[] = [];
+  beforeAll(() => {
+    compiledCli();
+  }, 120_000);
+  afterEach(async () => {
+    for (const p of running.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill('SIGKILL');
+        await p.exited;
+      }
+    }
+  });
+  return running;
+}
