@@ -6,6 +6,7 @@
  */
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
+import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 
 let gcFn: (() => void) | undefined;
@@ -18,18 +19,22 @@ export function fullGc(): void {
   gcFn();
 }
 
-/** Tracks buffers and counts how many are still reachable. */
+/**
+ * Tracks buffers (by their memory: a view or a slice of a piece keeps it counted) and other
+ * objects (streams, reports), and counts how many are still reachable. A buffer must own its
+ * memory: small ones from Buffer.from/alloc share Node's pool, so use `freshBuffer`.
+ */
 export class Reachability {
-  private readonly refs: Array<WeakRef<ArrayBuffer>> = [];
-  private readonly seen = new WeakSet<ArrayBuffer>();
+  private readonly refs: Array<WeakRef<object>> = [];
+  private readonly seen = new WeakSet<object>();
   /** The most pieces found reachable at one check. */
   mostHeld = 0;
 
-  track(piece: Buffer): void {
-    const ab = piece.buffer as ArrayBuffer;
-    if (this.seen.has(ab)) return;
-    this.seen.add(ab);
-    this.refs.push(new WeakRef(ab));
+  track(piece: Buffer | object): void {
+    const target: object = Buffer.isBuffer(piece) ? piece.buffer : piece;
+    if (this.seen.has(target)) return;
+    this.seen.add(target);
+    this.refs.push(new WeakRef(target));
   }
 
   get tracked(): number {
@@ -43,6 +48,56 @@ export class Reachability {
     this.mostHeld = Math.max(this.mostHeld, held);
     return held;
   }
+}
+
+/** Bytes in memory of their own (never a slice of Node's shared pool), so that they can be tracked. */
+export function freshBuffer(bytes: Uint8Array | string): Buffer {
+  const source = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+  const out = Buffer.from(new ArrayBuffer(source.length));
+  out.set(source);
+  return out;
+}
+
+/**
+ * A generated stream whose every piece is fresh memory, tracked: `head`, then `count` pieces made
+ * by `piece(i)`, then `tail`, produced lazily. Every `checkEvery` pieces the stream waits for the
+ * next macrotask turn, checks, then hands the piece over, so `pieces.mostHeld` says how many the
+ * reader held at once, mid-read; `pulled()` says how many pieces were asked of the stream (a
+ * reader that stops stops pulling).
+ */
+export function watchedStream(
+  head: string,
+  piece: (i: number) => Buffer,
+  count: number,
+  tail = '',
+  checkEvery = 8,
+): { open: () => Readable; pieces: Reachability; pulled: () => number } {
+  const pieces = new Reachability();
+  let pulled = 0;
+  const open = () => {
+    let i = -1;
+    return new Readable({
+      read() {
+        if (i === -1) this.push(freshBuffer(head));
+        else if (i < count) {
+          const p = freshBuffer(piece(i));
+          pulled++;
+          pieces.track(p);
+          if (pulled % checkEvery !== 0) this.push(p);
+          else
+            // A reader of a stream in memory may never yield to the event loop: the stream does,
+            // and checks before handing over the next piece.
+            setImmediate(() => {
+              pieces.check();
+              this.push(p);
+            });
+        } else if (i === count) this.push(freshBuffer(tail));
+        else this.push(null);
+        i++;
+      },
+    });
+  };
+  return { open, pieces, pulled: () => pulled };
 }
 
 /**

@@ -1,34 +1,19 @@
 /**
  * Hostile payloads, generated as streams (nothing big is committed): a 50 MB field, files over the
  * size limit, broken streams, decoded text with replacement characters, non-byte chunks.
+ * "Streamed, not held" is asserted as a count of the stream's pieces still reachable after a full
+ * collection (tests/support/reachability.ts), never as megabytes: the machine's load cannot move it.
+ * How long these reads take and how much memory they use is measured by `npm run bench -- hostile`.
  */
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import { executeImport, validateImport, type PayloadFile } from '../../../backend-emulator/import-engine';
-import { generatedFile, memFile, MemorySink, VM_HEADER, vmRow } from '../../support/import-engine';
+import { memFile, MemorySink, VM_HEADER, vmRow } from '../../support/import-engine';
+import { watchedStream } from '../../support/reachability';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 const MB = 1024 * 1024;
 const SKIPPED = 'the row is longer than 1 MiB; it was skipped without being read';
-
-/** Runs `fn` while sampling heap + array buffers every 10 ms; returns the peak growth in MB. */
-async function peakGrowthMb<T>(fn: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
-  global.gc?.();
-  const used = () => {
-    const m = process.memoryUsage();
-    return m.heapUsed + m.arrayBuffers;
-  };
-  const base = used();
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, used())), 10);
-  try {
-    const result = await fn();
-    peak = Math.max(peak, used());
-    return { result, growthMb: (peak - base) / MB };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 describe('a 50 MB field', () => {
   const unit = Buffer.alloc(64 * 1024, 'a');
@@ -37,10 +22,11 @@ describe('a 50 MB field', () => {
   test.each([
     ['quoted, with line breaks inside', `${VM_HEADER}\n${vmRow('vm-1')}\nvm-2,"`, Buffer.from('a'.repeat(64 * 1024 - 1) + '\n'), '",2,4\n'],
     ['unquoted, one line', `${VM_HEADER}\n${vmRow('vm-1')}\nvm-2,`, unit, ',2,4\n'],
-  ])('%s: the row is skipped and reported, the next rows are read, memory stays flat', async (_name, head, body, tail) => {
-    const file = generatedFile('vmInfo.csv', head, body, count, `${tail}${vmRow('vm-3')}\n`);
+  ])('%s: the row is skipped and reported, the next rows are read, the field is streamed, not held', async (_name, head, body, tail) => {
+    const stream = watchedStream(head, () => body, count, `${tail}${vmRow('vm-3')}\n`);
+    const file: PayloadFile = { name: 'vmInfo.csv', open: stream.open };
     const sink = new MemorySink();
-    const { result, growthMb } = await peakGrowthMb(() => executeImport(FORMAT, [file], sink));
+    const result = await executeImport(FORMAT, [file], sink);
     expect(result.executionErrors).toEqual({
       jobErrors: [],
       fileValidations: [
@@ -54,19 +40,26 @@ describe('a 50 MB field', () => {
     });
     expect(sink.assets.map((a) => a.machineId)).toEqual(['vm-1', 'vm-3']);
     expect(result.totalRowsCount).toBe(2);
-    expect(growthMb).toBeLessThan(40);
+    // All 800 pieces of 64 KiB were read, and never more than the 1 MiB row limit of them (16)
+    // plus a few were held at once: the 50 MiB field streamed past, it was not kept.
+    expect(stream.pulled()).toBe(count);
+    expect(stream.pieces.mostHeld).toBeLessThanOrEqual(MB / (64 * 1024) + 4);
   });
 });
 
 describe('file size limit', () => {
   test('a stream longer than maxFileBytes (default 100 MiB) is a file error; it is not read further', async () => {
     // An unterminated quoted field: the scanner skips it cheaply, so the test is about the limit.
-    const file = generatedFile('vmInfo.csv', `${VM_HEADER}\nvm-1,"`, Buffer.alloc(MB, 'z'), 101);
-    const { result, growthMb } = await peakGrowthMb(() => validateImport(FORMAT, [file]));
+    // 200 pieces of 1 MiB offered: reading stops at the 101st, the one that crosses the limit.
+    const unit = Buffer.alloc(MB, 'z');
+    const stream = watchedStream(`${VM_HEADER}\nvm-1,"`, () => unit, 200);
+    const result = await validateImport(FORMAT, [{ name: 'vmInfo.csv', open: stream.open }]);
     expect(result.fileValidations[0].fileErrors).toEqual([
       { severity: 'ERROR', errorDetails: 'the file is larger than the 100 MiB limit for one file; reading stopped there' },
     ]);
-    expect(growthMb).toBeLessThan(40);
+    expect(stream.pulled()).toBeGreaterThanOrEqual(100);
+    expect(stream.pulled()).toBeLessThanOrEqual(102);
+    expect(stream.pieces.mostHeld).toBeLessThanOrEqual(4);
   }, 60_000);
 
   test('a file announcing a size over the limit is not opened', async () => {
