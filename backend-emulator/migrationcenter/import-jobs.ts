@@ -26,7 +26,8 @@ import type { Asset, AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ImportError, ValidationReport } from '../import-engine/report';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
 import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from './types';
-import { RequestIds, checkRequestId, requestHash, type RequestIdRecord } from './request-ids';
+import { requestHash } from '../operations/request-ids';
+import { checkRequestId } from './request-id-rule';
 import { importJobArgsViolations } from './schemas-bridge';
 import { refuseNonWireNames } from './wire-names';
 import { maskPaths as splitMask } from './masks';
@@ -175,7 +176,6 @@ export interface ImportJobsDeps {
   ops: ServiceOperations;
   sources: Sources;
   assets: Assets;
-  requestIds: RequestIds;
   storage: () => StorageSettings;
   log: FastifyBaseLogger;
   /**
@@ -223,29 +223,6 @@ export class ImportJobs {
     return { importJobs: page.items.map((j) => jobInView(j, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   }
 
-  // ------------------------------------------------------------------ requestId
-
-  /** The Operation an earlier request with this id returned (still the same Operation). */
-  private replay(record: RequestIdRecord): Operation {
-    return this.store.get<Operation>(this.ops.collection, record.operation) ?? (record.snapshot as Operation);
-  }
-
-  /**
-   * Runs `change` in one transaction guarded by the request id: a repeat returns the first
-   * Operation, a different request with the id is INVALID_ARGUMENT.
-   */
-  private idempotent(parent: string, requestId: string | undefined, hash: string, change: () => Operation): Operation {
-    return this.store.transaction(() => {
-      if (requestId) {
-        const prior = this.deps.requestIds.lookup(parent, requestId, hash);
-        if (prior) return this.replay(prior);
-      }
-      const op = change();
-      if (requestId) this.deps.requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
-  }
-
   // ------------------------------------------------------------------ create
 
   create(parent: string, importJobId: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
@@ -261,7 +238,8 @@ export class ImportJobs {
     const name = `${parent}/importJobs/${id}`;
     const hash = requestHash('create', name, wire);
 
-    return this.idempotent(parent, requestId || undefined, hash, () => {
+    const write = { parent, target: name, verb: 'create', responseType: TYPES.importJob, requestId: requestId || undefined, requestHash: hash };
+    return this.ops.write(write, () => {
       if (this.find(name)) throw alreadyExists(RESOURCE_TYPES.importJob, name);
       // Required (the schema said so above): the source must exist; nothing is created for it.
       this.deps.sources.resolveReference(parent, wire.assetSource as string);
@@ -274,7 +252,7 @@ export class ImportJobs {
         state: STATE.PENDING,
       } as ImportJobWire);
       this.store.put<StoredJob>(COLLECTIONS.importJobs, name, { job, attempt: 0 });
-      return this.ops.completed({ parent, target: name, verb: 'create', responseType: TYPES.importJob, response: { ...job } });
+      return job;
     });
   }
 
@@ -328,7 +306,7 @@ export class ImportJobs {
     const cleared = paths.filter((p) => !isPayload(p) && !(p in input));
     const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: wireChanges });
 
-    return this.idempotent(parent, requestId, hash, () => {
+    return this.ops.write({ parent, target: name, verb: 'update', responseType: TYPES.importJob, requestId, requestHash: hash }, () => {
       const stored = this.mustFind(name);
       const job = stored.job;
       // Validate the job as it would be, through the same schema as create.
@@ -366,7 +344,7 @@ export class ImportJobs {
       job.updateTime = now();
       stored.job = ordered(job);
       this.store.put(COLLECTIONS.importJobs, name, stored);
-      return this.ops.completed({ parent, target: name, verb: 'update', responseType: TYPES.importJob, response: { ...stored.job } });
+      return stored.job;
     });
   }
 
@@ -381,7 +359,7 @@ export class ImportJobs {
     requestId = checkRequestId(requestId);
     const hash = requestHash('delete', name, { force });
     let stopped: string | undefined;
-    const op = this.idempotent(parent, requestId, hash, () => {
+    const op = this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE, requestId, requestHash: hash }, () => {
       const stored = this.mustFind(name);
       const dataFiles = this.deps.dataFileCount?.(name) ?? 0;
       if (!force && dataFiles > 0) {
@@ -392,7 +370,6 @@ export class ImportJobs {
       this.store.delete(COLLECTIONS.importJobs, name);
       this.store.delete(RUN_PROGRESS, name);
       stopped = stored.activeOperation;
-      return this.ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
     });
     const running = this.active.get(name);
     if (stopped && running && running.operation === stopped) running.controller.abort('deleted');
@@ -403,7 +380,8 @@ export class ImportJobs {
 
   validate(name: string, parent: string, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
-    return this.idempotent(parent, requestId, requestHash('validate', name, {}), () => {
+    const write = { parent, target: name, verb: 'validate', responseType: EMPTY_TYPE, requestId, requestHash: requestHash('validate', name, {}) };
+    return this.ops.writeStarting(write, () => {
       const stored = this.mustFind(name);
       const state = stored.job.state;
       if (!VALIDATABLE.includes(state)) {
@@ -415,7 +393,8 @@ export class ImportJobs {
 
   run(name: string, parent: string, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
-    return this.idempotent(parent, requestId, requestHash('run', name, {}), () => {
+    const write = { parent, target: name, verb: 'run', responseType: EMPTY_TYPE, requestId, requestHash: requestHash('run', name, {}) };
+    return this.ops.writeStarting(write, () => {
       const stored = this.mustFind(name);
       const state = stored.job.state;
       if (state !== STATE.READY) {

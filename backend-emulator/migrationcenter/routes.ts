@@ -24,11 +24,9 @@ import type { EmulatorContext } from '../context';
 import { invalidArgument, refuseUnknownFields, unknownPath } from '../errors';
 import { boolQueryParam, objectBody, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
-import { EMPTY_TYPE } from '../operations/operations';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
 import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
-import { RequestIds, checkRequestId, requestHash } from './request-ids';
 import { Sources, checkSourceBody, checkSourceId } from './sources';
 import { Assets, assetInView, checkAssetView } from './assets';
 import { ImportJobs, parseJobView } from './import-jobs';
@@ -59,7 +57,6 @@ export interface MigrationCenter {
   importJobs: ImportJobs;
   sources: Sources;
   assets: Assets;
-  requestIds: RequestIds;
   storage: () => StorageSettings;
 }
 
@@ -88,6 +85,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     metadataType: TYPES.operationMetadata,
     // Import jobs first record their own interruption (below), then the rest is failed generically.
     failInterrupted: false,
+    requestIdCollection: COLLECTIONS.requestIds,
   });
 
   let tempStorage: string | undefined;
@@ -107,12 +105,11 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     if (tempStorage) fs.rmSync(tempStorage, { recursive: true, force: true });
   });
 
-  const requestIds = new RequestIds(store);
-  const sources = new Sources(store);
+  const sources = new Sources(store, ops);
   const assets = new Assets(store);
   // Import data files are not emulated yet: no job has any (the seam the data-file routes plug into).
-  const importJobs = new ImportJobs({ store, ops, sources, assets, requestIds, storage, log: ctx.log, dataFileCount: () => 0 });
-  instances.set(ctx, { importJobs, sources, assets, requestIds, storage });
+  const importJobs = new ImportJobs({ store, ops, sources, assets, storage, log: ctx.log, dataFileCount: () => 0 });
+  instances.set(ctx, { importJobs, sources, assets, storage });
 
   const recovered = importJobs.recoverInterrupted();
   if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
@@ -206,21 +203,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.post<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    const id = checkSourceId(queryParam(request, 'sourceId'));
-    const requestId = checkRequestId(queryParam(request, 'requestId'));
-    const input = checkSourceBody(objectBody(request));
-    const name = `${parent}/sources/${id}`;
-    const hash = requestHash('createSource', name, input);
-    return store.transaction(() => {
-      if (requestId) {
-        const prior = requestIds.lookup(parent, requestId, hash);
-        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
-      }
-      const source = sources.insert(name, input);
-      const op = ops.completed({ parent, target: name, verb: 'create', responseType: TYPES.source, response: { ...source } });
-      if (requestId) requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+    return sources.create(parent, queryParam(request, 'sourceId'), queryParam(request, 'requestId'), objectBody(request));
   });
 
   app.get<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
@@ -233,36 +216,12 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.patch<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
     const { name, parent } = sourceName(request);
-    const requestId = checkRequestId(queryParam(request, 'requestId'));
-    const input = checkSourceBody(objectBody(request));
-    const mask = queryParam(request, 'updateMask');
-    const hash = requestHash('updateSource', name, { input, mask });
-    return store.transaction(() => {
-      if (requestId) {
-        const prior = requestIds.lookup(parent, requestId, hash);
-        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
-      }
-      const source = sources.update(name, input, mask);
-      const op = ops.completed({ parent, target: name, verb: 'update', responseType: TYPES.source, response: { ...source } });
-      if (requestId) requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+    return sources.patch(name, parent, queryParam(request, 'updateMask'), queryParam(request, 'requestId'), objectBody(request));
   });
 
   app.delete<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
     const { name, parent } = sourceName(request);
-    const requestId = checkRequestId(queryParam(request, 'requestId'));
-    const hash = requestHash('deleteSource', name, {});
-    return store.transaction(() => {
-      if (requestId) {
-        const prior = requestIds.lookup(parent, requestId, hash);
-        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
-      }
-      sources.remove(name);
-      const op = ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
-      if (requestId) requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+    return sources.delete(name, parent, queryParam(request, 'requestId'));
   });
 
   // ---------------------------------------------------------------- assets

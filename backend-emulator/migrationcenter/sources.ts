@@ -7,8 +7,11 @@
  * nothing is ever created implicitly.
  */
 import type { Store } from '../store/store';
+import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
+import { requestHash } from '../operations/request-ids';
+import { checkRequestId } from './request-id-rule';
 import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
-import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, parseSourceName, parentOf } from './names';
+import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from './names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
 import { schemaViolations } from '../http/validation';
 import { maskPaths } from './masks';
@@ -71,8 +74,42 @@ export function checkSourceId(id: string | undefined): string {
 export class Sources {
   constructor(
     private readonly store: Store,
+    private readonly ops: ServiceOperations,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
+
+  // ------------------------------------------------------------------ API methods (Operations)
+
+  /** CreateSource: `sourceId` and the body are checked before the write; the Operation is done at once. */
+  create(parent: string, sourceId: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+    const id = checkSourceId(sourceId);
+    const checkedId = checkRequestId(requestId);
+    const input = checkSourceBody(body);
+    const name = `${parent}/sources/${id}`;
+    const hash = requestHash('createSource', name, input);
+    return this.ops.write({ parent, target: name, verb: 'create', responseType: TYPES.source, requestId: checkedId, requestHash: hash }, () =>
+      this.insert(name, input),
+    );
+  }
+
+  /** UpdateSource: the fields of `updateMask` (required). */
+  patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+    const checkedId = checkRequestId(requestId);
+    const input = checkSourceBody(body);
+    const hash = requestHash('updateSource', name, { input, mask: updateMask });
+    return this.ops.write({ parent, target: name, verb: 'update', responseType: TYPES.source, requestId: checkedId, requestHash: hash }, () =>
+      this.update(name, input, updateMask),
+    );
+  }
+
+  /** DeleteSource (see `remove` for when it is refused). */
+  delete(name: string, parent: string, requestId: string | undefined): Operation {
+    const checkedId = checkRequestId(requestId);
+    const hash = requestHash('deleteSource', name, {});
+    return this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE, requestId: checkedId, requestHash: hash }, () => this.remove(name));
+  }
+
+  // ------------------------------------------------------------------ reads and store changes
 
   get(name: string): SourceWire {
     const source = this.store.get<SourceWire>(COLLECTIONS.sources, name);

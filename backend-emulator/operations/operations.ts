@@ -18,6 +18,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GoogleApiError, RPC_CODES, internal, notFound, type ErrorDetail } from '../errors';
 import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
+import { RequestIds } from './request-ids';
+import { guardedWrite, write, type WriteRequest } from './writes';
 
 export const EMPTY_TYPE = 'type.googleapis.com/google.protobuf.Empty';
 
@@ -55,6 +57,8 @@ export interface OperationServiceOptions {
   metadataType: string;
   /** Mark operations left unfinished by a previous process as failed (default true). */
   failInterrupted?: boolean;
+  /** The store collection of the service's requestId records; none when its methods take no requestId. */
+  requestIdCollection?: string;
 }
 
 export interface OperationStart {
@@ -159,6 +163,7 @@ export class Operations {
 
 export class ServiceOperations {
   readonly collection: string;
+  readonly requestIds: RequestIds | undefined;
   private readonly waiters = new Map<string, Array<(op: Operation) => void>>();
 
   constructor(
@@ -166,10 +171,24 @@ export class ServiceOperations {
     readonly options: OperationServiceOptions,
   ) {
     this.collection = `operations/${options.service}`;
+    this.requestIds = options.requestIdCollection ? new RequestIds(registry.store, options.requestIdCollection) : undefined;
   }
 
-  private get store(): Store {
+  get store(): Store {
     return this.registry.store;
+  }
+
+  /**
+   * A write whose change is immediate (create, patch, delete): one transaction with the requestId
+   * guard, `change`, and a done Operation whose response is `change`'s result (writes.ts).
+   */
+  write(request: WriteRequest, change: () => object | void): Operation {
+    return write(this, request, change);
+  }
+
+  /** A write that starts background work: `change` returns the Operation it started with `start`. */
+  writeStarting(request: WriteRequest, change: () => Operation): Operation {
+    return guardedWrite(this, request, change);
   }
 
   private newOperation(start: OperationStart): Operation {
