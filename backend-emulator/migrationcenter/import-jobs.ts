@@ -19,8 +19,16 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../store/store';
-import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, notFound, type FieldViolation } from '../errors';
-import { EMPTY_TYPE, type Operation, type OperationControl, type ServiceOperations } from '../operations/operations';
+import { GoogleApiError, alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../errors';
+import {
+  EMPTY_TYPE,
+  WorkEnd,
+  interruptedMessage,
+  type Operation,
+  type OperationControl,
+  type RecoveryHook,
+  type ServiceOperations,
+} from '../operations/operations';
 import { resolvePayload, storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
 import type { Asset, AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ImportError, ValidationReport } from '../import-engine/report';
@@ -193,8 +201,6 @@ interface RunProgress {
 export class ImportJobs {
   private readonly store: Store;
   private readonly ops: ServiceOperations;
-  /** Background work of this process, by job name: aborted when the job is force-deleted. */
-  private readonly active = new Map<string, { operation: string; controller: AbortController }>();
 
   constructor(private readonly deps: ImportJobsDeps) {
     this.store = deps.store;
@@ -355,7 +361,7 @@ export class ImportJobs {
    * concerns data files only, as on Google: "if true, any ImportDataFiles of this job will also be
    * deleted; if false, only works if the job has no data files". Imported assets stay.
    */
-  remove(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
+  delete(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
     const hash = requestHash('delete', name, { force });
     let stopped: string | undefined;
@@ -371,8 +377,8 @@ export class ImportJobs {
       this.store.delete(RUN_PROGRESS, name);
       stopped = stored.activeOperation;
     });
-    const running = this.active.get(name);
-    if (stopped && running && running.operation === stopped) running.controller.abort('deleted');
+    // Work in progress on the deleted job stops; its Operation ends ABORTED ("was deleted").
+    if (stopped) this.ops.abortTarget(name, 'deleted');
     return op;
   }
 
@@ -424,13 +430,40 @@ export class ImportJobs {
       delete job.completeTime;
     }
     job.updateTime = now();
+    let operation = '';
+    let framesWritten = 0;
+    const state = job.state;
     const op = this.ops.start({
       parent,
       target: name,
       verb,
       responseType: EMPTY_TYPE,
-      work: (ctl) => (verb === 'validate' ? this.validateWork(name, ctl) : this.runWork(name, parent, ctl)),
+      work: (ctl) =>
+        verb === 'validate'
+          ? this.validateWork(name, ctl)
+          : this.runWork(name, parent, ctl, (n) => {
+              framesWritten = n;
+            }),
+      // How the operations module ends this work when it stops early (cancel, shutdown, failure).
+      state: {
+        during: `this job was ${state}`,
+        activity: verb === 'validate' ? 'validation' : 'execution',
+        resource: `Import job ${name}`,
+        gone: () => new JobGone(name, state),
+        failed: (message) =>
+          this.writeEnd(name, operation, state, (j) => {
+            if (verb === 'validate') {
+              j.state = STATE.FAILED_VALIDATION;
+              j.validationReport = emptyValidationReport([message]);
+            } else {
+              j.state = STATE.FAILED;
+              j.completeTime = now();
+              j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+            }
+          }),
+      },
     });
+    operation = op.name;
     stored.activeOperation = op.name;
     stored.job = ordered(job);
     this.store.put(COLLECTIONS.importJobs, name, stored);
@@ -446,218 +479,133 @@ export class ImportJobs {
   }
 
   /**
-   * Writes the job's end state, if the job still belongs to this work, ends its Operation (with
-   * `error`, or `google.protobuf.Empty`) and drops the run's progress record, all in one
-   * transaction: a crash, or a failed write, never leaves a finished job whose Operation the next
-   * start-up would fail as interrupted. Waiters on the Operation hear of it after the commit.
+   * Writes the job's end state, if the job still belongs to this work, and drops the run's
+   * progress record. Runs inside the operations module's end transaction (WorkEnd, WorkState):
+   * the job's end and its Operation's commit together.
    */
-  private finishJob(name: string, operation: string, state: string, change: (job: ImportJobWire) => void, error?: unknown): void {
-    const ended = this.store.transaction(() => {
-      const stored = this.ownJob(name, operation, state);
-      change(stored.job);
-      stored.job.updateTime = now();
-      delete stored.activeOperation;
-      stored.job = ordered(stored.job);
-      this.store.put(COLLECTIONS.importJobs, name, stored);
-      this.store.delete(RUN_PROGRESS, name);
-      return this.ops.endInTransaction(operation, error === undefined ? { response: { '@type': EMPTY_TYPE } } : { error });
-    });
-    this.ops.announce(ended);
+  private writeEnd(name: string, operation: string, state: string, change: (job: ImportJobWire) => void): void {
+    const stored = this.ownJob(name, operation, state);
+    change(stored.job);
+    stored.job.updateTime = now();
+    delete stored.activeOperation;
+    stored.job = ordered(stored.job);
+    this.store.put(COLLECTIONS.importJobs, name, stored);
+    this.store.delete(RUN_PROGRESS, name);
   }
 
-  /** A linked controller: fires with the operation's signal, or on force delete. */
-  private track(name: string, ctl: OperationControl): AbortController {
-    const controller = new AbortController();
-    if (ctl.signal.aborted) controller.abort(ctl.signal.reason);
-    else ctl.signal.addEventListener('abort', () => controller.abort(ctl.signal.reason), { once: true });
-    this.active.set(name, { operation: ctl.name, controller });
-    return controller;
-  }
-
-  private untrack(name: string, operation: string): void {
-    if (this.active.get(name)?.operation === operation) this.active.delete(name);
-  }
-
-  private async validateWork(name: string, ctl: OperationControl): Promise<void> {
-    const controller = this.track(name, ctl);
-    const signal = controller.signal;
+  private async validateWork(name: string, ctl: OperationControl): Promise<WorkEnd> {
+    const signal = ctl.signal;
     const state = STATE.VALIDATING;
-    try {
-      const job = this.ownJob(name, ctl.name, state).job;
-      if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
-        // Created without data (it comes later, as data files): nothing to read is a blocking error.
-        this.finishJob(name, ctl.name, state, (j) => {
+    const job = this.ownJob(name, ctl.name, state).job;
+    if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
+      // Created without data (it comes later, as data files): nothing to read is a blocking error.
+      return new WorkEnd(() =>
+        this.writeEnd(name, ctl.name, state, (j) => {
           j.state = STATE.FAILED_VALIDATION;
           j.validationReport = emptyValidationReport([NO_DATA_MESSAGE]);
-        });
-        return;
-      }
-      ctl.progress('reading the payload');
-      const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
-      let report: ValidationReport;
-      if (files.length === 0) {
-        report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
-      } else {
-        ctl.progress(`validating ${files.length} file(s)`);
-        report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
-        if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
-      }
-      const failed = hasBlockingErrors(report);
-      this.finishJob(name, ctl.name, state, (j) => {
+        }),
+      );
+    }
+    ctl.progress('reading the payload');
+    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+    let report: ValidationReport;
+    if (files.length === 0) {
+      report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
+    } else {
+      ctl.progress(`validating ${files.length} file(s)`);
+      report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
+      if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
+    }
+    const failed = hasBlockingErrors(report);
+    return new WorkEnd(() =>
+      this.writeEnd(name, ctl.name, state, (j) => {
         j.state = failed ? STATE.FAILED_VALIDATION : STATE.READY;
         j.validationReport = report;
-      });
-    } catch (err) {
-      throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
-        j.state = STATE.FAILED_VALIDATION;
-        j.validationReport = emptyValidationReport([message]);
-      });
-    } finally {
-      this.untrack(name, ctl.name);
-    }
+      }),
+    );
   }
 
-  private async runWork(name: string, parent: string, ctl: OperationControl): Promise<void> {
-    const controller = this.track(name, ctl);
-    const signal = controller.signal;
+  /** `progress` learns how many frames are written (for the failed state's report). */
+  private async runWork(name: string, parent: string, ctl: OperationControl, progress: (framesWritten: number) => void): Promise<WorkEnd> {
+    const signal = ctl.signal;
     const state = STATE.RUNNING;
     let framesWritten = 0;
-    let outcome: GoogleApiError | undefined;
-    try {
-      const job = this.ownJob(name, ctl.name, state).job;
-      const reporter = job.assetSource ?? name;
-      ctl.progress('reading the payload');
-      const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
-      let report: ExecutionReport;
-      if (files.length === 0) {
-        report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
-      } else {
-        ctl.progress(`importing ${files.length} file(s)`);
-        const sink: AssetSink = {
-          write: (assets: Asset[]) => {
-            if (signal.aborted) throw abortError(signal);
-            this.store.transaction(() => {
-              this.ownJob(name, ctl.name, state);
-              framesWritten += this.deps.assets.upsert(parent, reporter, assets);
-              this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
-            });
-          },
-        };
-        report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
-        if (errors.length > 0)
-          report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
-      }
-      const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
-      const failed = blocking.length > 0;
-      if (failed) outcome = failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`);
-      this.finishJob(
-        name,
-        ctl.name,
-        state,
-        (j) => {
+    const job = this.ownJob(name, ctl.name, state).job;
+    const reporter = job.assetSource ?? name;
+    ctl.progress('reading the payload');
+    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+    let report: ExecutionReport;
+    if (files.length === 0) {
+      report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
+    } else {
+      ctl.progress(`importing ${files.length} file(s)`);
+      const sink: AssetSink = {
+        write: (assets: Asset[]) => {
+          if (signal.aborted) throw abortError(signal);
+          this.store.transaction(() => {
+            this.ownJob(name, ctl.name, state);
+            framesWritten += this.deps.assets.upsert(parent, reporter, assets);
+            this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
+          });
+          progress(framesWritten);
+        },
+      };
+      report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
+      if (errors.length > 0)
+        report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
+    }
+    const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
+    const failed = blocking.length > 0;
+    const outcome = failed ? failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`) : undefined;
+    return new WorkEnd(
+      () =>
+        this.writeEnd(name, ctl.name, state, (j) => {
           j.state = failed ? STATE.FAILED : STATE.COMPLETED;
           j.executionReport = report;
           j.completeTime = now();
-        },
-        outcome,
-      );
-    } catch (err) {
-      throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
-        j.state = STATE.FAILED;
-        j.completeTime = now();
-        j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
-      });
-    } finally {
-      this.untrack(name, ctl.name);
-    }
-    if (outcome) throw outcome;
-  }
-
-  /**
-   * Records why background work stopped in the job (unless the job is gone or the store was
-   * reset) and returns the error the Operation ends with.
-   */
-  private workFailed(
-    err: unknown,
-    name: string,
-    ctl: OperationControl,
-    signal: AbortSignal,
-    state: JobState,
-    markFailed: (job: ImportJobWire, message: string) => void,
-  ): unknown {
-    if (err instanceof JobGone) return err;
-    const reason = signal.aborted ? String(signal.reason) : undefined;
-    if (reason === 'reset') return err;
-    if (reason === 'deleted') return new JobGone(name, state);
-    let message: string;
-    let result: unknown;
-    if (reason === 'shutdown') {
-      message = interruptedMessage(state);
-      result = new GoogleApiError('ABORTED', message);
-    } else if (reason === 'cancelled') {
-      message = `cancelled: the operation was cancelled while this job was ${state}`;
-      result = new GoogleApiError('CANCELLED', message);
-    } else if (err instanceof GoogleApiError) {
-      message = `${state === STATE.VALIDATING ? 'validation' : 'execution'} stopped: ${err.message}`;
-      result = err;
-    } else {
-      const text = (err as Error)?.message ?? String(err);
-      this.deps.log.error({ err, importJob: name }, 'import job work failed');
-      message = `${state === STATE.VALIDATING ? 'validation' : 'execution'} stopped by an internal error: ${text}`;
-      result = internal(`Import job ${name}: ${message}`);
-    }
-    try {
-      this.finishJob(name, ctl.name, state, (j) => markFailed(j, message), result);
-    } catch (writeErr) {
-      if (writeErr instanceof JobGone) return writeErr;
-      // The store is closed (shutdown): the next start-up recovers the job.
-      this.deps.log.warn({ err: writeErr, importJob: name }, 'could not record the end of an import job');
-    }
-    return result;
+        }),
+      outcome,
+    );
   }
 
   // ------------------------------------------------------------------ recovery
 
   /**
-   * Start-up recovery: a job left VALIDATING or RUNNING by a stopped emulator (nothing of this
-   * process works on it) becomes FAILED_VALIDATION or FAILED with a job-level error, and its
-   * Operation ends with ABORTED. Returns how many jobs were recovered.
+   * This domain's part in start-up recovery (the operations module drives it, in one
+   * transaction): the jobs left VALIDATING or RUNNING, and how one is marked failed.
    */
-  recoverInterrupted(): number {
-    let count = 0;
-    this.store.transaction(() => {
-      for (const { key, value } of this.store.list<StoredJob>(COLLECTIONS.importJobs)) {
-        const stored = normalizeStored(value);
-        const state = stored.job.state;
-        if (state !== STATE.VALIDATING && state !== STATE.RUNNING) continue;
-        if (this.active.has(key)) continue;
-        const message = interruptedMessage(state);
-        const job = stored.job;
-        if (state === STATE.VALIDATING) {
-          job.state = STATE.FAILED_VALIDATION;
-          job.validationReport = emptyValidationReport([message]);
-        } else {
-          const progress = this.store.get<RunProgress>(RUN_PROGRESS, key);
-          job.state = STATE.FAILED;
-          job.completeTime = now();
-          job.executionReport = { framesReported: progress?.framesWritten ?? 0, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
-          this.store.delete(RUN_PROGRESS, key);
-        }
-        job.updateTime = now();
-        const operation = stored.activeOperation;
-        delete stored.activeOperation;
-        stored.job = ordered(job);
-        this.store.put(COLLECTIONS.importJobs, key, stored);
-        if (operation) this.ops.fail(operation, new GoogleApiError('ABORTED', message));
-        count++;
+  readonly recovery: RecoveryHook = {
+    inProgress: () =>
+      this.store
+        .list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs)
+        .map((e) => ({ key: e.key, stored: normalizeStored(e.value) }))
+        .filter(({ stored }) => stored.job.state === STATE.VALIDATING || stored.job.state === STATE.RUNNING)
+        .map(({ key, stored }) => ({ target: key, ...(stored.activeOperation ? { operation: stored.activeOperation } : {}) })),
+    markInterrupted: (key) => {
+      const stored = normalizeStored(this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, key)!);
+      const job = stored.job;
+      const message = interruptedMessage(`this job was ${job.state}`);
+      if (job.state === STATE.VALIDATING) {
+        job.state = STATE.FAILED_VALIDATION;
+        job.validationReport = emptyValidationReport([message]);
+      } else {
+        const progress = this.store.get<RunProgress>(RUN_PROGRESS, key);
+        job.state = STATE.FAILED;
+        job.completeTime = now();
+        job.executionReport = { framesReported: progress?.framesWritten ?? 0, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+        this.store.delete(RUN_PROGRESS, key);
       }
-    });
-    return count;
-  }
+      job.updateTime = now();
+      delete stored.activeOperation;
+      stored.job = ordered(job);
+      this.store.put(COLLECTIONS.importJobs, key, stored);
+      return message;
+    },
+  };
 
   /** Work in progress in this process (for tests). */
   get activeJobs(): string[] {
-    return [...this.active.keys()];
+    return this.ops.runningTargets().filter((t) => t.includes('/importJobs/'));
   }
 
   /** Seeds one job (inside the seed transaction); `field` prefixes the violations. */
@@ -697,10 +645,6 @@ export class ImportJobs {
     } as ImportJobWire);
     this.store.put<StoredJob>(COLLECTIONS.importJobs, name as string, { job, attempt: 0 });
   }
-}
-
-export function interruptedMessage(state: string): string {
-  return `interrupted: the emulator stopped while this job was ${state}`;
 }
 
 /** Accepts a bare wire job written into the store by hand as well as the stored form. */

@@ -83,7 +83,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     service: 'migrationcenter',
     apiVersion: API_VERSION,
     metadataType: TYPES.operationMetadata,
-    // Import jobs first record their own interruption (below), then the rest is failed generically.
+    // Recovery waits for the import jobs' hook (below): ops.recoverInterrupted.
     failInterrupted: false,
     requestIdCollection: COLLECTIONS.requestIds,
   });
@@ -111,9 +111,9 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   const importJobs = new ImportJobs({ store, ops, sources, assets, storage, log: ctx.log, dataFileCount: () => 0 });
   instances.set(ctx, { importJobs, sources, assets, storage });
 
-  const recovered = importJobs.recoverInterrupted();
+  ops.onRestart(importJobs.recovery);
+  const recovered = ops.recoverInterrupted();
   if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
-  ops.failInterrupted();
 
   ctx.seeds.register('sources', (value, field) => {
     if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of Source objects with a name' }]);
@@ -179,7 +179,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   app.delete<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
     const { name, parent, verb } = jobName(request);
     if (verb !== undefined) throw unknownPath(request.method, urlPath(request));
-    return importJobs.remove(name, parent, boolQueryParam(request, 'force') ?? false, queryParam(request, 'requestId'));
+    return importJobs.delete(name, parent, boolQueryParam(request, 'force') ?? false, queryParam(request, 'requestId'));
   });
 
   app.post<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {

@@ -81,13 +81,79 @@ export interface OperationControl {
   progress(statusMessage: string, metadata?: Record<string, unknown>): void;
 }
 
-/** Why a running operation's signal fired. */
-export type AbortReason = 'cancelled' | 'reset' | 'shutdown';
+/** Why a running operation's signal fired ('deleted': its target was deleted, see `abortTarget`). */
+export type AbortReason = 'cancelled' | 'reset' | 'shutdown' | 'deleted';
 
 interface Running {
   controller: AbortController;
   done: Promise<void>;
   generation: number;
+  /** The resource the work acts on. */
+  target: string;
+}
+
+/**
+ * What background work that changes a resource tells the operations module, so that the module,
+ * not the domain, ends the Operation together with the resource's final state.
+ */
+export interface WorkState {
+  /** What is in progress, for messages: "... while {during}", e.g. "this job was IMPORT_JOB_STATE_RUNNING". */
+  during: string;
+  /** What the work does, for messages: "{activity} stopped: ...", e.g. "validation". */
+  activity: string;
+  /** The resource in an internal error's message, e.g. "Import job projects/p/...". */
+  resource: string;
+  /** The error the Operation ends with when the resource was deleted while the work ran. */
+  gone: () => unknown;
+  /**
+   * Writes the resource's failed state with `message` (run inside the Operation's end
+   * transaction). Throwing a GoogleApiError (the resource is gone) ends the Operation with it.
+   */
+  failed: (message: string) => void;
+}
+
+/**
+ * The end of background work with its resource's final state: `writeState` runs inside the same
+ * transaction that ends the Operation (with `error`, or the response), so both commit or neither.
+ */
+export class WorkEnd {
+  constructor(
+    readonly writeState: () => void,
+    readonly error?: unknown,
+  ) {}
+}
+
+/** How work stopped by `reason` (or by throwing `err`) ends: the message for the resource and the Operation's error. */
+export type StopOutcome = { kind: 'dropped' } | { kind: 'gone'; error: unknown } | { kind: 'failed'; message: string; error: unknown; internal: boolean };
+
+/** The message a resource records when a restart interrupted its work (and its Operation's ABORTED message). */
+export function interruptedMessage(during: string): string {
+  return `interrupted: the emulator stopped while ${during}`;
+}
+
+/** The one mapping from an abort reason (or a thrown error) to the error the Operation ends with. */
+export function stopOutcome(err: unknown, reason: AbortReason | undefined, state: WorkState): StopOutcome {
+  if (reason === 'reset') return { kind: 'dropped' };
+  if (reason === 'deleted') return { kind: 'gone', error: state.gone() };
+  if (reason === 'shutdown') {
+    const message = interruptedMessage(state.during);
+    return { kind: 'failed', message, error: new GoogleApiError('ABORTED', message), internal: false };
+  }
+  if (reason === 'cancelled') {
+    const message = `cancelled: the operation was cancelled while ${state.during}`;
+    return { kind: 'failed', message, error: new GoogleApiError('CANCELLED', message), internal: false };
+  }
+  if (err instanceof GoogleApiError) return { kind: 'failed', message: `${state.activity} stopped: ${err.message}`, error: err, internal: false };
+  const message = `${state.activity} stopped by an internal error: ${(err as Error)?.message ?? String(err)}`;
+  return { kind: 'failed', message, error: internal(`${state.resource}: ${message}`), internal: true };
+}
+
+/** A domain's part in restart recovery (see `ServiceOperations.recoverInterrupted`). */
+export interface RecoveryHook {
+  /** The domain's resources left in progress by a stopped process, with the Operation working on each. */
+  inProgress(): Array<{ target: string; operation?: string }>;
+  /** Marks the resource failed (inside the recovery transaction); returns the message its Operation ends with. */
+  markInterrupted(target: string): string;
 }
 
 function now(): string {
@@ -142,6 +208,22 @@ export class Operations {
     return ops;
   }
 
+  /** Aborts the background work acting on `target` (e.g. 'deleted': the resource is gone). */
+  abortTarget(target: string, reason: AbortReason): void {
+    for (const run of this.running.values()) if (run.target === target) run.controller.abort(reason);
+  }
+
+  /** Whether background work of this process acts on `target`. */
+  isRunning(target: string): boolean {
+    for (const run of this.running.values()) if (run.target === target) return true;
+    return false;
+  }
+
+  /** The targets of the background work running in this process. */
+  runningTargets(): string[] {
+    return [...this.running.values()].map((r) => r.target);
+  }
+
   /** Aborts all background work (reset: results are dropped; shutdown: recorded as failures). */
   abortAll(reason: AbortReason): void {
     if (reason === 'reset') this.generation++;
@@ -164,6 +246,7 @@ export class Operations {
 export class ServiceOperations {
   readonly collection: string;
   readonly requestIds: RequestIds | undefined;
+  private readonly recoveryHooks: RecoveryHook[] = [];
   private readonly waiters = new Map<string, Array<(op: Operation) => void>>();
 
   constructor(
@@ -232,7 +315,13 @@ export class ServiceOperations {
    * response (with `responseType`), its throw the error (a GoogleApiError keeps its status; after
    * `:cancel` any throw becomes CANCELLED). Returns the operation as first recorded.
    */
-  start(start: OperationStart & { work: (ctl: OperationControl) => Promise<Record<string, unknown> | void> }): Operation {
+  start(
+    start: OperationStart & {
+      work: (ctl: OperationControl) => Promise<Record<string, unknown> | WorkEnd | void>;
+      /** Given for work that changes a resource: the Operation then ends with the resource's final state. */
+      state?: WorkState;
+    },
+  ): Operation {
     const op = this.newOperation(start);
     this.store.put(this.collection, op.name, op);
     const controller = new AbortController();
@@ -255,11 +344,14 @@ export class ServiceOperations {
         const response = controller.signal.aborted ? Promise.reject(abortError(controller.signal)) : start.work(ctl);
         const result = await response;
         if (this.registry.generation !== generation) return;
-        this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
+        if (result instanceof WorkEnd) {
+          this.endWithState(op.name, result.error === undefined ? { response: { '@type': start.responseType } } : { error: result.error }, result.writeState);
+        } else this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
       } catch (err) {
         if (this.registry.generation !== generation) return;
         const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
-        if (reason === 'cancelled') this.fail(op.name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
+        if (start.state) this.stopped(op.name, err, reason, start.state);
+        else if (reason === 'cancelled') this.fail(op.name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
         else if (reason === 'shutdown') this.fail(op.name, new GoogleApiError('ABORTED', 'The emulator shut down before the operation finished.'));
         else {
           if (!(err instanceof GoogleApiError)) this.registry.log.error({ err, operation: op.name }, 'background operation failed');
@@ -269,8 +361,40 @@ export class ServiceOperations {
         this.registry.running.delete(op.name);
       }
     })();
-    this.registry.running.set(op.name, { controller, done, generation });
+    this.registry.running.set(op.name, { controller, done, generation, target: start.target });
     return op;
+  }
+
+  /** Ends work that stopped (threw or was aborted) with its resource's failed state. */
+  private stopped(name: string, err: unknown, reason: AbortReason | undefined, state: WorkState): void {
+    const outcome = stopOutcome(err, reason, state);
+    if (outcome.kind === 'dropped') return;
+    if (outcome.kind === 'gone') {
+      this.fail(name, outcome.error);
+      return;
+    }
+    if (outcome.internal) this.registry.log.error({ err, operation: name, target: state.resource }, 'background operation failed');
+    this.endWithState(name, { error: outcome.error }, () => state.failed(outcome.message));
+  }
+
+  /**
+   * Writes the resource's final state and ends the Operation in one transaction, then wakes its
+   * waiters. A GoogleApiError from `writeState` (the resource is gone) ends the Operation with it
+   * instead; any other failure (the store closed at shutdown) is logged: the next start recovers.
+   */
+  private endWithState(name: string, outcome: Outcome, writeState: () => void): void {
+    let ended: Operation | undefined;
+    try {
+      ended = this.store.transaction(() => {
+        writeState();
+        return this.endInTransaction(name, outcome);
+      });
+    } catch (err) {
+      if (err instanceof GoogleApiError) this.fail(name, err);
+      else this.registry.log.warn({ err, operation: name }, 'could not record the end of background work');
+      return;
+    }
+    if (ended) this.notify(ended);
   }
 
   /**
@@ -308,21 +432,30 @@ export class ServiceOperations {
   }
 
   /**
-   * Ends an operation inside the caller's transaction, beside the domain's own end state, so that
-   * both commit or neither does: unlike `finish` and `fail`, a store error is thrown, not logged.
-   * Returns the ended operation for `announce` once the transaction has committed; undefined when
-   * it is gone or was already done.
+   * Ends an operation inside the current transaction (beside the resource's own end state): a
+   * store error is thrown, not logged. Returns the ended operation, for `notify` after the
+   * commit; undefined when it is gone or was already done.
    */
-  endInTransaction(name: string, outcome: Outcome): Operation | undefined {
+  private endInTransaction(name: string, outcome: Outcome): Operation | undefined {
     const cur = this.store.get<Operation>(this.collection, name);
     if (!cur || !end(cur, outcome)) return undefined;
     this.store.put(this.collection, name, cur);
     return cur;
   }
 
-  /** Wakes those waiting on an operation ended by `endInTransaction`, after the commit. */
-  announce(op: Operation | undefined): void {
-    if (op) this.notify(op);
+  /** Aborts the work of this process acting on `target` (e.g. 'deleted' when the resource is deleted). */
+  abortTarget(target: string, reason: AbortReason): void {
+    this.registry.abortTarget(target, reason);
+  }
+
+  /** Whether work of this process acts on `target`. */
+  isRunning(target: string): boolean {
+    return this.registry.isRunning(target);
+  }
+
+  /** The targets of this process's running work (for tests). */
+  runningTargets(): string[] {
+    return this.registry.runningTargets();
   }
 
   get(name: string): Operation {
@@ -375,6 +508,33 @@ export class ServiceOperations {
     if (!list) return;
     this.waiters.delete(op.name);
     for (const resolve of list) resolve(op);
+  }
+
+  /** Registers a domain's part in restart recovery (see `recoverInterrupted`). */
+  onRestart(hook: RecoveryHook): void {
+    this.recoveryHooks.push(hook);
+  }
+
+  /**
+   * Start-up recovery, in one transaction: every resource a registered domain reports in progress
+   * (with no work of this process on it) is marked failed by that domain and its Operation ends
+   * ABORTED with the domain's message; then every other unfinished Operation ends ABORTED.
+   * Returns how many resources were recovered.
+   */
+  recoverInterrupted(): number {
+    let count = 0;
+    this.store.transaction(() => {
+      for (const hook of this.recoveryHooks) {
+        for (const { target, operation } of hook.inProgress()) {
+          if (this.isRunning(target)) continue;
+          const message = hook.markInterrupted(target);
+          if (operation) this.endInTransaction(operation, { error: new GoogleApiError('ABORTED', message) });
+          count++;
+        }
+      }
+      this.failInterrupted();
+    });
+    return count;
   }
 
   /** Fails the operations a previous process left unfinished. */
