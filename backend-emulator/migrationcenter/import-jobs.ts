@@ -40,6 +40,7 @@ import { importJobArgsViolations } from './schemas-bridge';
 import { refuseNonWireNames } from './wire-names';
 import { maskPaths as splitMask } from './masks';
 import { listPage, type ListFields, type ListRequest } from './list-query';
+import { listPage as storePage, type Page, type PageRequest } from '../http/paging';
 import type { Sources } from './sources';
 import type { Assets } from './assets';
 import * as engine from './engine';
@@ -227,6 +228,23 @@ export class ImportJobs {
     const all = this.store.list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parent}/importJobs/` }).map((e) => e.value.job);
     const page = listPage(all, request, JOB_LIST_FIELDS, `importJobs:${parent}`);
     return { importJobs: page.items.map((j) => jobInView(j, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  /** The job as stored, in FULL view (a bare wire job written into the store by hand too); NOT_FOUND otherwise. */
+  read(name: string): ImportJobWire {
+    const value = this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, name);
+    if (!value) throw notFound(RESOURCE_TYPES.importJob, name);
+    return normalizeStored(value).job;
+  }
+
+  /** Every job of every project, by name, in FULL view (the console's list). */
+  listAll(page: PageRequest): Page<ImportJobWire> {
+    const result = storePage<StoredJob | ImportJobWire>(this.store, COLLECTIONS.importJobs, '', page);
+    return { items: result.items.map((e) => normalizeStored(e.value).job), nextPageToken: result.nextPageToken };
+  }
+
+  count(): number {
+    return this.store.count(COLLECTIONS.importJobs);
   }
 
   // ------------------------------------------------------------------ create
