@@ -11,7 +11,8 @@ import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operation
 import { requestHash } from '../operations/request-ids';
 import { checkRequestId } from './request-id-rule';
 import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
-import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from './names';
+import { COLLECTIONS, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from './names';
+import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
 import { schemaViolations } from '../http/validation';
 import { maskPaths } from './masks';

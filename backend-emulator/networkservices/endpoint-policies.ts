@@ -5,7 +5,7 @@
 import { alreadyExists, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
-import { RESOURCE_ID } from '../http/names';
+import { NAME_SEGMENT_ID } from '../http/names';
 import { joinField, schemaViolations } from '../http/validation';
 import type { IamPolicies } from './iam-policy';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
@@ -207,7 +207,7 @@ export class EndpointPolicies {
       }
       const name = (item as Record<string, unknown>).name;
       const match = typeof name === 'string' ? NAME.exec(name) : null;
-      if (!match || !RESOURCE_ID.test(match[3])) {
+      if (!match || !NAME_SEGMENT_ID.test(match[3])) {
         found.push({ field: `${at}.name`, description: 'must be projects/{project}/locations/global/endpointPolicies/{id}' });
       } else if (match[2] !== ENDPOINT_POLICY_LOCATION) {
         found.push({ field: `${at}.name`, description: `location '${match[2]}' is not supported: endpoint policies exist only in location 'global'` });

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
 import { invalidArgument, refuseUnknownFields, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
-import { RESOURCE_ID, checkResourceId, locationName, splitVerb } from '../http/names';
+import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
 import { registerOperationRoutes } from '../operations/routes';
 import { ENDPOINT_POLICY_PERMISSIONS, PERMISSION_GET_IAM_POLICY, PERMISSION_SET_IAM_POLICY } from '../auth/permissions';
@@ -99,7 +99,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     if (!id) throw unknownPath(request.method, path(request));
     // A decoded `%2F`, `..` or any other id no endpoint policy can have: refused, so that no IAM
     // policy is ever written under a name such as `.../endpointPolicies/a/../b`.
-    if (!RESOURCE_ID.test(id)) throw invalidArgument([{ field: 'name', description: `'${id.slice(0, 100)}' is not a valid endpoint policy id` }]);
+    if (!NAME_SEGMENT_ID.test(id)) throw invalidArgument([{ field: 'name', description: `'${id.slice(0, 100)}' is not a valid endpoint policy id` }]);
     return { name: `${parent}/endpointPolicies/${id}`, parent, verb };
   };
 
