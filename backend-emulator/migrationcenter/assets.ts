@@ -12,7 +12,7 @@ import { invalidArgument, notFound } from '../errors';
 import type { Asset } from '../import-engine/asset';
 import { COLLECTIONS, RESOURCE_TYPES } from './names';
 import type { AssetWire } from './types';
-import { listStorePage, type ListFields, type ListPage, type ListRequest } from './list-query';
+import { listStorePage, type ListFields, type ListRequest } from './list-query';
 import { encodePageToken, listPage, type Page, type PageRequest } from '../http/paging';
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
@@ -89,14 +89,18 @@ export class Assets {
     return batch.length;
   }
 
-  get(name: string): AssetWire {
+  /** GetAsset in the requested `view` (default BASIC). */
+  get(name: string, view?: string): AssetWire {
     const asset = this.store.get<AssetWire>(COLLECTIONS.assets, name);
     if (!asset) throw notFound(RESOURCE_TYPES.asset, name);
-    return asset;
+    return assetInView(asset, checkAssetView(view));
   }
 
-  list(parent: string, request: ListRequest): ListPage<AssetWire> {
-    return listStorePage(this.store, COLLECTIONS.assets, `${parent}/assets/`, request, ASSET_LIST_FIELDS, `assets:${parent}`);
+  /** ListAssets in the requested `view` (default BASIC), in the wire shape. */
+  list(parent: string, request: ListRequest, view?: string): { assets: AssetWire[]; nextPageToken?: string } {
+    const checked = checkAssetView(view);
+    const page = listStorePage(this.store, COLLECTIONS.assets, `${parent}/assets/`, request, ASSET_LIST_FIELDS, `assets:${parent}`);
+    return { assets: page.items.map((a) => assetInView(a, checked)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   }
 
   /** Every asset of every project, in BASIC view, by name (the console's list). */

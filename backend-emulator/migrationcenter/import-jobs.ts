@@ -626,6 +626,17 @@ export class ImportJobs {
     return this.ops.runningTargets().filter((t) => t.includes('/importJobs/'));
   }
 
+  /** Seed section `importJobs`: whole ImportJobs with their `name` (inside the seed transaction). */
+  seedAll(value: unknown, field: string): number {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of ImportJob objects with a name' }]);
+    value.forEach((item, i) =>
+      this.seed(item, `${field}[${i}]`, (parent, source, f) => {
+        this.deps.sources.resolveReference(parent, source, f);
+      }),
+    );
+    return value.length;
+  }
+
   /** Seeds one job (inside the seed transaction); `field` prefixes the violations. */
   seed(value: unknown, field: string, checkSource: (parent: string, source: string, field: string) => void): void {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -27,8 +27,8 @@ import { locationName, splitVerb } from '../http/names';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
 import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
-import { Sources, checkSourceBody, checkSourceId } from './sources';
-import { Assets, assetInView, checkAssetView } from './assets';
+import { Sources } from './sources';
+import { Assets } from './assets';
 import { ImportJobs, parseJobView } from './import-jobs';
 import type { ListRequest } from './list-query';
 
@@ -115,30 +115,8 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   const recovered = ops.recoverInterrupted();
   if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
 
-  ctx.seeds.register('sources', (value, field) => {
-    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of Source objects with a name' }]);
-    value.forEach((item, i) => {
-      const f = `${field}[${i}]`;
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidArgument([{ field: f, description: 'must be a Source object' }]);
-      const { name, ...rest } = item as Record<string, unknown>;
-      const parsed = typeof name === 'string' ? /^projects\/[^/\s]+\/locations\/[^/\s]+\/sources\/([^/\s]+)$/.exec(name) : null;
-      if (!parsed) throw invalidArgument([{ field: `${f}.name`, description: 'must be projects/{project}/locations/{location}/sources/{sourceId}' }]);
-      checkSourceId(parsed[1]);
-      const input = checkSourceBody(rest);
-      if (sources.find(name as string)) store.delete(COLLECTIONS.sources, name as string);
-      sources.insert(name as string, input);
-    });
-    return value.length;
-  });
-  ctx.seeds.register('importJobs', (value, field) => {
-    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of ImportJob objects with a name' }]);
-    value.forEach((item, i) =>
-      importJobs.seed(item, `${field}[${i}]`, (parent, source, f) => {
-        sources.resolveReference(parent, source, f);
-      }),
-    );
-    return value.length;
-  });
+  ctx.seeds.register('sources', (value, field) => sources.seed(value, field));
+  ctx.seeds.register('importJobs', (value, field) => importJobs.seedAll(value, field));
 
   const prefix = `${API_BASE}/projects/:project/locations/:location`;
   const urlPath = (request: FastifyRequest): string => request.url.split('?')[0];
@@ -208,8 +186,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.get<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    const page = sources.list(parent, listRequest(request));
-    return { sources: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return sources.list(parent, listRequest(request));
   });
 
   app.get<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => sources.get(sourceName(request).name));
@@ -228,16 +205,14 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.get<{ Params: ParentParams }>(`${prefix}/assets`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    const view = checkAssetView(queryParam(request, 'view'));
-    const page = assets.list(parent, listRequest(request));
-    return { assets: page.items.map((a) => assetInView(a, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return assets.list(parent, listRequest(request), queryParam(request, 'view'));
   });
 
   app.get<{ Params: AssetParams }>(`${prefix}/assets/:asset`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location, 'name');
     const { id, verb } = splitVerb(request.params.asset);
     if (!id || verb !== undefined) throw unknownPath(request.method, urlPath(request));
-    return assetInView(assets.get(`${parent}/assets/${id}`), checkAssetView(queryParam(request, 'view')));
+    return assets.get(`${parent}/assets/${id}`, queryParam(request, 'view'));
   });
 
   // ---------------------------------------------------------------- operations

@@ -16,7 +16,7 @@ import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
 import { schemaViolations } from '../http/validation';
 import { maskPaths } from './masks';
-import { listStorePage, type ListFields, type ListRequest, type ListPage } from './list-query';
+import { listStorePage, type ListFields, type ListRequest } from './list-query';
 
 /** Fields an updateMask may name (wire names; `managed` is read as `isManaged`). */
 const UPDATABLE_FIELDS: ReadonlySet<string> = new Set(['displayName', 'description', 'type', 'priority', 'isManaged']);
@@ -177,8 +177,30 @@ export class Sources {
     return existing;
   }
 
-  list(parent: string, request: ListRequest): ListPage<SourceWire> {
-    return listStorePage(this.store, COLLECTIONS.sources, `${parent}/sources/`, request, SOURCE_LIST_FIELDS, `sources:${parent}`);
+  /** ListSources, in the wire shape. */
+  list(parent: string, request: ListRequest): { sources: SourceWire[]; nextPageToken?: string } {
+    const page = listStorePage(this.store, COLLECTIONS.sources, `${parent}/sources/`, request, SOURCE_LIST_FIELDS, `sources:${parent}`);
+    return { sources: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  /**
+   * Seed section `sources`: whole Sources with their `name` (inside the seed transaction); a
+   * source already stored under that name is replaced.
+   */
+  seed(value: unknown, field: string): number {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of Source objects with a name' }]);
+    value.forEach((item, i) => {
+      const f = `${field}[${i}]`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidArgument([{ field: f, description: 'must be a Source object' }]);
+      const { name, ...rest } = item as Record<string, unknown>;
+      const parsed = typeof name === 'string' ? /^projects\/[^/\s]+\/locations\/[^/\s]+\/sources\/([^/\s]+)$/.exec(name) : null;
+      if (!parsed) throw invalidArgument([{ field: `${f}.name`, description: 'must be projects/{project}/locations/{location}/sources/{sourceId}' }]);
+      checkSourceId(parsed[1]);
+      const input = checkSourceBody(rest);
+      if (this.find(name as string)) this.store.delete(COLLECTIONS.sources, name as string);
+      this.insert(name as string, input);
+    });
+    return value.length;
   }
 
   /**
