@@ -1,6 +1,6 @@
 /**
- * The import job domain: create, get, list, patch, delete, :validate, :run, and the recovery of
- * jobs a stopped emulator left VALIDATING or RUNNING.
+ * The import job domain: create, get, list, patch, delete, :validate, :run (the background work
+ * and the recovery of jobs a stopped emulator left VALIDATING or RUNNING: import-job-work.ts).
  *
  * States and transitions (as the real service):
  *   create                       -> PENDING
@@ -19,19 +19,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../store/store';
-import { GoogleApiError, alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../errors';
-import {
-  EMPTY_TYPE,
-  WorkEnd,
-  interruptedMessage,
-  type Operation,
-  type OperationControl,
-  type RecoveryHook,
-  type ServiceOperations,
-} from '../operations/operations';
-import { resolvePayload, storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
-import type { Asset, AssetSink } from '../import-engine/asset';
-import type { ExecutionReport, ImportError, ValidationReport } from '../import-engine/report';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../errors';
+import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../operations/operations';
+import { storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
 import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from './types';
 import { requestHash } from '../operations/request-ids';
@@ -43,19 +33,14 @@ import { listPage, type ListFields, type ListRequest } from './list-query';
 import { listPage as storePage, type Page, type PageRequest } from '../http/paging';
 import type { Sources } from './sources';
 import type { Assets } from './assets';
-import * as engine from './engine';
-
-/** Per-run progress (frames written so far), kept apart from the job so a batch rewrites a tiny document. */
-const RUN_PROGRESS = 'migrationcenter.runProgress';
+import { ImportJobWork } from './import-job-work';
+import { NO_DATA_MESSAGE, RUN_PROGRESS, normalizeStored, now, ordered } from './import-job-model';
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
 const OUTPUT_ONLY = ['name', 'createTime', 'updateTime', 'completeTime', 'state', 'validationReport', 'executionReport'] as const;
 /** Fields patch can change. */
 const PAYLOAD_FIELDS = ['inlinePayload', 'gcsPayload'];
 const PATCHABLE = ['displayName', 'labels', ...PAYLOAD_FIELDS];
-
-/** The job error of a validation with nothing to read. */
-export const NO_DATA_MESSAGE = 'The import job has no data to validate: add data files (importDataFiles) or a payload.';
 
 const VALIDATABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
 const PAYLOAD_EDITABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
@@ -74,44 +59,6 @@ export const JOB_LIST_FIELDS: ListFields<ImportJobWire> = {
   enumPrefixes: { state: 'IMPORT_JOB_STATE_' },
   name: (j) => j.name,
 };
-
-function now(): string {
-  return new Date().toISOString();
-}
-
-const jobError = (errorDetails: string): ImportError => ({ errorDetails, severity: 'ERROR' });
-
-function emptyValidationReport(errors: string[] = []): ValidationReport {
-  return { fileValidations: [], jobErrors: errors.map(jobError) };
-}
-
-function hasBlockingErrors(report: ValidationReport): boolean {
-  if (report.jobErrors.some((e) => e.severity === 'ERROR')) return true;
-  return report.fileValidations.some(
-    (f) => f.fileErrors.some((e) => e.severity === 'ERROR') || f.rowErrors.some((r) => r.errors.some((e) => e.severity === 'ERROR')),
-  );
-}
-
-/** The wire job in a canonical key order (what clients and tests read). */
-function ordered(job: ImportJobWire): ImportJobWire {
-  const out: Record<string, unknown> = {};
-  const keys: Array<keyof ImportJobWire> = [
-    'name',
-    'displayName',
-    'createTime',
-    'updateTime',
-    'completeTime',
-    'state',
-    'labels',
-    'assetSource',
-    'validationReport',
-    'executionReport',
-    'gcsPayload',
-    'inlinePayload',
-  ];
-  for (const k of keys) if (job[k] !== undefined) out[k] = job[k];
-  return out as unknown as ImportJobWire;
-}
 
 export function parseJobView(value: string | undefined, fallback: ImportJobView): ImportJobView {
   if (value === undefined || value === '' || value === 'IMPORT_JOB_VIEW_UNSPECIFIED') return fallback;
@@ -139,47 +86,6 @@ function inputFields(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function hasPayload(job: Partial<ImportJobWire>): boolean {
-  return job.inlinePayload !== undefined || job.gcsPayload !== undefined;
-}
-
-function payloadFormat(job: ImportJobWire): string {
-  return job.inlinePayload?.format ?? job.gcsPayload?.format ?? 'IMPORT_JOB_FORMAT_UNSPECIFIED';
-}
-
-/** Thrown inside background work when its job was deleted or re-validated meanwhile. */
-class JobGone extends GoogleApiError {
-  constructor(name: string, state: string) {
-    super('ABORTED', `Import job ${name} was deleted (or started again) while it was ${state}; this operation's result was dropped.`);
-  }
-}
-
-/** Resolves with `promise` unless `signal` fires first (the promise's later failure is swallowed). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-function abortError(signal: AbortSignal): Error {
-  const err = new Error(`aborted: ${String(signal.reason)}`);
-  err.name = 'AbortError';
-  return err;
-}
-
 export interface ImportJobsDeps {
   store: Store;
   ops: ServiceOperations;
@@ -194,18 +100,22 @@ export interface ImportJobsDeps {
   dataFileCount?: (jobName: string) => number;
 }
 
-interface RunProgress {
-  operation: string;
-  framesWritten: number;
-}
-
 export class ImportJobs {
   private readonly store: Store;
   private readonly ops: ServiceOperations;
 
+  /** Validation and execution in the background (the same deps: the dataFileCount seam is shared). */
+  private readonly work: ImportJobWork;
+
   constructor(private readonly deps: ImportJobsDeps) {
     this.store = deps.store;
     this.ops = deps.ops;
+    this.work = new ImportJobWork(deps);
+  }
+
+  /** This domain's part in restart recovery (the operations module drives it). */
+  get recovery(): RecoveryHook {
+    return this.work.recovery;
   }
 
   // ------------------------------------------------------------------ reads
@@ -411,7 +321,7 @@ export class ImportJobs {
       if (!VALIDATABLE.includes(state)) {
         throw failedPrecondition(`Import job ${name} is in state ${state}; it can be validated only in state ${VALIDATABLE.join(', ')}.`);
       }
-      return this.startWork(stored, parent, 'validate');
+      return this.work.start(stored, parent, 'validate');
     });
   }
 
@@ -430,196 +340,9 @@ export class ImportJobs {
               : ' (an import job runs once)';
         throw failedPrecondition(`Import job ${name} is in state ${state}; it can be run only in state ${STATE.READY}${hint}.`);
       }
-      return this.startWork(stored, parent, 'run');
+      return this.work.start(stored, parent, 'run');
     });
   }
-
-  /** Moves the job to VALIDATING / RUNNING and starts the background work (inside the transaction). */
-  private startWork(stored: StoredJob, parent: string, verb: 'validate' | 'run'): Operation {
-    const job = stored.job;
-    const name = job.name;
-    stored.attempt = (stored.attempt ?? 0) + 1;
-    if (verb === 'validate') {
-      job.state = STATE.VALIDATING;
-      delete job.validationReport;
-    } else {
-      job.state = STATE.RUNNING;
-      delete job.executionReport;
-      delete job.completeTime;
-    }
-    job.updateTime = now();
-    let operation = '';
-    let framesWritten = 0;
-    const state = job.state;
-    const op = this.ops.start({
-      parent,
-      target: name,
-      verb,
-      responseType: EMPTY_TYPE,
-      work: (ctl) =>
-        verb === 'validate'
-          ? this.validateWork(name, ctl)
-          : this.runWork(name, parent, ctl, (n) => {
-              framesWritten = n;
-            }),
-      // How the operations module ends this work when it stops early (cancel, shutdown, failure).
-      state: {
-        during: `this job was ${state}`,
-        activity: verb === 'validate' ? 'validation' : 'execution',
-        resource: `Import job ${name}`,
-        gone: () => new JobGone(name, state),
-        failed: (message) =>
-          this.writeEnd(name, operation, state, (j) => {
-            if (verb === 'validate') {
-              j.state = STATE.FAILED_VALIDATION;
-              j.validationReport = emptyValidationReport([message]);
-            } else {
-              j.state = STATE.FAILED;
-              j.completeTime = now();
-              j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
-            }
-          }),
-      },
-    });
-    operation = op.name;
-    stored.activeOperation = op.name;
-    stored.job = ordered(job);
-    this.store.put(COLLECTIONS.importJobs, name, stored);
-    if (verb === 'run') this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: op.name, framesWritten: 0 });
-    return op;
-  }
-
-  /** The job this work belongs to; JobGone when it was deleted or restarted meanwhile. */
-  private ownJob(name: string, operation: string, state: string): StoredJob {
-    const stored = this.find(name);
-    if (!stored || stored.activeOperation !== operation) throw new JobGone(name, state);
-    return stored;
-  }
-
-  /**
-   * Writes the job's end state, if the job still belongs to this work, and drops the run's
-   * progress record. Runs inside the operations module's end transaction (WorkEnd, WorkState):
-   * the job's end and its Operation's commit together.
-   */
-  private writeEnd(name: string, operation: string, state: string, change: (job: ImportJobWire) => void): void {
-    const stored = this.ownJob(name, operation, state);
-    change(stored.job);
-    stored.job.updateTime = now();
-    delete stored.activeOperation;
-    stored.job = ordered(stored.job);
-    this.store.put(COLLECTIONS.importJobs, name, stored);
-    this.store.delete(RUN_PROGRESS, name);
-  }
-
-  private async validateWork(name: string, ctl: OperationControl): Promise<WorkEnd> {
-    const signal = ctl.signal;
-    const state = STATE.VALIDATING;
-    const job = this.ownJob(name, ctl.name, state).job;
-    if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
-      // Created without data (it comes later, as data files): nothing to read is a blocking error.
-      return new WorkEnd(() =>
-        this.writeEnd(name, ctl.name, state, (j) => {
-          j.state = STATE.FAILED_VALIDATION;
-          j.validationReport = emptyValidationReport([NO_DATA_MESSAGE]);
-        }),
-      );
-    }
-    ctl.progress('reading the payload');
-    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
-    let report: ValidationReport;
-    if (files.length === 0) {
-      report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
-    } else {
-      ctl.progress(`validating ${files.length} file(s)`);
-      report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
-      if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
-    }
-    const failed = hasBlockingErrors(report);
-    return new WorkEnd(() =>
-      this.writeEnd(name, ctl.name, state, (j) => {
-        j.state = failed ? STATE.FAILED_VALIDATION : STATE.READY;
-        j.validationReport = report;
-      }),
-    );
-  }
-
-  /** `progress` learns how many frames are written (for the failed state's report). */
-  private async runWork(name: string, parent: string, ctl: OperationControl, progress: (framesWritten: number) => void): Promise<WorkEnd> {
-    const signal = ctl.signal;
-    const state = STATE.RUNNING;
-    let framesWritten = 0;
-    const job = this.ownJob(name, ctl.name, state).job;
-    const reporter = job.assetSource ?? name;
-    ctl.progress('reading the payload');
-    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
-    let report: ExecutionReport;
-    if (files.length === 0) {
-      report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
-    } else {
-      ctl.progress(`importing ${files.length} file(s)`);
-      const sink: AssetSink = {
-        write: (assets: Asset[]) => {
-          if (signal.aborted) throw abortError(signal);
-          this.store.transaction(() => {
-            this.ownJob(name, ctl.name, state);
-            framesWritten += this.deps.assets.upsert(parent, reporter, assets);
-            this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
-          });
-          progress(framesWritten);
-        },
-      };
-      report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
-      if (errors.length > 0)
-        report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
-    }
-    const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
-    const failed = blocking.length > 0;
-    const outcome = failed ? failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`) : undefined;
-    return new WorkEnd(
-      () =>
-        this.writeEnd(name, ctl.name, state, (j) => {
-          j.state = failed ? STATE.FAILED : STATE.COMPLETED;
-          j.executionReport = report;
-          j.completeTime = now();
-        }),
-      outcome,
-    );
-  }
-
-  // ------------------------------------------------------------------ recovery
-
-  /**
-   * This domain's part in start-up recovery (the operations module drives it, in one
-   * transaction): the jobs left VALIDATING or RUNNING, and how one is marked failed.
-   */
-  readonly recovery: RecoveryHook = {
-    inProgress: () =>
-      this.store
-        .list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs)
-        .map((e) => ({ key: e.key, stored: normalizeStored(e.value) }))
-        .filter(({ stored }) => stored.job.state === STATE.VALIDATING || stored.job.state === STATE.RUNNING)
-        .map(({ key, stored }) => ({ target: key, ...(stored.activeOperation ? { operation: stored.activeOperation } : {}) })),
-    markInterrupted: (key) => {
-      const stored = normalizeStored(this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, key)!);
-      const job = stored.job;
-      const message = interruptedMessage(`this job was ${job.state}`);
-      if (job.state === STATE.VALIDATING) {
-        job.state = STATE.FAILED_VALIDATION;
-        job.validationReport = emptyValidationReport([message]);
-      } else {
-        const progress = this.store.get<RunProgress>(RUN_PROGRESS, key);
-        job.state = STATE.FAILED;
-        job.completeTime = now();
-        job.executionReport = { framesReported: progress?.framesWritten ?? 0, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
-        this.store.delete(RUN_PROGRESS, key);
-      }
-      job.updateTime = now();
-      delete stored.activeOperation;
-      stored.job = ordered(job);
-      this.store.put(COLLECTIONS.importJobs, key, stored);
-      return message;
-    },
-  };
 
   /** Work in progress in this process (for tests). */
   get activeJobs(): string[] {
@@ -676,10 +399,5 @@ export class ImportJobs {
   }
 }
 
-/** Accepts a bare wire job written into the store by hand as well as the stored form. */
-function normalizeStored(value: StoredJob | ImportJobWire): StoredJob {
-  if ((value as StoredJob).job) return value as StoredJob;
-  return { job: value as ImportJobWire, attempt: 0 };
-}
-
+export { NO_DATA_MESSAGE };
 export type { PayloadFile };
