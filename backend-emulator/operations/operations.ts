@@ -5,13 +5,20 @@
  *     service: 'networkservices', apiVersion: 'v1',
  *     metadataType: 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata',
  *   });
- *   ops.completed({ parent, target, verb: 'create', responseType, response });   // finished at once
- *   ops.start({ parent, target, verb: 'run', responseType, work: async (ctl) => { ... } }); // later
+ *   ops.write({ parent, target, verb: 'create', responseType, requestId, requestHash }, () => change()); // done at once
+ *   ops.writeStarting({ ... }, () => ops.start({ ..., work: async (ctl) => new WorkEnd(writeState), state })); // later
+ *
+ * Every create, patch, delete and verb goes through `write` / `writeStarting` (writes.ts): one
+ * transaction with the requestId guard, the change and the Operation record. Background work
+ * ends through this module too (work.ts): the resource's final state and the Operation's end
+ * commit together, waiters are woken after the commit, and one registry of running work answers
+ * `abortTarget`, `:cancel`, reset and shutdown.
  *
  * Operations are documents of the store (collection `operations/<service>`, key = operation
  * name), so they survive restarts. Background work runs in this process; `work` receives an
- * AbortSignal that fires on `:cancel`, on reset and on shutdown. An operation still not done when
- * the process died is marked failed (ABORTED) the next time its service starts.
+ * AbortSignal that fires on `:cancel`, on reset, on shutdown and when its target is deleted. An
+ * operation still not done when the process died is marked failed (ABORTED) the next time its
+ * service starts, after the domains' recovery hooks marked their resources failed.
  */
 import { randomBytesPooled } from '../random';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +27,9 @@ import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
 import { RequestIds } from './request-ids';
 import { guardedWrite, write, type WriteRequest } from './writes';
+import { WorkEnd, stopOutcome, type AbortReason, type RecoveryHook, type WorkState } from './work';
+
+export { WorkEnd, interruptedMessage, stopOutcome, type AbortReason, type RecoveryHook, type StopOutcome, type WorkState } from './work';
 
 export const EMPTY_TYPE = 'type.googleapis.com/google.protobuf.Empty';
 
@@ -81,79 +91,12 @@ export interface OperationControl {
   progress(statusMessage: string, metadata?: Record<string, unknown>): void;
 }
 
-/** Why a running operation's signal fired ('deleted': its target was deleted, see `abortTarget`). */
-export type AbortReason = 'cancelled' | 'reset' | 'shutdown' | 'deleted';
-
 interface Running {
   controller: AbortController;
   done: Promise<void>;
   generation: number;
   /** The resource the work acts on. */
   target: string;
-}
-
-/**
- * What background work that changes a resource tells the operations module, so that the module,
- * not the domain, ends the Operation together with the resource's final state.
- */
-export interface WorkState {
-  /** What is in progress, for messages: "... while {during}", e.g. "this job was IMPORT_JOB_STATE_RUNNING". */
-  during: string;
-  /** What the work does, for messages: "{activity} stopped: ...", e.g. "validation". */
-  activity: string;
-  /** The resource in an internal error's message, e.g. "Import job projects/p/...". */
-  resource: string;
-  /** The error the Operation ends with when the resource was deleted while the work ran. */
-  gone: () => unknown;
-  /**
-   * Writes the resource's failed state with `message` (run inside the Operation's end
-   * transaction). Throwing a GoogleApiError (the resource is gone) ends the Operation with it.
-   */
-  failed: (message: string) => void;
-}
-
-/**
- * The end of background work with its resource's final state: `writeState` runs inside the same
- * transaction that ends the Operation (with `error`, or the response), so both commit or neither.
- */
-export class WorkEnd {
-  constructor(
-    readonly writeState: () => void,
-    readonly error?: unknown,
-  ) {}
-}
-
-/** How work stopped by `reason` (or by throwing `err`) ends: the message for the resource and the Operation's error. */
-export type StopOutcome = { kind: 'dropped' } | { kind: 'gone'; error: unknown } | { kind: 'failed'; message: string; error: unknown; internal: boolean };
-
-/** The message a resource records when a restart interrupted its work (and its Operation's ABORTED message). */
-export function interruptedMessage(during: string): string {
-  return `interrupted: the emulator stopped while ${during}`;
-}
-
-/** The one mapping from an abort reason (or a thrown error) to the error the Operation ends with. */
-export function stopOutcome(err: unknown, reason: AbortReason | undefined, state: WorkState): StopOutcome {
-  if (reason === 'reset') return { kind: 'dropped' };
-  if (reason === 'deleted') return { kind: 'gone', error: state.gone() };
-  if (reason === 'shutdown') {
-    const message = interruptedMessage(state.during);
-    return { kind: 'failed', message, error: new GoogleApiError('ABORTED', message), internal: false };
-  }
-  if (reason === 'cancelled') {
-    const message = `cancelled: the operation was cancelled while ${state.during}`;
-    return { kind: 'failed', message, error: new GoogleApiError('CANCELLED', message), internal: false };
-  }
-  if (err instanceof GoogleApiError) return { kind: 'failed', message: `${state.activity} stopped: ${err.message}`, error: err, internal: false };
-  const message = `${state.activity} stopped by an internal error: ${(err as Error)?.message ?? String(err)}`;
-  return { kind: 'failed', message, error: internal(`${state.resource}: ${message}`), internal: true };
-}
-
-/** A domain's part in restart recovery (see `ServiceOperations.recoverInterrupted`). */
-export interface RecoveryHook {
-  /** The domain's resources left in progress by a stopped process, with the Operation working on each. */
-  inProgress(): Array<{ target: string; operation?: string }>;
-  /** Marks the resource failed (inside the recovery transaction); returns the message its Operation ends with. */
-  markInterrupted(target: string): string;
 }
 
 function now(): string {
