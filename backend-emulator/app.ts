@@ -74,7 +74,7 @@ function optionalRoutes(path: string, name: string): ServiceRoutes | undefined {
 
 export const SERVICE_MODULES: ServiceModule[] = [
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  { name: 'networkservices', load: () => (require('./networkservices/routes') as { networkServicesRoutes: ServiceRoutes }).networkServicesRoutes },
+  { name: 'networkservices', load: () => (require('./networkservices/routes') as typeof import('./networkservices/routes')).networkServicesRoutes },
   { name: 'migrationcenter', load: () => optionalRoutes('./migrationcenter/routes', 'migrationCenterRoutes') },
   { name: 'console', load: () => optionalRoutes('./console/routes', 'consoleRoutes') },
 ];

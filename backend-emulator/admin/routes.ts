@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context';
 import { invalidArgument } from '../errors';
 import { objectBody, queryParam } from '../http/body';
-import { iamPolicyHistory } from '../networkservices/iam-policy';
+import { networkServicesOf } from '../networkservices/routes';
 import { loadSeed } from './seed';
 
 export const ADMIN_PREFIX = '/emulator/v1';
@@ -33,6 +33,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: EmulatorContext): P
   app.get(`${ADMIN_PREFIX}/iamHistory`, async (request) => {
     const resource = queryParam(request, 'resource');
     if (!resource) throw invalidArgument([{ field: 'resource', description: 'is required: the resource name whose IAM policy history to list' }]);
-    return { resource, entries: iamPolicyHistory(ctx.store, resource) };
+    // Read through the domain; an app without Network Services has no IAM history.
+    return { resource, entries: networkServicesOf(ctx)?.iamPolicies.history(resource) ?? [] };
   });
 }

@@ -38,14 +38,15 @@ const MISSING_CREDENTIALS =
 const INVALID_CREDENTIALS =
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
 
-type CelEvaluate = (expression: string, context: Record<string, unknown>) => unknown;
+/** Typed from the module itself: a type-only import is erased, so CEL still loads lazily. */
+type CelEvaluate = (typeof import('@marcbachmann/cel-js'))['evaluate'];
 let celEvaluate: CelEvaluate | undefined;
 
 function evaluateCondition(expression: string, resource: ResourceAttributes): boolean {
   try {
     if (!celEvaluate) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      celEvaluate = (require('@marcbachmann/cel-js') as { evaluate: CelEvaluate }).evaluate;
+      celEvaluate = (require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js')).evaluate;
     }
     return celEvaluate(expression, { request: { time: new Date() }, resource }) === true;
   } catch {

@@ -7,15 +7,14 @@
  * row errors are never sent whole: `rowErrorPage` walks the report once (O(row errors)), counting
  * what matches the filters and copying only the lines of the requested page.
  */
-import type { Store } from '../store/store';
 import { invalidArgument, notFound } from '../errors';
-import { encodePageToken, listPage, type Page, type PageRequest } from '../http/paging';
-import { ENDPOINT_POLICIES, type EndpointPolicy } from '../networkservices/endpoint-policies';
-import { readStoredPolicy, viewPolicy, type Policy } from '../networkservices/iam-policy';
-import { COLLECTIONS, RESOURCE_TYPES, parentOf } from '../migrationcenter/names';
-import { jobInView } from '../migrationcenter/import-jobs';
-import { assetInView } from '../migrationcenter/assets';
-import type { AssetWire, ImportJobWire, StoredJob } from '../migrationcenter/types';
+import type { Page, PageRequest } from '../http/paging';
+import type { EndpointPolicies, EndpointPolicy } from '../networkservices/endpoint-policies';
+import { viewPolicy, type IamPolicies, type Policy } from '../networkservices/iam-policy';
+import { RESOURCE_TYPES, parentOf } from '../migrationcenter/names';
+import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs';
+import type { Assets } from '../migrationcenter/assets';
+import type { AssetWire, ImportJobWire } from '../migrationcenter/types';
 import type { ImportError, ImportRowError, ValidationReport } from '../import-engine/report';
 
 export const SEVERITIES = ['ERROR', 'WARNING', 'INFO'] as const;
@@ -31,6 +30,17 @@ export const ROW_ERRORS_MAX_PAGE = 500;
 /** Job-level and file-level errors sent with a job's details (the rest is counted). */
 export const MAX_LISTED_ERRORS = 100;
 
+/**
+ * The domains the console reads through (never the store's collections); a service the app
+ * does not run is absent, and reads as empty.
+ */
+export interface ConsoleDomains {
+  endpointPolicies?: EndpointPolicies;
+  iamPolicies?: IamPolicies;
+  importJobs?: ImportJobs;
+  assets?: Assets;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Endpoint policies with their IAM policies
 
@@ -43,11 +53,13 @@ export interface ConsolePolicy {
   iamRevision?: number;
 }
 
-export function endpointPolicyPage(store: Store, page: PageRequest): Page<ConsolePolicy> {
-  const result = listPage<EndpointPolicy>(store, ENDPOINT_POLICIES, '', page);
+export function endpointPolicyPage(domains: ConsoleDomains, page: PageRequest): Page<ConsolePolicy> {
+  const { endpointPolicies, iamPolicies } = domains;
+  if (!endpointPolicies) return { items: [] };
+  const result = endpointPolicies.listAll(page);
   return {
-    items: result.items.map(({ key, value }) => {
-      const stored = readStoredPolicy(store, key);
+    items: result.items.map((value) => {
+      const stored = iamPolicies?.find(value.name);
       return {
         policy: value,
         iamPolicy: viewPolicy(stored, 3),
@@ -61,15 +73,9 @@ export function endpointPolicyPage(store: Store, page: PageRequest): Page<Consol
 // ---------------------------------------------------------------------------------------------
 // Import jobs
 
-/** A stored job is `{job, attempt}`; a bare wire job written into the store by hand is accepted too. */
-function wireJob(value: StoredJob | ImportJobWire): ImportJobWire {
-  return (value as StoredJob).job ?? (value as ImportJobWire);
-}
-
-export function readJob(store: Store, name: string): ImportJobWire {
-  const value = store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, name);
-  if (!value) throw notFound(RESOURCE_TYPES.importJob, name);
-  return wireJob(value);
+export function readJob(domains: ConsoleDomains, name: string): ImportJobWire {
+  if (!domains.importJobs) throw notFound(RESOURCE_TYPES.importJob, name);
+  return domains.importJobs.read(name);
 }
 
 export interface ReportCounts {
@@ -160,9 +166,10 @@ export function jobSummary(job: ImportJobWire): JobSummary {
   };
 }
 
-export function jobPage(store: Store, page: PageRequest): Page<JobSummary> {
-  const result = listPage<StoredJob | ImportJobWire>(store, COLLECTIONS.importJobs, '', page);
-  return { items: result.items.map((e) => jobSummary(wireJob(e.value))), nextPageToken: result.nextPageToken };
+export function jobPage(domains: ConsoleDomains, page: PageRequest): Page<JobSummary> {
+  if (!domains.importJobs) return { items: [] };
+  const result = domains.importJobs.listAll(page);
+  return { items: result.items.map(jobSummary), nextPageToken: result.nextPageToken };
 }
 
 export interface FileSummary {
@@ -213,8 +220,8 @@ export interface JobDetail extends JobSummary {
   executionReport?: ReportDetail & { framesReported: number; totalRowsCount: number };
 }
 
-export function jobDetail(store: Store, name: string): JobDetail {
-  const job = readJob(store, name);
+export function jobDetail(domains: ConsoleDomains, name: string): JobDetail {
+  const job = readJob(domains, name);
   const execution = job.executionReport;
   return {
     ...jobSummary(job),
@@ -337,17 +344,14 @@ export function rowErrorPage(report: ValidationReport | undefined, query: RowErr
   };
 }
 
-export function jobRowErrorPage(store: Store, name: string, query: RowErrorQuery): RowErrorPage {
-  const job = readJob(store, name);
+export function jobRowErrorPage(domains: ConsoleDomains, name: string, query: RowErrorQuery): RowErrorPage {
+  const job = readJob(domains, name);
   const report = query.report === 'validation' ? job.validationReport : job.executionReport?.executionErrors;
   return { name, report: query.report, jobUpdateTime: job.updateTime, ...rowErrorPage(report, query) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Assets
-
-/** How many assets one scan step reads while looking for the assets of one job. */
-const ASSET_SCAN_CHUNK = 500;
 
 /** Who an import job's assets name in their `sources`: its asset source, else the job itself. */
 export function jobReporter(job: ImportJobWire): string {
@@ -359,31 +363,12 @@ export function jobReporter(job: ImportJobWire): string {
  * the assets of the job's parent that its reporter (source, or the job) reported, found by a
  * keyset scan of that parent's assets in chunks.
  */
-export function assetPage(store: Store, page: PageRequest, importJob?: string): Page<AssetWire> & { reporter?: string } {
-  if (importJob === undefined) {
-    const result = listPage<AssetWire>(store, COLLECTIONS.assets, '', page);
-    return { items: result.items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')), nextPageToken: result.nextPageToken };
-  }
-  const job = readJob(store, importJob);
+export function assetPage(domains: ConsoleDomains, page: PageRequest, importJob?: string): Page<AssetWire> & { reporter?: string } {
+  const { assets } = domains;
+  if (importJob === undefined) return assets ? assets.listAll(page) : { items: [] };
+  const job = readJob(domains, importJob);
   const reporter = jobReporter(job);
-  const prefix = `${parentOf(job.name)}/assets/`;
-  const found: Array<{ key: string; value: AssetWire }> = [];
-  let after = page.after;
-  for (;;) {
-    const chunk = store.list<AssetWire>(COLLECTIONS.assets, { prefix, after, limit: ASSET_SCAN_CHUNK });
-    for (const entry of chunk) {
-      if (Array.isArray(entry.value.sources) && entry.value.sources.includes(reporter)) found.push(entry);
-      if (found.length > page.pageSize) break;
-    }
-    if (found.length > page.pageSize || chunk.length < ASSET_SCAN_CHUNK) break;
-    after = chunk[chunk.length - 1].key;
-  }
-  const items = found.slice(0, page.pageSize);
-  return {
-    reporter,
-    items: items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')),
-    ...(found.length > page.pageSize ? { nextPageToken: encodePageToken(items[items.length - 1].key, page.scope) } : {}),
-  };
+  return { reporter, ...(assets ? assets.listReportedBy(parentOf(job.name), reporter, page) : { items: [] }) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,10 +380,10 @@ export interface ConsoleSummary {
   assets: number;
 }
 
-export function summary(store: Store): ConsoleSummary {
+export function summary(domains: ConsoleDomains): ConsoleSummary {
   return {
-    endpointPolicies: store.count(ENDPOINT_POLICIES),
-    importJobs: store.count(COLLECTIONS.importJobs),
-    assets: store.count(COLLECTIONS.assets),
+    endpointPolicies: domains.endpointPolicies?.count() ?? 0,
+    importJobs: domains.importJobs?.count() ?? 0,
+    assets: domains.assets?.count() ?? 0,
   };
 }

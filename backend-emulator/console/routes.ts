@@ -38,7 +38,10 @@ import {
   parseReportKind,
   parseSeverity,
   summary,
+  type ConsoleDomains,
 } from './data';
+import { networkServicesOf } from '../networkservices/routes';
+import { migrationCenterOf } from '../migrationcenter/routes';
 import { loadStaticFiles } from './static-files';
 
 export const CONSOLE_API = '/emulator/v1/console';
@@ -56,7 +59,8 @@ interface JobParams {
 }
 
 export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
-  const { store } = ctx;
+  // The domains are read at request time: the services register theirs when their routes do.
+  const domains = (): ConsoleDomains => ({ ...networkServicesOf(ctx), ...migrationCenterOf(ctx) });
 
   // ------------------------------------------------------------------ static page
   let files: ReturnType<typeof loadStaticFiles>['files'] = [];
@@ -88,15 +92,15 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
 
     const page = (request: FastifyRequest, scope: string) => pageRequest(request, scope, CONSOLE_PAGE.default, CONSOLE_PAGE.max);
 
-    api.get(`${CONSOLE_API}/summary`, async () => summary(store));
+    api.get(`${CONSOLE_API}/summary`, async () => summary(domains()));
 
     api.get(`${CONSOLE_API}/endpointPolicies`, async (request) => {
-      const result = endpointPolicyPage(store, page(request, 'console:endpointPolicies'));
+      const result = endpointPolicyPage(domains(), page(request, 'console:endpointPolicies'));
       return { endpointPolicies: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
     });
 
     api.get(`${CONSOLE_API}/importJobs`, async (request) => {
-      const result = jobPage(store, page(request, 'console:importJobs'));
+      const result = jobPage(domains(), page(request, 'console:importJobs'));
       return { importJobs: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
     });
 
@@ -108,13 +112,13 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
     };
     const jobPath = `${CONSOLE_API}/projects/:project/locations/:location/importJobs/:importJob`;
 
-    api.get<{ Params: JobParams }>(jobPath, async (request) => jobDetail(store, jobName(request)));
+    api.get<{ Params: JobParams }>(jobPath, async (request) => jobDetail(domains(), jobName(request)));
 
     api.get<{ Params: JobParams }>(`${jobPath}/rowErrors`, async (request) => {
       const name = jobName(request);
       const size = intQueryParam(request, 'pageSize', 0, Number.MAX_SAFE_INTEGER);
       const file = queryParam(request, 'file');
-      return jobRowErrorPage(store, name, {
+      return jobRowErrorPage(domains(), name, {
         report: parseReportKind(queryParam(request, 'report')),
         file: file === undefined || file === '' ? undefined : file,
         severity: parseSeverity(queryParam(request, 'severity')),
@@ -126,7 +130,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
     api.get(`${CONSOLE_API}/assets`, async (request) => {
       const raw = queryParam(request, 'importJob');
       const importJob = raw === undefined || raw === '' ? undefined : raw;
-      const result = assetPage(store, page(request, importJob ? `console:assets:${importJob}` : 'console:assets'), importJob);
+      const result = assetPage(domains(), page(request, importJob ? `console:assets:${importJob}` : 'console:assets'), importJob);
       return {
         assets: result.items,
         ...(result.reporter ? { reporter: result.reporter } : {}),

@@ -11,8 +11,21 @@ import { invalidArgument } from '../errors';
 const PROJECT = /^[a-z0-9][a-z0-9.:-]{0,99}$/i;
 /** Locations: `global`, `us-central1`, `europe-west4-a`. */
 const LOCATION = /^[a-z0-9][a-z0-9-]{0,62}$/;
-/** Resource ids chosen by the caller: 1-63 characters, a letter first, letters, digits, '-' or '_'. */
-export const RESOURCE_ID = /^[A-Za-z]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$/;
+/**
+ * A resource ID (AIP-122): 1 to 63 characters, a lowercase letter first, then lowercase letters,
+ * digits or '-', not ending with '-'. The one TypeScript copy of the rule; the JSON Schemas
+ * (schemas/*.schema.json `pattern`) spell the same rule and a test keeps them equal.
+ */
+export const RESOURCE_ID = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+export const RESOURCE_ID_REASON =
+  "must be a resource ID: 1 to 63 characters, a lowercase letter first, then lowercase letters, digits or '-', not ending with '-'";
+
+/**
+ * The wider id the emulator's Network Services routes accept (endpointPolicyId and the id in a
+ * name): 1-63 characters, a letter first, letters, digits, '-' or '_'. Kept as it was by the
+ * refactor that gathered the id rules here (narrowing it to RESOURCE_ID would change the wire).
+ */
+export const NAME_SEGMENT_ID = /^[A-Za-z]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$/;
 
 export interface LocationName {
   project: string;
@@ -38,7 +51,7 @@ export function splitVerb(segment: string): { id: string; verb?: string } {
 /** Checks a caller-chosen id (`endpointPolicyId`, `importJobId`); `field` names the parameter. */
 export function checkResourceId(id: string | undefined, field: string): string {
   if (id === undefined || id === '') throw invalidArgument([{ field, description: 'is required' }]);
-  if (!RESOURCE_ID.test(id)) {
+  if (!NAME_SEGMENT_ID.test(id)) {
     throw invalidArgument([
       { field, description: `'${id}' is not a valid id: use 1 to 63 letters, digits, '-' or '_', starting with a letter and not ending with '-' or '_'` },
     ]);

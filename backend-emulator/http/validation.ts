@@ -5,20 +5,18 @@
  * so the emulator reaches `listening` without paying for Ajv.
  */
 import type { FieldViolation } from '../errors';
+import type { SchemaName } from '../../schemas/registry';
 import { invalidArgument } from '../errors';
 
-interface CheckFailure {
-  property: string;
-  reason: string;
-}
-type Validate = (schemaName: string, value: unknown) => CheckFailure[];
+/** Typed from the module itself: a type-only import is erased, so the schemas still load lazily. */
+type Validate = (typeof import('../../schemas'))['validate'];
 
 let validateFn: Validate | undefined;
 
 function schemaValidate(): Validate {
   if (!validateFn) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    validateFn = (require('../../schemas') as { validate: Validate }).validate;
+    validateFn = (require('../../schemas') as typeof import('../../schemas')).validate;
   }
   return validateFn;
 }
@@ -30,12 +28,12 @@ function join(prefix: string, property: string): string {
 }
 
 /** Field violations of `value` against the named schema, with `prefix` before every field. */
-export function schemaViolations(schemaName: string, value: unknown, prefix = ''): FieldViolation[] {
+export function schemaViolations(schemaName: SchemaName, value: unknown, prefix = ''): FieldViolation[] {
   return schemaValidate()(schemaName, value).map((f) => ({ field: join(prefix, f.property), description: f.reason }));
 }
 
 /** Throws INVALID_ARGUMENT naming every failing field; returns when `value` is valid. */
-export function checkSchema(schemaName: string, value: unknown, prefix = ''): void {
+export function checkSchema(schemaName: SchemaName, value: unknown, prefix = ''): void {
   const violations = schemaViolations(schemaName, value, prefix);
   if (violations.length > 0) throw invalidArgument(violations);
 }

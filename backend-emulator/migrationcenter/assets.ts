@@ -12,7 +12,8 @@ import { invalidArgument, notFound } from '../errors';
 import type { Asset } from '../import-engine/asset';
 import { COLLECTIONS, RESOURCE_TYPES } from './names';
 import type { AssetWire } from './types';
-import { listStorePage, type ListFields, type ListPage, type ListRequest } from './list-query';
+import { listStorePage, type ListFields, type ListRequest } from './list-query';
+import { encodePageToken, listPage, type Page, type PageRequest } from '../http/paging';
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
 
@@ -50,6 +51,9 @@ export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
   return basic;
 }
 
+/** How many assets one scan step of `listReportedBy` reads. */
+const ASSET_SCAN_CHUNK = 500;
+
 export class Assets {
   constructor(
     private readonly store: Store,
@@ -85,13 +89,51 @@ export class Assets {
     return batch.length;
   }
 
-  get(name: string): AssetWire {
+  /** GetAsset in the requested `view` (default BASIC). */
+  get(name: string, view?: string): AssetWire {
     const asset = this.store.get<AssetWire>(COLLECTIONS.assets, name);
     if (!asset) throw notFound(RESOURCE_TYPES.asset, name);
-    return asset;
+    return assetInView(asset, checkAssetView(view));
   }
 
-  list(parent: string, request: ListRequest): ListPage<AssetWire> {
-    return listStorePage(this.store, COLLECTIONS.assets, `${parent}/assets/`, request, ASSET_LIST_FIELDS, `assets:${parent}`);
+  /** ListAssets in the requested `view` (default BASIC), in the wire shape. */
+  list(parent: string, request: ListRequest, view?: string): { assets: AssetWire[]; nextPageToken?: string } {
+    const checked = checkAssetView(view);
+    const page = listStorePage(this.store, COLLECTIONS.assets, `${parent}/assets/`, request, ASSET_LIST_FIELDS, `assets:${parent}`);
+    return { assets: page.items.map((a) => assetInView(a, checked)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  /** Every asset of every project, in BASIC view, by name (the console's list). */
+  listAll(page: PageRequest): Page<AssetWire> {
+    const result = listPage<AssetWire>(this.store, COLLECTIONS.assets, '', page);
+    return { items: result.items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')), nextPageToken: result.nextPageToken };
+  }
+
+  /**
+   * The assets of `parent` that `reporter` (a source, or an import job without one) reported, in
+   * BASIC view: a keyset scan of the parent's assets in chunks, so a page costs O(assets scanned).
+   */
+  listReportedBy(parent: string, reporter: string, page: PageRequest): Page<AssetWire> {
+    const prefix = `${parent}/assets/`;
+    const found: Array<{ key: string; value: AssetWire }> = [];
+    let after = page.after;
+    for (;;) {
+      const chunk = this.store.list<AssetWire>(COLLECTIONS.assets, { prefix, after, limit: ASSET_SCAN_CHUNK });
+      for (const entry of chunk) {
+        if (Array.isArray(entry.value.sources) && entry.value.sources.includes(reporter)) found.push(entry);
+        if (found.length > page.pageSize) break;
+      }
+      if (found.length > page.pageSize || chunk.length < ASSET_SCAN_CHUNK) break;
+      after = chunk[chunk.length - 1].key;
+    }
+    const items = found.slice(0, page.pageSize);
+    return {
+      items: items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')),
+      ...(found.length > page.pageSize ? { nextPageToken: encodePageToken(items[items.length - 1].key, page.scope) } : {}),
+    };
+  }
+
+  count(): number {
+    return this.store.count(COLLECTIONS.assets);
   }
 }

@@ -5,16 +5,15 @@
 import type { PayloadFile } from '../payloads';
 import type { AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ValidationReport } from '../import-engine/report';
+import type { ImportJobFormat } from '../import-engine/types';
 
 export interface EngineCallOptions {
   /** Fires when the work must stop (cancel, shutdown, job deleted). */
   signal?: AbortSignal;
 }
 
-interface EngineModule {
-  validateImport(format: string, files: PayloadFile[], options?: Record<string, unknown>): Promise<ValidationReport>;
-  executeImport(format: string, files: PayloadFile[], sink: AssetSink, options?: Record<string, unknown>): Promise<ExecutionReport>;
-}
+/** Typed from the module itself: a type-only import is erased, so the engine still loads lazily. */
+type EngineModule = typeof import('../import-engine');
 
 let engine: EngineModule | undefined;
 
@@ -27,9 +26,10 @@ function load(): EngineModule {
 }
 
 export function validateImport(format: string, files: PayloadFile[], options: EngineCallOptions): Promise<ValidationReport> {
-  return load().validateImport(format, files, { ...options });
+  // The format was checked against the schema's enum on create: the engine refuses any other.
+  return load().validateImport(format as ImportJobFormat, files, { ...options });
 }
 
 export function executeImport(format: string, files: PayloadFile[], sink: AssetSink, options: EngineCallOptions): Promise<ExecutionReport> {
-  return load().executeImport(format, files, sink, { ...options });
+  return load().executeImport(format as ImportJobFormat, files, sink, { ...options });
 }

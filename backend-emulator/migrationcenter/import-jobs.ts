@@ -1,6 +1,6 @@
 /**
- * The import job domain: create, get, list, patch, delete, :validate, :run, and the recovery of
- * jobs a stopped emulator left VALIDATING or RUNNING.
+ * The import job domain: create, get, list, patch, delete, :validate, :run (the background work
+ * and the recovery of jobs a stopped emulator left VALIDATING or RUNNING: import-job-work.ts).
  *
  * States and transitions (as the real service):
  *   create                       -> PENDING
@@ -19,33 +19,28 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../store/store';
-import { GoogleApiError, alreadyExists, failedPrecondition, internal, invalidArgument, notFound, type FieldViolation } from '../errors';
-import { EMPTY_TYPE, type Operation, type OperationControl, type ServiceOperations } from '../operations/operations';
-import { resolvePayload, storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
-import type { Asset, AssetSink } from '../import-engine/asset';
-import type { ExecutionReport, ImportError, ValidationReport } from '../import-engine/report';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../errors';
+import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../operations/operations';
+import { storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
 import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from './types';
-import { RequestIds, checkRequestId, requestHash, type RequestIdRecord } from './request-ids';
+import { requestHash } from '../operations/request-ids';
+import { checkRequestId } from './request-id-rule';
 import { importJobArgsViolations } from './schemas-bridge';
 import { refuseNonWireNames } from './wire-names';
 import { maskPaths as splitMask } from './masks';
 import { listPage, type ListFields, type ListRequest } from './list-query';
+import { listPage as storePage, type Page, type PageRequest } from '../http/paging';
 import type { Sources } from './sources';
 import type { Assets } from './assets';
-import * as engine from './engine';
-
-/** Per-run progress (frames written so far), kept apart from the job so a batch rewrites a tiny document. */
-const RUN_PROGRESS = 'migrationcenter.runProgress';
+import { ImportJobWork } from './import-job-work';
+import { NO_DATA_MESSAGE, RUN_PROGRESS, normalizeStored, now, ordered } from './import-job-model';
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
 const OUTPUT_ONLY = ['name', 'createTime', 'updateTime', 'completeTime', 'state', 'validationReport', 'executionReport'] as const;
 /** Fields patch can change. */
 const PAYLOAD_FIELDS = ['inlinePayload', 'gcsPayload'];
 const PATCHABLE = ['displayName', 'labels', ...PAYLOAD_FIELDS];
-
-/** The job error of a validation with nothing to read. */
-export const NO_DATA_MESSAGE = 'The import job has no data to validate: add data files (importDataFiles) or a payload.';
 
 const VALIDATABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
 const PAYLOAD_EDITABLE: readonly JobState[] = [STATE.PENDING, STATE.READY, STATE.FAILED_VALIDATION];
@@ -64,44 +59,6 @@ export const JOB_LIST_FIELDS: ListFields<ImportJobWire> = {
   enumPrefixes: { state: 'IMPORT_JOB_STATE_' },
   name: (j) => j.name,
 };
-
-function now(): string {
-  return new Date().toISOString();
-}
-
-const jobError = (errorDetails: string): ImportError => ({ errorDetails, severity: 'ERROR' });
-
-function emptyValidationReport(errors: string[] = []): ValidationReport {
-  return { fileValidations: [], jobErrors: errors.map(jobError) };
-}
-
-function hasBlockingErrors(report: ValidationReport): boolean {
-  if (report.jobErrors.some((e) => e.severity === 'ERROR')) return true;
-  return report.fileValidations.some(
-    (f) => f.fileErrors.some((e) => e.severity === 'ERROR') || f.rowErrors.some((r) => r.errors.some((e) => e.severity === 'ERROR')),
-  );
-}
-
-/** The wire job in a canonical key order (what clients and tests read). */
-function ordered(job: ImportJobWire): ImportJobWire {
-  const out: Record<string, unknown> = {};
-  const keys: Array<keyof ImportJobWire> = [
-    'name',
-    'displayName',
-    'createTime',
-    'updateTime',
-    'completeTime',
-    'state',
-    'labels',
-    'assetSource',
-    'validationReport',
-    'executionReport',
-    'gcsPayload',
-    'inlinePayload',
-  ];
-  for (const k of keys) if (job[k] !== undefined) out[k] = job[k];
-  return out as unknown as ImportJobWire;
-}
 
 export function parseJobView(value: string | undefined, fallback: ImportJobView): ImportJobView {
   if (value === undefined || value === '' || value === 'IMPORT_JOB_VIEW_UNSPECIFIED') return fallback;
@@ -129,53 +86,11 @@ function inputFields(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function hasPayload(job: Partial<ImportJobWire>): boolean {
-  return job.inlinePayload !== undefined || job.gcsPayload !== undefined;
-}
-
-function payloadFormat(job: ImportJobWire): string {
-  return job.inlinePayload?.format ?? job.gcsPayload?.format ?? 'IMPORT_JOB_FORMAT_UNSPECIFIED';
-}
-
-/** Thrown inside background work when its job was deleted or re-validated meanwhile. */
-class JobGone extends GoogleApiError {
-  constructor(name: string, state: string) {
-    super('ABORTED', `Import job ${name} was deleted (or started again) while it was ${state}; this operation's result was dropped.`);
-  }
-}
-
-/** Resolves with `promise` unless `signal` fires first (the promise's later failure is swallowed). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-function abortError(signal: AbortSignal): Error {
-  const err = new Error(`aborted: ${String(signal.reason)}`);
-  err.name = 'AbortError';
-  return err;
-}
-
 export interface ImportJobsDeps {
   store: Store;
   ops: ServiceOperations;
   sources: Sources;
   assets: Assets;
-  requestIds: RequestIds;
   storage: () => StorageSettings;
   log: FastifyBaseLogger;
   /**
@@ -185,20 +100,22 @@ export interface ImportJobsDeps {
   dataFileCount?: (jobName: string) => number;
 }
 
-interface RunProgress {
-  operation: string;
-  framesWritten: number;
-}
-
 export class ImportJobs {
   private readonly store: Store;
   private readonly ops: ServiceOperations;
-  /** Background work of this process, by job name: aborted when the job is force-deleted. */
-  private readonly active = new Map<string, { operation: string; controller: AbortController }>();
+
+  /** Validation and execution in the background (the same deps: the dataFileCount seam is shared). */
+  private readonly work: ImportJobWork;
 
   constructor(private readonly deps: ImportJobsDeps) {
     this.store = deps.store;
     this.ops = deps.ops;
+    this.work = new ImportJobWork(deps);
+  }
+
+  /** This domain's part in restart recovery (the operations module drives it). */
+  get recovery(): RecoveryHook {
+    return this.work.recovery;
   }
 
   // ------------------------------------------------------------------ reads
@@ -223,27 +140,21 @@ export class ImportJobs {
     return { importJobs: page.items.map((j) => jobInView(j, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   }
 
-  // ------------------------------------------------------------------ requestId
-
-  /** The Operation an earlier request with this id returned (still the same Operation). */
-  private replay(record: RequestIdRecord): Operation {
-    return this.store.get<Operation>(this.ops.collection, record.operation) ?? (record.snapshot as Operation);
+  /** The job as stored, in FULL view (a bare wire job written into the store by hand too); NOT_FOUND otherwise. */
+  read(name: string): ImportJobWire {
+    const value = this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, name);
+    if (!value) throw notFound(RESOURCE_TYPES.importJob, name);
+    return normalizeStored(value).job;
   }
 
-  /**
-   * Runs `change` in one transaction guarded by the request id: a repeat returns the first
-   * Operation, a different request with the id is INVALID_ARGUMENT.
-   */
-  private idempotent(parent: string, requestId: string | undefined, hash: string, change: () => Operation): Operation {
-    return this.store.transaction(() => {
-      if (requestId) {
-        const prior = this.deps.requestIds.lookup(parent, requestId, hash);
-        if (prior) return this.replay(prior);
-      }
-      const op = change();
-      if (requestId) this.deps.requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+  /** Every job of every project, by name, in FULL view (the console's list). */
+  listAll(page: PageRequest): Page<ImportJobWire> {
+    const result = storePage<StoredJob | ImportJobWire>(this.store, COLLECTIONS.importJobs, '', page);
+    return { items: result.items.map((e) => normalizeStored(e.value).job), nextPageToken: result.nextPageToken };
+  }
+
+  count(): number {
+    return this.store.count(COLLECTIONS.importJobs);
   }
 
   // ------------------------------------------------------------------ create
@@ -261,7 +172,8 @@ export class ImportJobs {
     const name = `${parent}/importJobs/${id}`;
     const hash = requestHash('create', name, wire);
 
-    return this.idempotent(parent, requestId || undefined, hash, () => {
+    const write = { parent, target: name, verb: 'create', responseType: TYPES.importJob, requestId: requestId || undefined, requestHash: hash };
+    return this.ops.write(write, () => {
       if (this.find(name)) throw alreadyExists(RESOURCE_TYPES.importJob, name);
       // Required (the schema said so above): the source must exist; nothing is created for it.
       this.deps.sources.resolveReference(parent, wire.assetSource as string);
@@ -274,7 +186,7 @@ export class ImportJobs {
         state: STATE.PENDING,
       } as ImportJobWire);
       this.store.put<StoredJob>(COLLECTIONS.importJobs, name, { job, attempt: 0 });
-      return this.ops.completed({ parent, target: name, verb: 'create', responseType: TYPES.importJob, response: { ...job } });
+      return job;
     });
   }
 
@@ -328,7 +240,7 @@ export class ImportJobs {
     const cleared = paths.filter((p) => !isPayload(p) && !(p in input));
     const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: wireChanges });
 
-    return this.idempotent(parent, requestId, hash, () => {
+    return this.ops.write({ parent, target: name, verb: 'update', responseType: TYPES.importJob, requestId, requestHash: hash }, () => {
       const stored = this.mustFind(name);
       const job = stored.job;
       // Validate the job as it would be, through the same schema as create.
@@ -366,7 +278,7 @@ export class ImportJobs {
       job.updateTime = now();
       stored.job = ordered(job);
       this.store.put(COLLECTIONS.importJobs, name, stored);
-      return this.ops.completed({ parent, target: name, verb: 'update', responseType: TYPES.importJob, response: { ...stored.job } });
+      return stored.job;
     });
   }
 
@@ -377,11 +289,11 @@ export class ImportJobs {
    * concerns data files only, as on Google: "if true, any ImportDataFiles of this job will also be
    * deleted; if false, only works if the job has no data files". Imported assets stay.
    */
-  remove(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
+  delete(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
     const hash = requestHash('delete', name, { force });
     let stopped: string | undefined;
-    const op = this.idempotent(parent, requestId, hash, () => {
+    const op = this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE, requestId, requestHash: hash }, () => {
       const stored = this.mustFind(name);
       const dataFiles = this.deps.dataFileCount?.(name) ?? 0;
       if (!force && dataFiles > 0) {
@@ -392,10 +304,9 @@ export class ImportJobs {
       this.store.delete(COLLECTIONS.importJobs, name);
       this.store.delete(RUN_PROGRESS, name);
       stopped = stored.activeOperation;
-      return this.ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
     });
-    const running = this.active.get(name);
-    if (stopped && running && running.operation === stopped) running.controller.abort('deleted');
+    // Work in progress on the deleted job stops; its Operation ends ABORTED ("was deleted").
+    if (stopped) this.ops.abortTarget(name, 'deleted');
     return op;
   }
 
@@ -403,19 +314,21 @@ export class ImportJobs {
 
   validate(name: string, parent: string, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
-    return this.idempotent(parent, requestId, requestHash('validate', name, {}), () => {
+    const write = { parent, target: name, verb: 'validate', responseType: EMPTY_TYPE, requestId, requestHash: requestHash('validate', name, {}) };
+    return this.ops.writeStarting(write, () => {
       const stored = this.mustFind(name);
       const state = stored.job.state;
       if (!VALIDATABLE.includes(state)) {
         throw failedPrecondition(`Import job ${name} is in state ${state}; it can be validated only in state ${VALIDATABLE.join(', ')}.`);
       }
-      return this.startWork(stored, parent, 'validate');
+      return this.work.start(stored, parent, 'validate');
     });
   }
 
   run(name: string, parent: string, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
-    return this.idempotent(parent, requestId, requestHash('run', name, {}), () => {
+    const write = { parent, target: name, verb: 'run', responseType: EMPTY_TYPE, requestId, requestHash: requestHash('run', name, {}) };
+    return this.ops.writeStarting(write, () => {
       const stored = this.mustFind(name);
       const state = stored.job.state;
       if (state !== STATE.READY) {
@@ -427,258 +340,24 @@ export class ImportJobs {
               : ' (an import job runs once)';
         throw failedPrecondition(`Import job ${name} is in state ${state}; it can be run only in state ${STATE.READY}${hint}.`);
       }
-      return this.startWork(stored, parent, 'run');
+      return this.work.start(stored, parent, 'run');
     });
-  }
-
-  /** Moves the job to VALIDATING / RUNNING and starts the background work (inside the transaction). */
-  private startWork(stored: StoredJob, parent: string, verb: 'validate' | 'run'): Operation {
-    const job = stored.job;
-    const name = job.name;
-    stored.attempt = (stored.attempt ?? 0) + 1;
-    if (verb === 'validate') {
-      job.state = STATE.VALIDATING;
-      delete job.validationReport;
-    } else {
-      job.state = STATE.RUNNING;
-      delete job.executionReport;
-      delete job.completeTime;
-    }
-    job.updateTime = now();
-    const op = this.ops.start({
-      parent,
-      target: name,
-      verb,
-      responseType: EMPTY_TYPE,
-      work: (ctl) => (verb === 'validate' ? this.validateWork(name, ctl) : this.runWork(name, parent, ctl)),
-    });
-    stored.activeOperation = op.name;
-    stored.job = ordered(job);
-    this.store.put(COLLECTIONS.importJobs, name, stored);
-    if (verb === 'run') this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: op.name, framesWritten: 0 });
-    return op;
-  }
-
-  /** The job this work belongs to; JobGone when it was deleted or restarted meanwhile. */
-  private ownJob(name: string, operation: string, state: string): StoredJob {
-    const stored = this.find(name);
-    if (!stored || stored.activeOperation !== operation) throw new JobGone(name, state);
-    return stored;
-  }
-
-  /**
-   * Writes the job's end state, if the job still belongs to this work, ends its Operation (with
-   * `error`, or `google.protobuf.Empty`) and drops the run's progress record, all in one
-   * transaction: a crash, or a failed write, never leaves a finished job whose Operation the next
-   * start-up would fail as interrupted. Waiters on the Operation hear of it after the commit.
-   */
-  private finishJob(name: string, operation: string, state: string, change: (job: ImportJobWire) => void, error?: unknown): void {
-    const ended = this.store.transaction(() => {
-      const stored = this.ownJob(name, operation, state);
-      change(stored.job);
-      stored.job.updateTime = now();
-      delete stored.activeOperation;
-      stored.job = ordered(stored.job);
-      this.store.put(COLLECTIONS.importJobs, name, stored);
-      this.store.delete(RUN_PROGRESS, name);
-      return this.ops.endInTransaction(operation, error === undefined ? { response: { '@type': EMPTY_TYPE } } : { error });
-    });
-    this.ops.announce(ended);
-  }
-
-  /** A linked controller: fires with the operation's signal, or on force delete. */
-  private track(name: string, ctl: OperationControl): AbortController {
-    const controller = new AbortController();
-    if (ctl.signal.aborted) controller.abort(ctl.signal.reason);
-    else ctl.signal.addEventListener('abort', () => controller.abort(ctl.signal.reason), { once: true });
-    this.active.set(name, { operation: ctl.name, controller });
-    return controller;
-  }
-
-  private untrack(name: string, operation: string): void {
-    if (this.active.get(name)?.operation === operation) this.active.delete(name);
-  }
-
-  private async validateWork(name: string, ctl: OperationControl): Promise<void> {
-    const controller = this.track(name, ctl);
-    const signal = controller.signal;
-    const state = STATE.VALIDATING;
-    try {
-      const job = this.ownJob(name, ctl.name, state).job;
-      if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
-        // Created without data (it comes later, as data files): nothing to read is a blocking error.
-        this.finishJob(name, ctl.name, state, (j) => {
-          j.state = STATE.FAILED_VALIDATION;
-          j.validationReport = emptyValidationReport([NO_DATA_MESSAGE]);
-        });
-        return;
-      }
-      ctl.progress('reading the payload');
-      const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
-      let report: ValidationReport;
-      if (files.length === 0) {
-        report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
-      } else {
-        ctl.progress(`validating ${files.length} file(s)`);
-        report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
-        if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
-      }
-      const failed = hasBlockingErrors(report);
-      this.finishJob(name, ctl.name, state, (j) => {
-        j.state = failed ? STATE.FAILED_VALIDATION : STATE.READY;
-        j.validationReport = report;
-      });
-    } catch (err) {
-      throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
-        j.state = STATE.FAILED_VALIDATION;
-        j.validationReport = emptyValidationReport([message]);
-      });
-    } finally {
-      this.untrack(name, ctl.name);
-    }
-  }
-
-  private async runWork(name: string, parent: string, ctl: OperationControl): Promise<void> {
-    const controller = this.track(name, ctl);
-    const signal = controller.signal;
-    const state = STATE.RUNNING;
-    let framesWritten = 0;
-    let outcome: GoogleApiError | undefined;
-    try {
-      const job = this.ownJob(name, ctl.name, state).job;
-      const reporter = job.assetSource ?? name;
-      ctl.progress('reading the payload');
-      const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
-      let report: ExecutionReport;
-      if (files.length === 0) {
-        report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
-      } else {
-        ctl.progress(`importing ${files.length} file(s)`);
-        const sink: AssetSink = {
-          write: (assets: Asset[]) => {
-            if (signal.aborted) throw abortError(signal);
-            this.store.transaction(() => {
-              this.ownJob(name, ctl.name, state);
-              framesWritten += this.deps.assets.upsert(parent, reporter, assets);
-              this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
-            });
-          },
-        };
-        report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
-        if (errors.length > 0)
-          report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
-      }
-      const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
-      const failed = blocking.length > 0;
-      if (failed) outcome = failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`);
-      this.finishJob(
-        name,
-        ctl.name,
-        state,
-        (j) => {
-          j.state = failed ? STATE.FAILED : STATE.COMPLETED;
-          j.executionReport = report;
-          j.completeTime = now();
-        },
-        outcome,
-      );
-    } catch (err) {
-      throw this.workFailed(err, name, ctl, signal, state, (j, message) => {
-        j.state = STATE.FAILED;
-        j.completeTime = now();
-        j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
-      });
-    } finally {
-      this.untrack(name, ctl.name);
-    }
-    if (outcome) throw outcome;
-  }
-
-  /**
-   * Records why background work stopped in the job (unless the job is gone or the store was
-   * reset) and returns the error the Operation ends with.
-   */
-  private workFailed(
-    err: unknown,
-    name: string,
-    ctl: OperationControl,
-    signal: AbortSignal,
-    state: JobState,
-    markFailed: (job: ImportJobWire, message: string) => void,
-  ): unknown {
-    if (err instanceof JobGone) return err;
-    const reason = signal.aborted ? String(signal.reason) : undefined;
-    if (reason === 'reset') return err;
-    if (reason === 'deleted') return new JobGone(name, state);
-    let message: string;
-    let result: unknown;
-    if (reason === 'shutdown') {
-      message = interruptedMessage(state);
-      result = new GoogleApiError('ABORTED', message);
-    } else if (reason === 'cancelled') {
-      message = `cancelled: the operation was cancelled while this job was ${state}`;
-      result = new GoogleApiError('CANCELLED', message);
-    } else if (err instanceof GoogleApiError) {
-      message = `${state === STATE.VALIDATING ? 'validation' : 'execution'} stopped: ${err.message}`;
-      result = err;
-    } else {
-      const text = (err as Error)?.message ?? String(err);
-      this.deps.log.error({ err, importJob: name }, 'import job work failed');
-      message = `${state === STATE.VALIDATING ? 'validation' : 'execution'} stopped by an internal error: ${text}`;
-      result = internal(`Import job ${name}: ${message}`);
-    }
-    try {
-      this.finishJob(name, ctl.name, state, (j) => markFailed(j, message), result);
-    } catch (writeErr) {
-      if (writeErr instanceof JobGone) return writeErr;
-      // The store is closed (shutdown): the next start-up recovers the job.
-      this.deps.log.warn({ err: writeErr, importJob: name }, 'could not record the end of an import job');
-    }
-    return result;
-  }
-
-  // ------------------------------------------------------------------ recovery
-
-  /**
-   * Start-up recovery: a job left VALIDATING or RUNNING by a stopped emulator (nothing of this
-   * process works on it) becomes FAILED_VALIDATION or FAILED with a job-level error, and its
-   * Operation ends with ABORTED. Returns how many jobs were recovered.
-   */
-  recoverInterrupted(): number {
-    let count = 0;
-    this.store.transaction(() => {
-      for (const { key, value } of this.store.list<StoredJob>(COLLECTIONS.importJobs)) {
-        const stored = normalizeStored(value);
-        const state = stored.job.state;
-        if (state !== STATE.VALIDATING && state !== STATE.RUNNING) continue;
-        if (this.active.has(key)) continue;
-        const message = interruptedMessage(state);
-        const job = stored.job;
-        if (state === STATE.VALIDATING) {
-          job.state = STATE.FAILED_VALIDATION;
-          job.validationReport = emptyValidationReport([message]);
-        } else {
-          const progress = this.store.get<RunProgress>(RUN_PROGRESS, key);
-          job.state = STATE.FAILED;
-          job.completeTime = now();
-          job.executionReport = { framesReported: progress?.framesWritten ?? 0, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
-          this.store.delete(RUN_PROGRESS, key);
-        }
-        job.updateTime = now();
-        const operation = stored.activeOperation;
-        delete stored.activeOperation;
-        stored.job = ordered(job);
-        this.store.put(COLLECTIONS.importJobs, key, stored);
-        if (operation) this.ops.fail(operation, new GoogleApiError('ABORTED', message));
-        count++;
-      }
-    });
-    return count;
   }
 
   /** Work in progress in this process (for tests). */
   get activeJobs(): string[] {
-    return [...this.active.keys()];
+    return this.ops.runningTargets().filter((t) => t.includes('/importJobs/'));
+  }
+
+  /** Seed section `importJobs`: whole ImportJobs with their `name` (inside the seed transaction). */
+  seedAll(value: unknown, field: string): number {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of ImportJob objects with a name' }]);
+    value.forEach((item, i) =>
+      this.seed(item, `${field}[${i}]`, (parent, source, f) => {
+        this.deps.sources.resolveReference(parent, source, f);
+      }),
+    );
+    return value.length;
   }
 
   /** Seeds one job (inside the seed transaction); `field` prefixes the violations. */
@@ -720,14 +399,5 @@ export class ImportJobs {
   }
 }
 
-export function interruptedMessage(state: string): string {
-  return `interrupted: the emulator stopped while this job was ${state}`;
-}
-
-/** Accepts a bare wire job written into the store by hand as well as the stored form. */
-function normalizeStored(value: StoredJob | ImportJobWire): StoredJob {
-  if ((value as StoredJob).job) return value as StoredJob;
-  return { job: value as ImportJobWire, attempt: 0 };
-}
-
+export { NO_DATA_MESSAGE };
 export type { PayloadFile };

@@ -29,11 +29,6 @@ export const COLLECTIONS = {
   assets: 'assets',
 } as const;
 
-/** A resource ID (AIP-122 style): 1 to 63 characters, lowercase letter first, no trailing '-'. */
-export const RESOURCE_ID = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
-export const RESOURCE_ID_REASON =
-  "must be a resource ID: 1 to 63 characters, a lowercase letter first, then lowercase letters, digits or '-', not ending with '-'";
-
 /** A path segment as it may appear in a project or location (checked loosely; ids are checked strictly). */
 const SEGMENT = /^[^/\s:]+$/;
 

@@ -24,13 +24,11 @@ import type { EmulatorContext } from '../context';
 import { invalidArgument, refuseUnknownFields, unknownPath } from '../errors';
 import { boolQueryParam, objectBody, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
-import { EMPTY_TYPE } from '../operations/operations';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
 import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
-import { RequestIds, checkRequestId, requestHash } from './request-ids';
-import { Sources, checkSourceBody, checkSourceId } from './sources';
-import { Assets, assetInView, checkAssetView } from './assets';
+import { Sources } from './sources';
+import { Assets } from './assets';
 import { ImportJobs, parseJobView } from './import-jobs';
 import type { ListRequest } from './list-query';
 
@@ -59,7 +57,6 @@ export interface MigrationCenter {
   importJobs: ImportJobs;
   sources: Sources;
   assets: Assets;
-  requestIds: RequestIds;
   storage: () => StorageSettings;
 }
 
@@ -86,8 +83,9 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     service: 'migrationcenter',
     apiVersion: API_VERSION,
     metadataType: TYPES.operationMetadata,
-    // Import jobs first record their own interruption (below), then the rest is failed generically.
+    // Recovery waits for the import jobs' hook (below): ops.recoverInterrupted.
     failInterrupted: false,
+    requestIdCollection: COLLECTIONS.requestIds,
   });
 
   let tempStorage: string | undefined;
@@ -107,41 +105,18 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     if (tempStorage) fs.rmSync(tempStorage, { recursive: true, force: true });
   });
 
-  const requestIds = new RequestIds(store);
-  const sources = new Sources(store);
+  const sources = new Sources(store, ops);
   const assets = new Assets(store);
   // Import data files are not emulated yet: no job has any (the seam the data-file routes plug into).
-  const importJobs = new ImportJobs({ store, ops, sources, assets, requestIds, storage, log: ctx.log, dataFileCount: () => 0 });
-  instances.set(ctx, { importJobs, sources, assets, requestIds, storage });
+  const importJobs = new ImportJobs({ store, ops, sources, assets, storage, log: ctx.log, dataFileCount: () => 0 });
+  instances.set(ctx, { importJobs, sources, assets, storage });
 
-  const recovered = importJobs.recoverInterrupted();
+  ops.onRestart(importJobs.recovery);
+  const recovered = ops.recoverInterrupted();
   if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
-  ops.failInterrupted();
 
-  ctx.seeds.register('sources', (value, field) => {
-    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of Source objects with a name' }]);
-    value.forEach((item, i) => {
-      const f = `${field}[${i}]`;
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidArgument([{ field: f, description: 'must be a Source object' }]);
-      const { name, ...rest } = item as Record<string, unknown>;
-      const parsed = typeof name === 'string' ? /^projects\/[^/\s]+\/locations\/[^/\s]+\/sources\/([^/\s]+)$/.exec(name) : null;
-      if (!parsed) throw invalidArgument([{ field: `${f}.name`, description: 'must be projects/{project}/locations/{location}/sources/{sourceId}' }]);
-      checkSourceId(parsed[1]);
-      const input = checkSourceBody(rest);
-      if (sources.find(name as string)) store.delete(COLLECTIONS.sources, name as string);
-      sources.insert(name as string, input);
-    });
-    return value.length;
-  });
-  ctx.seeds.register('importJobs', (value, field) => {
-    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of ImportJob objects with a name' }]);
-    value.forEach((item, i) =>
-      importJobs.seed(item, `${field}[${i}]`, (parent, source, f) => {
-        sources.resolveReference(parent, source, f);
-      }),
-    );
-    return value.length;
-  });
+  ctx.seeds.register('sources', (value, field) => sources.seed(value, field));
+  ctx.seeds.register('importJobs', (value, field) => importJobs.seedAll(value, field));
 
   const prefix = `${API_BASE}/projects/:project/locations/:location`;
   const urlPath = (request: FastifyRequest): string => request.url.split('?')[0];
@@ -182,7 +157,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   app.delete<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
     const { name, parent, verb } = jobName(request);
     if (verb !== undefined) throw unknownPath(request.method, urlPath(request));
-    return importJobs.remove(name, parent, boolQueryParam(request, 'force') ?? false, queryParam(request, 'requestId'));
+    return importJobs.delete(name, parent, boolQueryParam(request, 'force') ?? false, queryParam(request, 'requestId'));
   });
 
   app.post<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
@@ -206,79 +181,38 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.post<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    const id = checkSourceId(queryParam(request, 'sourceId'));
-    const requestId = checkRequestId(queryParam(request, 'requestId'));
-    const input = checkSourceBody(objectBody(request));
-    const name = `${parent}/sources/${id}`;
-    const hash = requestHash('createSource', name, input);
-    return store.transaction(() => {
-      if (requestId) {
-        const prior = requestIds.lookup(parent, requestId, hash);
-        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
-      }
-      const source = sources.insert(name, input);
-      const op = ops.completed({ parent, target: name, verb: 'create', responseType: TYPES.source, response: { ...source } });
-      if (requestId) requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+    return sources.create(parent, queryParam(request, 'sourceId'), queryParam(request, 'requestId'), objectBody(request));
   });
 
   app.get<{ Params: ParentParams }>(`${prefix}/sources`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    const page = sources.list(parent, listRequest(request));
-    return { sources: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return sources.list(parent, listRequest(request));
   });
 
   app.get<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => sources.get(sourceName(request).name));
 
   app.patch<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
     const { name, parent } = sourceName(request);
-    const requestId = checkRequestId(queryParam(request, 'requestId'));
-    const input = checkSourceBody(objectBody(request));
-    const mask = queryParam(request, 'updateMask');
-    const hash = requestHash('updateSource', name, { input, mask });
-    return store.transaction(() => {
-      if (requestId) {
-        const prior = requestIds.lookup(parent, requestId, hash);
-        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
-      }
-      const source = sources.update(name, input, mask);
-      const op = ops.completed({ parent, target: name, verb: 'update', responseType: TYPES.source, response: { ...source } });
-      if (requestId) requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+    return sources.patch(name, parent, queryParam(request, 'updateMask'), queryParam(request, 'requestId'), objectBody(request));
   });
 
   app.delete<{ Params: SourceParams }>(`${prefix}/sources/:source`, async (request) => {
     const { name, parent } = sourceName(request);
-    const requestId = checkRequestId(queryParam(request, 'requestId'));
-    const hash = requestHash('deleteSource', name, {});
-    return store.transaction(() => {
-      if (requestId) {
-        const prior = requestIds.lookup(parent, requestId, hash);
-        if (prior) return store.get(ops.collection, prior.operation) ?? prior.snapshot;
-      }
-      sources.remove(name);
-      const op = ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
-      if (requestId) requestIds.remember(parent, requestId, hash, op);
-      return op;
-    });
+    return sources.delete(name, parent, queryParam(request, 'requestId'));
   });
 
   // ---------------------------------------------------------------- assets
 
   app.get<{ Params: ParentParams }>(`${prefix}/assets`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    const view = checkAssetView(queryParam(request, 'view'));
-    const page = assets.list(parent, listRequest(request));
-    return { assets: page.items.map((a) => assetInView(a, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return assets.list(parent, listRequest(request), queryParam(request, 'view'));
   });
 
   app.get<{ Params: AssetParams }>(`${prefix}/assets/:asset`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location, 'name');
     const { id, verb } = splitVerb(request.params.asset);
     if (!id || verb !== undefined) throw unknownPath(request.method, urlPath(request));
-    return assetInView(assets.get(`${parent}/assets/${id}`), checkAssetView(queryParam(request, 'view')));
+    return assets.get(`${parent}/assets/${id}`, queryParam(request, 'view'));
   });
 
   // ---------------------------------------------------------------- operations

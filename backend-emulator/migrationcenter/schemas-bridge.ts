@@ -2,13 +2,11 @@
  * The Migration Center side of `schemas/` (the one source of truth for input rules): loaded on
  * first use, as http/validation.ts does, so that start-up does not pay for Ajv.
  */
-import type { CheckFailure } from '../../schemas/failures';
 import type { SchemaName } from '../../schemas/registry';
 import type { FieldViolation } from '../errors';
 
-interface SchemasModule {
-  validate(name: SchemaName, value: unknown): CheckFailure[];
-}
+/** Typed from the module itself: a type-only import is erased, so the schemas still load lazily. */
+type SchemasModule = typeof import('../../schemas');
 
 let schemas: SchemasModule | undefined;
 

@@ -7,12 +7,16 @@
  * nothing is ever created implicitly.
  */
 import type { Store } from '../store/store';
+import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
+import { requestHash } from '../operations/request-ids';
+import { checkRequestId } from './request-id-rule';
 import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
-import { COLLECTIONS, RESOURCE_ID, RESOURCE_ID_REASON, RESOURCE_TYPES, parseSourceName, parentOf } from './names';
+import { COLLECTIONS, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from './names';
+import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
 import { schemaViolations } from '../http/validation';
 import { maskPaths } from './masks';
-import { listStorePage, type ListFields, type ListRequest, type ListPage } from './list-query';
+import { listStorePage, type ListFields, type ListRequest } from './list-query';
 
 /** Fields an updateMask may name (wire names; `managed` is read as `isManaged`). */
 const UPDATABLE_FIELDS: ReadonlySet<string> = new Set(['displayName', 'description', 'type', 'priority', 'isManaged']);
@@ -71,8 +75,42 @@ export function checkSourceId(id: string | undefined): string {
 export class Sources {
   constructor(
     private readonly store: Store,
+    private readonly ops: ServiceOperations,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
+
+  // ------------------------------------------------------------------ API methods (Operations)
+
+  /** CreateSource: `sourceId` and the body are checked before the write; the Operation is done at once. */
+  create(parent: string, sourceId: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+    const id = checkSourceId(sourceId);
+    const checkedId = checkRequestId(requestId);
+    const input = checkSourceBody(body);
+    const name = `${parent}/sources/${id}`;
+    const hash = requestHash('createSource', name, input);
+    return this.ops.write({ parent, target: name, verb: 'create', responseType: TYPES.source, requestId: checkedId, requestHash: hash }, () =>
+      this.insert(name, input),
+    );
+  }
+
+  /** UpdateSource: the fields of `updateMask` (required). */
+  patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+    const checkedId = checkRequestId(requestId);
+    const input = checkSourceBody(body);
+    const hash = requestHash('updateSource', name, { input, mask: updateMask });
+    return this.ops.write({ parent, target: name, verb: 'update', responseType: TYPES.source, requestId: checkedId, requestHash: hash }, () =>
+      this.update(name, input, updateMask),
+    );
+  }
+
+  /** DeleteSource (see `remove` for when it is refused). */
+  delete(name: string, parent: string, requestId: string | undefined): Operation {
+    const checkedId = checkRequestId(requestId);
+    const hash = requestHash('deleteSource', name, {});
+    return this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE, requestId: checkedId, requestHash: hash }, () => this.remove(name));
+  }
+
+  // ------------------------------------------------------------------ reads and store changes
 
   get(name: string): SourceWire {
     const source = this.store.get<SourceWire>(COLLECTIONS.sources, name);
@@ -139,8 +177,30 @@ export class Sources {
     return existing;
   }
 
-  list(parent: string, request: ListRequest): ListPage<SourceWire> {
-    return listStorePage(this.store, COLLECTIONS.sources, `${parent}/sources/`, request, SOURCE_LIST_FIELDS, `sources:${parent}`);
+  /** ListSources, in the wire shape. */
+  list(parent: string, request: ListRequest): { sources: SourceWire[]; nextPageToken?: string } {
+    const page = listStorePage(this.store, COLLECTIONS.sources, `${parent}/sources/`, request, SOURCE_LIST_FIELDS, `sources:${parent}`);
+    return { sources: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  /**
+   * Seed section `sources`: whole Sources with their `name` (inside the seed transaction); a
+   * source already stored under that name is replaced.
+   */
+  seed(value: unknown, field: string): number {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of Source objects with a name' }]);
+    value.forEach((item, i) => {
+      const f = `${field}[${i}]`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidArgument([{ field: f, description: 'must be a Source object' }]);
+      const { name, ...rest } = item as Record<string, unknown>;
+      const parsed = typeof name === 'string' ? /^projects\/[^/\s]+\/locations\/[^/\s]+\/sources\/([^/\s]+)$/.exec(name) : null;
+      if (!parsed) throw invalidArgument([{ field: `${f}.name`, description: 'must be projects/{project}/locations/{location}/sources/{sourceId}' }]);
+      checkSourceId(parsed[1]);
+      const input = checkSourceBody(rest);
+      if (this.find(name as string)) this.store.delete(COLLECTIONS.sources, name as string);
+      this.insert(name as string, input);
+    });
+    return value.length;
   }
 
   /**

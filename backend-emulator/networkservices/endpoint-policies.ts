@@ -5,9 +5,10 @@
 import { alreadyExists, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
-import { RESOURCE_ID } from '../http/names';
+import { NAME_SEGMENT_ID } from '../http/names';
 import { joinField, schemaViolations } from '../http/validation';
-import { clearIamPolicy } from './iam-policy';
+import type { IamPolicies } from './iam-policy';
+import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
 
 export const ENDPOINT_POLICIES = 'endpointPolicies';
 export const ENDPOINT_POLICY_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.EndpointPolicy';
@@ -93,34 +94,6 @@ function violations(resource: Record<string, unknown>, prefix: string, options: 
   return found;
 }
 
-export function getEndpointPolicy(store: Store, name: string): EndpointPolicy {
-  const policy = store.get<EndpointPolicy>(ENDPOINT_POLICIES, name);
-  if (!policy) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
-  return policy;
-}
-
-export function endpointPolicyExists(store: Store, name: string): boolean {
-  return store.get(ENDPOINT_POLICIES, name) !== undefined;
-}
-
-export function createEndpointPolicy(store: Store, parent: string, id: string, body: Record<string, unknown>, options: DomainOptions): EndpointPolicy {
-  const name = `${parent}/endpointPolicies/${id}`;
-  const found = violations(body, 'endpointPolicy', options);
-  if (found.length > 0) throw invalidArgument(found);
-  return store.transaction(() => {
-    if (store.get(ENDPOINT_POLICIES, name)) throw alreadyExists(ENDPOINT_POLICY_RESOURCE_TYPE, name);
-    const now = new Date().toISOString();
-    const policy = { name, createTime: now, updateTime: now, ...pickMutable(body) } as EndpointPolicy;
-    store.put(ENDPOINT_POLICIES, name, policy);
-    return policy;
-  });
-}
-
-export function listEndpointPolicies(store: Store, parent: string, page: PageRequest): Page<EndpointPolicy> {
-  const result = listPage<EndpointPolicy>(store, ENDPOINT_POLICIES, `${parent}/endpointPolicies/`, page);
-  return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
-}
-
 /** The top-level fields an `updateMask` names; absent mask: every mutable field. */
 export function parseEndpointPolicyMask(raw: string | undefined): MutableField[] {
   if (raw === undefined || raw.trim() === '') return [...MUTABLE_FIELDS];
@@ -139,74 +112,121 @@ export function parseEndpointPolicyMask(raw: string | undefined): MutableField[]
 }
 
 /**
- * PATCH: the fields the mask names are taken from the body (a field absent from the body is
- * cleared); without a mask every mutable field is replaced. The result is validated as a whole.
+ * The endpoint policies of one app. Every write goes through the operations' write helper
+ * (operations/writes.ts): one transaction with the change and its done Operation.
  */
-export function patchEndpointPolicy(
-  store: Store,
-  name: string,
-  body: Record<string, unknown>,
-  updateMask: string | undefined,
-  options: DomainOptions,
-): EndpointPolicy {
-  const fields = parseEndpointPolicyMask(updateMask);
-  // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
-  refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), 'endpoint_policy');
-  return store.transaction(() => {
-    const current = getEndpointPolicy(store, name);
-    const next: Record<string, unknown> = { ...current };
-    for (const f of fields) {
-      if (body[f] === undefined) delete next[f];
-      else next[f] = body[f];
-    }
-    const found = violations(next, 'endpointPolicy', options);
-    if (found.length > 0) throw invalidArgument(found);
-    next.updateTime = new Date().toISOString();
-    store.put(ENDPOINT_POLICIES, name, next);
-    return next as unknown as EndpointPolicy;
-  });
-}
+export class EndpointPolicies {
+  constructor(
+    private readonly store: Store,
+    private readonly ops: ServiceOperations,
+    private readonly iamPolicies: IamPolicies,
+    private readonly options: DomainOptions,
+  ) {}
 
-/** DELETE: the policy and its IAM policy (Google deletes a resource's IAM policy with it). */
-export function deleteEndpointPolicy(store: Store, name: string, principal?: string): void {
-  store.transaction(() => {
-    if (!store.delete(ENDPOINT_POLICIES, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
-    clearIamPolicy(store, name, principal);
-  });
-}
-
-/** Seed section `endpointPolicies`: a list of whole resources with their `name`. */
-export function seedEndpointPolicies(store: Store, value: unknown, field: string, options: DomainOptions): number {
-  if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of endpoint policies, each with its name' }]);
-  const found: FieldViolation[] = [];
-  const names = new Set<string>();
-  value.forEach((item, i) => {
-    const at = `${field}[${i}]`;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      found.push({ field: at, description: 'must be an object' });
-      return;
-    }
-    const name = (item as Record<string, unknown>).name;
-    const match = typeof name === 'string' ? NAME.exec(name) : null;
-    if (!match || !RESOURCE_ID.test(match[3])) {
-      found.push({ field: `${at}.name`, description: 'must be projects/{project}/locations/global/endpointPolicies/{id}' });
-    } else if (match[2] !== ENDPOINT_POLICY_LOCATION) {
-      found.push({ field: `${at}.name`, description: `location '${match[2]}' is not supported: endpoint policies exist only in location 'global'` });
-    } else if (names.has(name as string)) {
-      found.push({ field: `${at}.name`, description: 'appears twice in the seed' });
-    } else names.add(name as string);
-    found.push(...violations(item as Record<string, unknown>, at, options));
-  });
-  if (found.length > 0) throw invalidArgument(found);
-  const now = new Date().toISOString();
-  for (const item of value as Array<Record<string, unknown>>) {
-    const policy = {
-      name: item.name,
-      createTime: typeof item.createTime === 'string' ? item.createTime : now,
-      updateTime: typeof item.updateTime === 'string' ? item.updateTime : now,
-      ...pickMutable(item),
-    };
-    store.put(ENDPOINT_POLICIES, item.name as string, policy);
+  get(name: string): EndpointPolicy {
+    const policy = this.store.get<EndpointPolicy>(ENDPOINT_POLICIES, name);
+    if (!policy) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+    return policy;
   }
-  return value.length;
+
+  exists(name: string): boolean {
+    return this.store.get(ENDPOINT_POLICIES, name) !== undefined;
+  }
+
+  list(parent: string, page: PageRequest): Page<EndpointPolicy> {
+    const result = listPage<EndpointPolicy>(this.store, ENDPOINT_POLICIES, `${parent}/endpointPolicies/`, page);
+    return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
+  }
+
+  /** Every endpoint policy of every project (the console's list); `page.pageToken` as from `list`. */
+  listAll(page: PageRequest): Page<EndpointPolicy> {
+    const result = listPage<EndpointPolicy>(this.store, ENDPOINT_POLICIES, '', page);
+    return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
+  }
+
+  count(): number {
+    return this.store.count(ENDPOINT_POLICIES);
+  }
+
+  /** CreateEndpointPolicy: validated before the write; the Operation is done at once. */
+  create(parent: string, id: string, body: Record<string, unknown>): Operation {
+    const name = `${parent}/endpointPolicies/${id}`;
+    const found = violations(body, 'endpointPolicy', this.options);
+    if (found.length > 0) throw invalidArgument(found);
+    return this.ops.write({ parent, target: name, verb: 'create', responseType: ENDPOINT_POLICY_TYPE }, () => {
+      if (this.store.get(ENDPOINT_POLICIES, name)) throw alreadyExists(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+      const now = new Date().toISOString();
+      const policy = { name, createTime: now, updateTime: now, ...pickMutable(body) } as EndpointPolicy;
+      this.store.put(ENDPOINT_POLICIES, name, policy);
+      return policy;
+    });
+  }
+
+  /**
+   * UpdateEndpointPolicy: the fields the mask names are taken from the body (a field absent from
+   * the body is cleared); without a mask every mutable field is replaced. The result is validated
+   * as a whole.
+   */
+  patch(name: string, parent: string, body: Record<string, unknown>, updateMask: string | undefined): Operation {
+    const fields = parseEndpointPolicyMask(updateMask);
+    // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
+    refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), 'endpoint_policy');
+    return this.ops.write({ parent, target: name, verb: 'update', responseType: ENDPOINT_POLICY_TYPE }, () => {
+      const current = this.get(name);
+      const next: Record<string, unknown> = { ...current };
+      for (const f of fields) {
+        if (body[f] === undefined) delete next[f];
+        else next[f] = body[f];
+      }
+      const found = violations(next, 'endpointPolicy', this.options);
+      if (found.length > 0) throw invalidArgument(found);
+      next.updateTime = new Date().toISOString();
+      this.store.put(ENDPOINT_POLICIES, name, next);
+      return next;
+    });
+  }
+
+  /** DeleteEndpointPolicy: the policy and its IAM policy (Google deletes a resource's IAM policy with it). */
+  delete(name: string, parent: string, principal?: string): Operation {
+    return this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE }, () => {
+      if (!this.store.delete(ENDPOINT_POLICIES, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
+      this.iamPolicies.clear(name, principal);
+    });
+  }
+
+  /** Seed section `endpointPolicies`: a list of whole resources with their `name`. */
+  seed(value: unknown, field: string): number {
+    if (!Array.isArray(value)) throw invalidArgument([{ field, description: 'must be a list of endpoint policies, each with its name' }]);
+    const found: FieldViolation[] = [];
+    const names = new Set<string>();
+    value.forEach((item, i) => {
+      const at = `${field}[${i}]`;
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        found.push({ field: at, description: 'must be an object' });
+        return;
+      }
+      const name = (item as Record<string, unknown>).name;
+      const match = typeof name === 'string' ? NAME.exec(name) : null;
+      if (!match || !NAME_SEGMENT_ID.test(match[3])) {
+        found.push({ field: `${at}.name`, description: 'must be projects/{project}/locations/global/endpointPolicies/{id}' });
+      } else if (match[2] !== ENDPOINT_POLICY_LOCATION) {
+        found.push({ field: `${at}.name`, description: `location '${match[2]}' is not supported: endpoint policies exist only in location 'global'` });
+      } else if (names.has(name as string)) {
+        found.push({ field: `${at}.name`, description: 'appears twice in the seed' });
+      } else names.add(name as string);
+      found.push(...violations(item as Record<string, unknown>, at, this.options));
+    });
+    if (found.length > 0) throw invalidArgument(found);
+    const now = new Date().toISOString();
+    for (const item of value as Array<Record<string, unknown>>) {
+      const policy = {
+        name: item.name,
+        createTime: typeof item.createTime === 'string' ? item.createTime : now,
+        updateTime: typeof item.updateTime === 'string' ? item.updateTime : now,
+        ...pickMutable(item),
+      };
+      this.store.put(ENDPOINT_POLICIES, item.name as string, policy);
+    }
+    return value.length;
+  }
 }

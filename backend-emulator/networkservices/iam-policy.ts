@@ -135,7 +135,7 @@ export function viewPolicy(stored: StoredPolicy | undefined, requestedVersion: n
   return policy;
 }
 
-export function getIamPolicy(store: Store, resource: string, requestedVersion: number): Policy {
+function getIamPolicy(store: Store, resource: string, requestedVersion: number): Policy {
   return viewPolicy(readStoredPolicy(store, resource), requestedVersion);
 }
 
@@ -370,7 +370,7 @@ export interface SetIamPolicyOptions {
  * compares the etag (when given) with the current one and writes. Returns the new policy as
  * read at version 3.
  */
-export function setIamPolicy(store: Store, resource: string, body: unknown, options: SetIamPolicyOptions = {}): Policy {
+function setIamPolicy(store: Store, resource: string, body: unknown, options: SetIamPolicyOptions = {}): Policy {
   const request = (body ?? {}) as { policy?: Policy; updateMask?: unknown };
   const mask = parseUpdateMask(request.updateMask);
   const violations = allViolations('SetIamPolicyRequest', body ?? {}, '', mask.has('bindings') ? request.policy : undefined, 'policy', options.roleRule);
@@ -396,7 +396,7 @@ export function setIamPolicy(store: Store, resource: string, body: unknown, opti
 }
 
 /** Validates a seed document's policy (field paths start with `field`) and writes it unconditionally. */
-export function seedIamPolicy(store: Store, resource: string, policy: unknown, field: string, roleRule?: RoleRule): void {
+function seedIamPolicy(store: Store, resource: string, policy: unknown, field: string, roleRule?: RoleRule): void {
   const violations = allViolations('IamPolicy', policy, field, policy as Policy, field, roleRule);
   if (violations.length > 0) refuse(violations);
   const p = policy as Policy;
@@ -406,7 +406,7 @@ export function seedIamPolicy(store: Store, resource: string, policy: unknown, f
 }
 
 /** The resource was deleted: its policy goes with it (reads `{etag: ACAB}` again). */
-export function clearIamPolicy(store: Store, resource: string, principal?: string): void {
+function clearIamPolicy(store: Store, resource: string, principal?: string): void {
   store.transaction(() => {
     const current = readStoredPolicy(store, resource);
     if (!current || current.etag === EMPTY_ETAG) return;
@@ -415,6 +415,42 @@ export function clearIamPolicy(store: Store, resource: string, principal?: strin
 }
 
 /** Every accepted write to `resource`'s policy, oldest first. */
-export function iamPolicyHistory(store: Store, resource: string): HistoryEntry[] {
+function iamPolicyHistory(store: Store, resource: string): HistoryEntry[] {
   return store.list<HistoryEntry>(IAM_HISTORY, { prefix: `${resource}#` }).map((e) => e.value);
+}
+
+/**
+ * The IAM policies of one app (endpoint policies' and projects'): getIamPolicy, setIamPolicy,
+ * the clearing that goes with a resource's deletion, seeds, and the history the admin API shows.
+ */
+export class IamPolicies {
+  constructor(private readonly store: Store) {}
+
+  /** The stored policy of `resource` as read at `requestedVersion`. */
+  get(resource: string, requestedVersion: number): Policy {
+    return getIamPolicy(this.store, resource, requestedVersion);
+  }
+
+  /** The stored record (etag, revision) of `resource`'s policy, if any was ever written. */
+  find(resource: string): StoredPolicy | undefined {
+    return readStoredPolicy(this.store, resource);
+  }
+
+  set(resource: string, body: unknown, options: SetIamPolicyOptions = {}): Policy {
+    return setIamPolicy(this.store, resource, body, options);
+  }
+
+  /** The resource was deleted: its policy goes with it (call inside the deletion's transaction). */
+  clear(resource: string, principal?: string): void {
+    clearIamPolicy(this.store, resource, principal);
+  }
+
+  seed(resource: string, policy: unknown, field: string, roleRule?: RoleRule): void {
+    seedIamPolicy(this.store, resource, policy, field, roleRule);
+  }
+
+  /** Every accepted write to `resource`'s policy, oldest first. */
+  history(resource: string): HistoryEntry[] {
+    return iamPolicyHistory(this.store, resource);
+  }
 }

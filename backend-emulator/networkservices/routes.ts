@@ -13,29 +13,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
-import { invalidArgument, refuseUnknownFields, notFound, unknownPath } from '../errors';
+import { invalidArgument, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
-import { RESOURCE_ID, checkResourceId, locationName, splitVerb } from '../http/names';
+import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
-import { EMPTY_TYPE } from '../operations/operations';
 import { registerOperationRoutes } from '../operations/routes';
-import { ENDPOINT_POLICY_PERMISSIONS, PERMISSION_GET_IAM_POLICY, PERMISSION_SET_IAM_POLICY } from '../auth/permissions';
-import type { ResourceAttributes } from '../auth/auth';
-import { refusedOnEndpointPolicies, unsupportedRoleMessage } from '../../schemas/endpoint-policy-roles';
-import {
-  ENDPOINT_POLICY_RESOURCE_TYPE,
-  ENDPOINT_POLICY_TYPE,
-  NETWORK_SERVICES,
-  checkGlobalLocation,
-  createEndpointPolicy,
-  deleteEndpointPolicy,
-  endpointPolicyExists,
-  getEndpointPolicy,
-  listEndpointPolicies,
-  patchEndpointPolicy,
-  seedEndpointPolicies,
-} from './endpoint-policies';
-import { getIamPolicy, parseRequestedVersion, seedIamPolicy, setIamPolicy, type RoleRule } from './iam-policy';
+import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
+import { IamPolicies } from './iam-policy';
+import { EndpointPolicyIam } from './endpoint-policy-iam';
 
 export const API_PREFIX = '/v1';
 export const OPERATION_METADATA_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata';
@@ -48,42 +33,31 @@ interface NameParams extends ParentParams {
   endpointPolicy: string;
 }
 
-const PERMISSION_FORM = /^[a-z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*\.[a-zA-Z][a-zA-Z0-9]*$/;
+/** The Network Services domain objects of one app (the console and the admin API read through them). */
+export interface NetworkServices {
+  endpointPolicies: EndpointPolicies;
+  iamPolicies: IamPolicies;
+}
 
-/** The roles an endpoint policy's IAM policy accepts (schemas/endpoint-policy-roles.ts). */
-const endpointPolicyRoleRule: RoleRule = (role) => (refusedOnEndpointPolicies(role) ? unsupportedRoleMessage(role) : undefined);
+const instances = new WeakMap<EmulatorContext, NetworkServices>();
 
-/** A project's own policy (`projects/P`, what `--auth` reads): any well-formed role. */
-const PROJECT_RESOURCE = /^projects\/[^/]+$/;
+/** The Network Services of an app's context. */
+export function networkServicesOf(ctx: EmulatorContext): NetworkServices | undefined {
+  return instances.get(ctx);
+}
 
 export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
   const { store } = ctx;
   const options = { strictReferences: ctx.config.strictReferences };
   const ops = ctx.operations.forService({ service: 'networkservices', apiVersion: 'v1', metadataType: OPERATION_METADATA_TYPE });
 
-  ctx.seeds.register('endpointPolicies', (value, field) => seedEndpointPolicies(store, value, field, options));
-  ctx.seeds.register('iamPolicies', (value, field) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw invalidArgument([{ field, description: 'must map resource names (projects/P, or an endpoint policy name) to policies' }]);
-    }
-    let n = 0;
-    for (const [resource, policy] of Object.entries(value as Record<string, unknown>)) {
-      const at = `${field}["${resource}"]`;
-      if (PROJECT_RESOURCE.test(resource)) {
-        seedIamPolicy(store, resource, policy, at);
-      } else if (endpointPolicyExists(store, resource)) {
-        // As on Google, an IAM policy belongs to a resource that exists: an endpoint policy already
-        // in the store or seeded by this document's `endpointPolicies` section (loaded first).
-        seedIamPolicy(store, resource, policy, at, endpointPolicyRoleRule);
-      } else {
-        throw invalidArgument([
-          { field: at, description: 'must be a project (projects/my-project) or the name of an endpoint policy that exists or is seeded in endpointPolicies' },
-        ]);
-      }
-      n++;
-    }
-    return n;
-  });
+  const iamPolicies = new IamPolicies(store);
+  const endpointPolicies = new EndpointPolicies(store, ops, iamPolicies, options);
+  const iam = new EndpointPolicyIam(endpointPolicies, iamPolicies, () => ctx.auth);
+  instances.set(ctx, { endpointPolicies, iamPolicies });
+
+  ctx.seeds.register('endpointPolicies', (value, field) => endpointPolicies.seed(value, field));
+  ctx.seeds.register('iamPolicies', (value, field) => iam.seed(value, field));
 
   const base = `${API_PREFIX}/projects/:project/locations/:location/endpointPolicies`;
   const path = (request: FastifyRequest): string => request.url.split('?')[0];
@@ -95,98 +69,48 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     if (!id) throw unknownPath(request.method, path(request));
     // A decoded `%2F`, `..` or any other id no endpoint policy can have: refused, so that no IAM
     // policy is ever written under a name such as `.../endpointPolicies/a/../b`.
-    if (!RESOURCE_ID.test(id)) throw invalidArgument([{ field: 'name', description: `'${id.slice(0, 100)}' is not a valid endpoint policy id` }]);
+    if (!NAME_SEGMENT_ID.test(id)) throw invalidArgument([{ field: 'name', description: `'${id.slice(0, 100)}' is not a valid endpoint policy id` }]);
     return { name: `${parent}/endpointPolicies/${id}`, parent, verb };
-  };
-
-  const attributes = (name: string): ResourceAttributes => ({ name, type: ENDPOINT_POLICY_RESOURCE_TYPE, service: NETWORK_SERVICES });
-
-  /**
-   * getIamPolicy and setIamPolicy act on an endpoint policy that exists: NOT_FOUND otherwise, and
-   * nothing is stored (networkservices_v1.yaml: SetIamPolicy "can return NOT_FOUND").
-   */
-  const iamTarget = (name: string): ResourceAttributes => {
-    if (!endpointPolicyExists(store, name)) throw notFound(ENDPOINT_POLICY_RESOURCE_TYPE, name);
-    return attributes(name);
   };
 
   app.post<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
     checkGlobalLocation(request.params.location, 'parent');
     const id = checkResourceId(queryParam(request, 'endpointPolicyId'), 'endpointPolicyId');
-    const body = objectBody(request);
-    return store.transaction(() => {
-      const policy = createEndpointPolicy(store, parent, id, body, options);
-      return ops.completed({ parent, target: policy.name, verb: 'create', responseType: ENDPOINT_POLICY_TYPE, response: { ...policy } });
-    });
+    return endpointPolicies.create(parent, id, objectBody(request));
   });
 
   app.get<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
     checkGlobalLocation(request.params.location, 'parent');
-    const page = listEndpointPolicies(store, parent, pageRequest(request, `${API_PREFIX}/${parent}/endpointPolicies`));
+    const page = endpointPolicies.list(parent, pageRequest(request, `${API_PREFIX}/${parent}/endpointPolicies`));
     return { endpointPolicies: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
   app.get<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
     const { name, verb } = nameOf(request);
-    if (verb === undefined) return getEndpointPolicy(store, name);
+    if (verb === undefined) return endpointPolicies.get(name);
     if (verb !== 'getIamPolicy') throw unknownPath(request.method, path(request));
-    const version = parseRequestedVersion(queryParam(request, 'options.requestedPolicyVersion'));
-    const target = iamTarget(name);
-    ctx.auth.requirePermission(request.principal, target, PERMISSION_GET_IAM_POLICY);
-    return getIamPolicy(store, name, version);
+    return iam.getIamPolicy(name, queryParam(request, 'options.requestedPolicyVersion'), request.principal);
   });
 
   app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
     const { name, verb } = nameOf(request);
-    if (verb === 'setIamPolicy') {
-      const body = objectBody(request);
-      const target = iamTarget(name);
-      ctx.auth.requirePermission(request.principal, target, PERMISSION_SET_IAM_POLICY);
-      return setIamPolicy(store, name, body, { principal: request.principal?.member, roleRule: endpointPolicyRoleRule });
-    }
-    if (verb === 'testIamPermissions') {
-      const body = objectBody(request);
-      refuseUnknownFields(body, (k) => k === 'permissions');
-      const permissions = body.permissions ?? [];
-      if (!Array.isArray(permissions)) throw invalidArgument([{ field: 'permissions', description: 'must be a list of permission names' }]);
-      permissions.forEach((p, i) => {
-        if (typeof p !== 'string' || !PERMISSION_FORM.test(p)) {
-          throw invalidArgument([{ field: `permissions[${i}]`, description: `'${String(p)}' is not a permission name (wildcards are not allowed)` }]);
-        }
-        if (!(ENDPOINT_POLICY_PERMISSIONS as readonly string[]).includes(p)) {
-          throw invalidArgument([{ field: `permissions[${i}]`, description: `Permission ${p} is not valid for this resource.` }]);
-        }
-      });
-      // A policy that does not exist grants nothing (the IAM mixin's documented choice besides
-      // NOT_FOUND): an empty answer, as for a caller who holds none of the permissions.
-      if (!endpointPolicyExists(store, name)) return {};
-      const target = attributes(name);
-      const held = (permissions as string[]).filter((p) => ctx.auth.holds(request.principal, target, p));
-      return held.length > 0 ? { permissions: held } : {};
-    }
+    if (verb === 'setIamPolicy') return iam.setIamPolicy(name, objectBody(request), request.principal);
+    if (verb === 'testIamPermissions') return iam.testIamPermissions(name, objectBody(request), request.principal);
     throw unknownPath(request.method, path(request));
   });
 
   app.patch<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
     const { name, parent, verb } = nameOf(request);
     if (verb !== undefined) throw unknownPath(request.method, path(request));
-    const body = objectBody(request);
-    const updateMask = queryParam(request, 'updateMask');
-    return store.transaction(() => {
-      const policy = patchEndpointPolicy(store, name, body, updateMask, options);
-      return ops.completed({ parent, target: name, verb: 'update', responseType: ENDPOINT_POLICY_TYPE, response: { ...policy } });
-    });
+    return endpointPolicies.patch(name, parent, objectBody(request), queryParam(request, 'updateMask'));
   });
 
   app.delete<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
     const { name, parent, verb } = nameOf(request);
     if (verb !== undefined) throw unknownPath(request.method, path(request));
-    return store.transaction(() => {
-      deleteEndpointPolicy(store, name, request.principal?.member);
-      return ops.completed({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE });
-    });
+    return endpointPolicies.delete(name, parent, request.principal?.member);
   });
 
   registerOperationRoutes(app, ops, API_PREFIX);

@@ -5,19 +5,31 @@
  *     service: 'networkservices', apiVersion: 'v1',
  *     metadataType: 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata',
  *   });
- *   ops.completed({ parent, target, verb: 'create', responseType, response });   // finished at once
- *   ops.start({ parent, target, verb: 'run', responseType, work: async (ctl) => { ... } }); // later
+ *   ops.write({ parent, target, verb: 'create', responseType, requestId, requestHash }, () => change()); // done at once
+ *   ops.writeStarting({ ... }, () => ops.start({ ..., work: async (ctl) => new WorkEnd(writeState), state })); // later
+ *
+ * Every create, patch, delete and verb goes through `write` / `writeStarting` (writes.ts): one
+ * transaction with the requestId guard, the change and the Operation record. Background work
+ * ends through this module too (work.ts): the resource's final state and the Operation's end
+ * commit together, waiters are woken after the commit, and one registry of running work answers
+ * `abortTarget`, `:cancel`, reset and shutdown.
  *
  * Operations are documents of the store (collection `operations/<service>`, key = operation
  * name), so they survive restarts. Background work runs in this process; `work` receives an
- * AbortSignal that fires on `:cancel`, on reset and on shutdown. An operation still not done when
- * the process died is marked failed (ABORTED) the next time its service starts.
+ * AbortSignal that fires on `:cancel`, on reset, on shutdown and when its target is deleted. An
+ * operation still not done when the process died is marked failed (ABORTED) the next time its
+ * service starts, after the domains' recovery hooks marked their resources failed.
  */
 import { randomBytesPooled } from '../random';
 import type { FastifyBaseLogger } from 'fastify';
 import { GoogleApiError, RPC_CODES, internal, notFound, type ErrorDetail } from '../errors';
 import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
+import { RequestIds } from './request-ids';
+import { guardedWrite, write, type WriteRequest } from './writes';
+import { WorkEnd, stopOutcome, type AbortReason, type RecoveryHook, type WorkState } from './work';
+
+export { WorkEnd, interruptedMessage, stopOutcome, type AbortReason, type RecoveryHook, type StopOutcome, type WorkState } from './work';
 
 export const EMPTY_TYPE = 'type.googleapis.com/google.protobuf.Empty';
 
@@ -55,6 +67,8 @@ export interface OperationServiceOptions {
   metadataType: string;
   /** Mark operations left unfinished by a previous process as failed (default true). */
   failInterrupted?: boolean;
+  /** The store collection of the service's requestId records; none when its methods take no requestId. */
+  requestIdCollection?: string;
 }
 
 export interface OperationStart {
@@ -77,13 +91,12 @@ export interface OperationControl {
   progress(statusMessage: string, metadata?: Record<string, unknown>): void;
 }
 
-/** Why a running operation's signal fired. */
-export type AbortReason = 'cancelled' | 'reset' | 'shutdown';
-
 interface Running {
   controller: AbortController;
   done: Promise<void>;
   generation: number;
+  /** The resource the work acts on. */
+  target: string;
 }
 
 function now(): string {
@@ -138,6 +151,22 @@ export class Operations {
     return ops;
   }
 
+  /** Aborts the background work acting on `target` (e.g. 'deleted': the resource is gone). */
+  abortTarget(target: string, reason: AbortReason): void {
+    for (const run of this.running.values()) if (run.target === target) run.controller.abort(reason);
+  }
+
+  /** Whether background work of this process acts on `target`. */
+  isRunning(target: string): boolean {
+    for (const run of this.running.values()) if (run.target === target) return true;
+    return false;
+  }
+
+  /** The targets of the background work running in this process. */
+  runningTargets(): string[] {
+    return [...this.running.values()].map((r) => r.target);
+  }
+
   /** Aborts all background work (reset: results are dropped; shutdown: recorded as failures). */
   abortAll(reason: AbortReason): void {
     if (reason === 'reset') this.generation++;
@@ -159,6 +188,8 @@ export class Operations {
 
 export class ServiceOperations {
   readonly collection: string;
+  readonly requestIds: RequestIds | undefined;
+  private readonly recoveryHooks: RecoveryHook[] = [];
   private readonly waiters = new Map<string, Array<(op: Operation) => void>>();
 
   constructor(
@@ -166,10 +197,24 @@ export class ServiceOperations {
     readonly options: OperationServiceOptions,
   ) {
     this.collection = `operations/${options.service}`;
+    this.requestIds = options.requestIdCollection ? new RequestIds(registry.store, options.requestIdCollection) : undefined;
   }
 
-  private get store(): Store {
+  get store(): Store {
     return this.registry.store;
+  }
+
+  /**
+   * A write whose change is immediate (create, patch, delete): one transaction with the requestId
+   * guard, `change`, and a done Operation whose response is `change`'s result (writes.ts).
+   */
+  write(request: WriteRequest, change: () => object | void): Operation {
+    return write(this, request, change);
+  }
+
+  /** A write that starts background work: `change` returns the Operation it started with `start`. */
+  writeStarting(request: WriteRequest, change: () => Operation): Operation {
+    return guardedWrite(this, request, change);
   }
 
   private newOperation(start: OperationStart): Operation {
@@ -213,7 +258,13 @@ export class ServiceOperations {
    * response (with `responseType`), its throw the error (a GoogleApiError keeps its status; after
    * `:cancel` any throw becomes CANCELLED). Returns the operation as first recorded.
    */
-  start(start: OperationStart & { work: (ctl: OperationControl) => Promise<Record<string, unknown> | void> }): Operation {
+  start(
+    start: OperationStart & {
+      work: (ctl: OperationControl) => Promise<Record<string, unknown> | WorkEnd | void>;
+      /** Given for work that changes a resource: the Operation then ends with the resource's final state. */
+      state?: WorkState;
+    },
+  ): Operation {
     const op = this.newOperation(start);
     this.store.put(this.collection, op.name, op);
     const controller = new AbortController();
@@ -236,11 +287,14 @@ export class ServiceOperations {
         const response = controller.signal.aborted ? Promise.reject(abortError(controller.signal)) : start.work(ctl);
         const result = await response;
         if (this.registry.generation !== generation) return;
-        this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
+        if (result instanceof WorkEnd) {
+          this.endWithState(op.name, result.error === undefined ? { response: { '@type': start.responseType } } : { error: result.error }, result.writeState);
+        } else this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
       } catch (err) {
         if (this.registry.generation !== generation) return;
         const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
-        if (reason === 'cancelled') this.fail(op.name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
+        if (start.state) this.stopped(op.name, err, reason, start.state);
+        else if (reason === 'cancelled') this.fail(op.name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
         else if (reason === 'shutdown') this.fail(op.name, new GoogleApiError('ABORTED', 'The emulator shut down before the operation finished.'));
         else {
           if (!(err instanceof GoogleApiError)) this.registry.log.error({ err, operation: op.name }, 'background operation failed');
@@ -250,8 +304,40 @@ export class ServiceOperations {
         this.registry.running.delete(op.name);
       }
     })();
-    this.registry.running.set(op.name, { controller, done, generation });
+    this.registry.running.set(op.name, { controller, done, generation, target: start.target });
     return op;
+  }
+
+  /** Ends work that stopped (threw or was aborted) with its resource's failed state. */
+  private stopped(name: string, err: unknown, reason: AbortReason | undefined, state: WorkState): void {
+    const outcome = stopOutcome(err, reason, state);
+    if (outcome.kind === 'dropped') return;
+    if (outcome.kind === 'gone') {
+      this.fail(name, outcome.error);
+      return;
+    }
+    if (outcome.internal) this.registry.log.error({ err, operation: name, target: state.resource }, 'background operation failed');
+    this.endWithState(name, { error: outcome.error }, () => state.failed(outcome.message));
+  }
+
+  /**
+   * Writes the resource's final state and ends the Operation in one transaction, then wakes its
+   * waiters. A GoogleApiError from `writeState` (the resource is gone) ends the Operation with it
+   * instead; any other failure (the store closed at shutdown) is logged: the next start recovers.
+   */
+  private endWithState(name: string, outcome: Outcome, writeState: () => void): void {
+    let ended: Operation | undefined;
+    try {
+      ended = this.store.transaction(() => {
+        writeState();
+        return this.endInTransaction(name, outcome);
+      });
+    } catch (err) {
+      if (err instanceof GoogleApiError) this.fail(name, err);
+      else this.registry.log.warn({ err, operation: name }, 'could not record the end of background work');
+      return;
+    }
+    if (ended) this.notify(ended);
   }
 
   /**
@@ -289,21 +375,30 @@ export class ServiceOperations {
   }
 
   /**
-   * Ends an operation inside the caller's transaction, beside the domain's own end state, so that
-   * both commit or neither does: unlike `finish` and `fail`, a store error is thrown, not logged.
-   * Returns the ended operation for `announce` once the transaction has committed; undefined when
-   * it is gone or was already done.
+   * Ends an operation inside the current transaction (beside the resource's own end state): a
+   * store error is thrown, not logged. Returns the ended operation, for `notify` after the
+   * commit; undefined when it is gone or was already done.
    */
-  endInTransaction(name: string, outcome: Outcome): Operation | undefined {
+  private endInTransaction(name: string, outcome: Outcome): Operation | undefined {
     const cur = this.store.get<Operation>(this.collection, name);
     if (!cur || !end(cur, outcome)) return undefined;
     this.store.put(this.collection, name, cur);
     return cur;
   }
 
-  /** Wakes those waiting on an operation ended by `endInTransaction`, after the commit. */
-  announce(op: Operation | undefined): void {
-    if (op) this.notify(op);
+  /** Aborts the work of this process acting on `target` (e.g. 'deleted' when the resource is deleted). */
+  abortTarget(target: string, reason: AbortReason): void {
+    this.registry.abortTarget(target, reason);
+  }
+
+  /** Whether work of this process acts on `target`. */
+  isRunning(target: string): boolean {
+    return this.registry.isRunning(target);
+  }
+
+  /** The targets of this process's running work (for tests). */
+  runningTargets(): string[] {
+    return this.registry.runningTargets();
   }
 
   get(name: string): Operation {
@@ -356,6 +451,33 @@ export class ServiceOperations {
     if (!list) return;
     this.waiters.delete(op.name);
     for (const resolve of list) resolve(op);
+  }
+
+  /** Registers a domain's part in restart recovery (see `recoverInterrupted`). */
+  onRestart(hook: RecoveryHook): void {
+    this.recoveryHooks.push(hook);
+  }
+
+  /**
+   * Start-up recovery, in one transaction: every resource a registered domain reports in progress
+   * (with no work of this process on it) is marked failed by that domain and its Operation ends
+   * ABORTED with the domain's message; then every other unfinished Operation ends ABORTED.
+   * Returns how many resources were recovered.
+   */
+  recoverInterrupted(): number {
+    let count = 0;
+    this.store.transaction(() => {
+      for (const hook of this.recoveryHooks) {
+        for (const { target, operation } of hook.inProgress()) {
+          if (this.isRunning(target)) continue;
+          const message = hook.markInterrupted(target);
+          if (operation) this.endInTransaction(operation, { error: new GoogleApiError('ABORTED', message) });
+          count++;
+        }
+      }
+      this.failInterrupted();
+    });
+    return count;
   }
 
   /** Fails the operations a previous process left unfinished. */

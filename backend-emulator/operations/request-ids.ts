@@ -1,7 +1,8 @@
 /**
- * `requestId` idempotency (AIP-155) for every mutating Migration Center method.
+ * `requestId` idempotency (AIP-155), used by the one write helper (writes.ts) of every service
+ * whose methods take a requestId.
  *
- * Each accepted request id is stored (collection `migrationcenter.requestIds`, key
+ * Each accepted request id is stored (the service's request id collection, key
  * `{parent}/{requestId}`) with the time it was first seen, a hash of the request (method, target
  * and the canonical body) and the Operation it produced. A repeat with the same hash returns that
  * Operation and changes nothing; a repeat with another hash is INVALID_ARGUMENT naming requestId.
@@ -13,8 +14,6 @@
 import { createHash } from 'crypto';
 import type { Store } from '../store/store';
 import { invalidArgument } from '../errors';
-import { importJobArgsViolations } from './schemas-bridge';
-import { COLLECTIONS } from './names';
 
 export const REQUEST_ID_RETENTION_MS = 2 * 60 * 60 * 1000;
 /** Expired records are swept at most this often. */
@@ -50,22 +49,13 @@ export function requestHash(method: string, target: string, args: unknown): stri
     .digest('hex');
 }
 
-/** The request id rule, read from the ImportJobArgs schema (one copy of the rule). */
-const STUB_ARGS = { importJobId: 'x', inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'x', data: '' }] } };
-export function checkRequestId(requestId: unknown): string | undefined {
-  if (requestId === undefined) return undefined;
-  if (typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
-  if (requestId === '') return undefined;
-  const failure = importJobArgsViolations({ ...STUB_ARGS, requestId }).find((f) => f.field === 'requestId');
-  if (failure) throw invalidArgument([failure]);
-  return requestId;
-}
-
 export class RequestIds {
   private lastSweep = 0;
 
   constructor(
     private readonly store: Store,
+    /** The store collection of this service's records. */
+    private readonly collection: string,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -79,10 +69,10 @@ export class RequestIds {
    */
   lookup(parent: string, requestId: string, hash: string): RequestIdRecord | undefined {
     const key = this.key(parent, requestId);
-    const record = this.store.get<RequestIdRecord>(COLLECTIONS.requestIds, key);
+    const record = this.store.get<RequestIdRecord>(this.collection, key);
     if (!record) return undefined;
     if (this.now() - record.createTime >= REQUEST_ID_RETENTION_MS) {
-      this.store.delete(COLLECTIONS.requestIds, key);
+      this.store.delete(this.collection, key);
       return undefined;
     }
     if (record.hash !== hash) {
@@ -98,7 +88,7 @@ export class RequestIds {
   remember(parent: string, requestId: string, hash: string, operation: { name: string }): void {
     this.sweep();
     const record: RequestIdRecord = { requestId, hash, createTime: this.now(), operation: operation.name, snapshot: operation };
-    this.store.put(COLLECTIONS.requestIds, this.key(parent, requestId), record);
+    this.store.put(this.collection, this.key(parent, requestId), record);
   }
 
   /** Drops expired records (at most every few minutes). */
@@ -107,9 +97,9 @@ export class RequestIds {
     if (!force && now - this.lastSweep < SWEEP_INTERVAL_MS) return 0;
     this.lastSweep = now;
     let removed = 0;
-    for (const { key, value } of this.store.list<RequestIdRecord>(COLLECTIONS.requestIds)) {
+    for (const { key, value } of this.store.list<RequestIdRecord>(this.collection)) {
       if (now - value.createTime >= REQUEST_ID_RETENTION_MS) {
-        this.store.delete(COLLECTIONS.requestIds, key);
+        this.store.delete(this.collection, key);
         removed++;
       }
     }

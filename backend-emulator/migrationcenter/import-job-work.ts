@@ -1,0 +1,275 @@
+/**
+ * The background work of import jobs (:validate, :run) and their part in restart recovery.
+ *
+ * The operations module owns the life of each Operation: the work returns a WorkEnd (the job's
+ * final state, written in the transaction that ends the Operation), and for a stop (cancel,
+ * shutdown, failure, deletion) the WorkState given at start says how the job records it.
+ */
+import type { Store } from '../store/store';
+import { failedPrecondition } from '../errors';
+import {
+  EMPTY_TYPE,
+  WorkEnd,
+  interruptedMessage,
+  type Operation,
+  type OperationControl,
+  type RecoveryHook,
+  type ServiceOperations,
+} from '../operations/operations';
+import { resolvePayload, type StorageSettings } from '../payloads';
+import type { Asset, AssetSink } from '../import-engine/asset';
+import type { ExecutionReport, ValidationReport } from '../import-engine/report';
+import { COLLECTIONS } from './names';
+import { STATE, type ImportJobWire, type StoredJob } from './types';
+import type { Assets } from './assets';
+import * as engine from './engine';
+import {
+  JobGone,
+  NO_DATA_MESSAGE,
+  RUN_PROGRESS,
+  emptyValidationReport,
+  hasBlockingErrors,
+  hasPayload,
+  jobError,
+  normalizeStored,
+  now,
+  ordered,
+  payloadFormat,
+  type RunProgress,
+} from './import-job-model';
+
+export interface ImportJobWorkDeps {
+  store: Store;
+  ops: ServiceOperations;
+  assets: Assets;
+  storage: () => StorageSettings;
+  /** How many import data files a job has (none are emulated yet). */
+  dataFileCount?: (jobName: string) => number;
+}
+
+/** Resolves with `promise` unless `signal` fires first (the promise's later failure is swallowed). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  promise.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function abortError(signal: AbortSignal): Error {
+  const err = new Error(`aborted: ${String(signal.reason)}`);
+  err.name = 'AbortError';
+  return err;
+}
+
+export class ImportJobWork {
+  private readonly store: Store;
+  private readonly ops: ServiceOperations;
+
+  constructor(private readonly deps: ImportJobWorkDeps) {
+    this.store = deps.store;
+    this.ops = deps.ops;
+  }
+
+  private find(name: string): StoredJob | undefined {
+    return this.store.get<StoredJob>(COLLECTIONS.importJobs, name);
+  }
+
+  /** Moves the job to VALIDATING / RUNNING and starts the background work (inside the transaction). */
+  start(stored: StoredJob, parent: string, verb: 'validate' | 'run'): Operation {
+    const job = stored.job;
+    const name = job.name;
+    stored.attempt = (stored.attempt ?? 0) + 1;
+    if (verb === 'validate') {
+      job.state = STATE.VALIDATING;
+      delete job.validationReport;
+    } else {
+      job.state = STATE.RUNNING;
+      delete job.executionReport;
+      delete job.completeTime;
+    }
+    job.updateTime = now();
+    let operation = '';
+    let framesWritten = 0;
+    const state = job.state;
+    const op = this.ops.start({
+      parent,
+      target: name,
+      verb,
+      responseType: EMPTY_TYPE,
+      work: (ctl) =>
+        verb === 'validate'
+          ? this.validateWork(name, ctl)
+          : this.runWork(name, parent, ctl, (n) => {
+              framesWritten = n;
+            }),
+      // How the operations module ends this work when it stops early (cancel, shutdown, failure).
+      state: {
+        during: `this job was ${state}`,
+        activity: verb === 'validate' ? 'validation' : 'execution',
+        resource: `Import job ${name}`,
+        gone: () => new JobGone(name, state),
+        failed: (message) =>
+          this.writeEnd(name, operation, state, (j) => {
+            if (verb === 'validate') {
+              j.state = STATE.FAILED_VALIDATION;
+              j.validationReport = emptyValidationReport([message]);
+            } else {
+              j.state = STATE.FAILED;
+              j.completeTime = now();
+              j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+            }
+          }),
+      },
+    });
+    operation = op.name;
+    stored.activeOperation = op.name;
+    stored.job = ordered(job);
+    this.store.put(COLLECTIONS.importJobs, name, stored);
+    if (verb === 'run') this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: op.name, framesWritten: 0 });
+    return op;
+  }
+
+  /** The job this work belongs to; JobGone when it was deleted or restarted meanwhile. */
+  private ownJob(name: string, operation: string, state: string): StoredJob {
+    const stored = this.find(name);
+    if (!stored || stored.activeOperation !== operation) throw new JobGone(name, state);
+    return stored;
+  }
+
+  /**
+   * Writes the job's end state, if the job still belongs to this work, and drops the run's
+   * progress record. Runs inside the operations module's end transaction (WorkEnd, WorkState):
+   * the job's end and its Operation's commit together.
+   */
+  private writeEnd(name: string, operation: string, state: string, change: (job: ImportJobWire) => void): void {
+    const stored = this.ownJob(name, operation, state);
+    change(stored.job);
+    stored.job.updateTime = now();
+    delete stored.activeOperation;
+    stored.job = ordered(stored.job);
+    this.store.put(COLLECTIONS.importJobs, name, stored);
+    this.store.delete(RUN_PROGRESS, name);
+  }
+
+  private async validateWork(name: string, ctl: OperationControl): Promise<WorkEnd> {
+    const signal = ctl.signal;
+    const state = STATE.VALIDATING;
+    const job = this.ownJob(name, ctl.name, state).job;
+    if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
+      // Created without data (it comes later, as data files): nothing to read is a blocking error.
+      return new WorkEnd(() =>
+        this.writeEnd(name, ctl.name, state, (j) => {
+          j.state = STATE.FAILED_VALIDATION;
+          j.validationReport = emptyValidationReport([NO_DATA_MESSAGE]);
+        }),
+      );
+    }
+    ctl.progress('reading the payload');
+    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+    let report: ValidationReport;
+    if (files.length === 0) {
+      report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
+    } else {
+      ctl.progress(`validating ${files.length} file(s)`);
+      report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
+      if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
+    }
+    const failed = hasBlockingErrors(report);
+    return new WorkEnd(() =>
+      this.writeEnd(name, ctl.name, state, (j) => {
+        j.state = failed ? STATE.FAILED_VALIDATION : STATE.READY;
+        j.validationReport = report;
+      }),
+    );
+  }
+
+  /** `progress` learns how many frames are written (for the failed state's report). */
+  private async runWork(name: string, parent: string, ctl: OperationControl, progress: (framesWritten: number) => void): Promise<WorkEnd> {
+    const signal = ctl.signal;
+    const state = STATE.RUNNING;
+    let framesWritten = 0;
+    const job = this.ownJob(name, ctl.name, state).job;
+    const reporter = job.assetSource ?? name;
+    ctl.progress('reading the payload');
+    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+    let report: ExecutionReport;
+    if (files.length === 0) {
+      report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
+    } else {
+      ctl.progress(`importing ${files.length} file(s)`);
+      const sink: AssetSink = {
+        write: (assets: Asset[]) => {
+          if (signal.aborted) throw abortError(signal);
+          this.store.transaction(() => {
+            this.ownJob(name, ctl.name, state);
+            framesWritten += this.deps.assets.upsert(parent, reporter, assets);
+            this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
+          });
+          progress(framesWritten);
+        },
+      };
+      report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
+      if (errors.length > 0)
+        report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
+    }
+    const blocking = report.executionErrors.jobErrors.filter((e) => e.severity === 'ERROR');
+    const failed = blocking.length > 0;
+    const outcome = failed ? failedPrecondition(`Import job ${name} failed: ${blocking.map((e) => e.errorDetails).join('; ')}`) : undefined;
+    return new WorkEnd(
+      () =>
+        this.writeEnd(name, ctl.name, state, (j) => {
+          j.state = failed ? STATE.FAILED : STATE.COMPLETED;
+          j.executionReport = report;
+          j.completeTime = now();
+        }),
+      outcome,
+    );
+  }
+
+  // ------------------------------------------------------------------ recovery
+
+  /**
+   * This domain's part in start-up recovery (the operations module drives it, in one
+   * transaction): the jobs left VALIDATING or RUNNING, and how one is marked failed.
+   */
+  readonly recovery: RecoveryHook = {
+    inProgress: () =>
+      this.store
+        .list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs)
+        .map((e) => ({ key: e.key, stored: normalizeStored(e.value) }))
+        .filter(({ stored }) => stored.job.state === STATE.VALIDATING || stored.job.state === STATE.RUNNING)
+        .map(({ key, stored }) => ({ target: key, ...(stored.activeOperation ? { operation: stored.activeOperation } : {}) })),
+    markInterrupted: (key) => {
+      const stored = normalizeStored(this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, key)!);
+      const job = stored.job;
+      const message = interruptedMessage(`this job was ${job.state}`);
+      if (job.state === STATE.VALIDATING) {
+        job.state = STATE.FAILED_VALIDATION;
+        job.validationReport = emptyValidationReport([message]);
+      } else {
+        const progress = this.store.get<RunProgress>(RUN_PROGRESS, key);
+        job.state = STATE.FAILED;
+        job.completeTime = now();
+        job.executionReport = { framesReported: progress?.framesWritten ?? 0, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+        this.store.delete(RUN_PROGRESS, key);
+      }
+      job.updateTime = now();
+      delete stored.activeOperation;
+      stored.job = ordered(job);
+      this.store.put(COLLECTIONS.importJobs, key, stored);
+      return message;
+    },
+  };
+}
