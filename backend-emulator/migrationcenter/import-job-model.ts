@@ -34,24 +34,26 @@ export function hasBlockingErrors(report: ValidationReport): boolean {
   );
 }
 
+/** Every field of the v1alpha1 ImportJob message (JSON names), in the canonical key order. */
+export const IMPORT_JOB_FIELDS: ReadonlyArray<keyof ImportJobWire> = [
+  'name',
+  'displayName',
+  'createTime',
+  'updateTime',
+  'completeTime',
+  'state',
+  'labels',
+  'assetSource',
+  'validationReport',
+  'executionReport',
+  'gcsPayload',
+  'inlinePayload',
+];
+
 /** The wire job in a canonical key order (what clients and tests read). */
 export function ordered(job: ImportJobWire): ImportJobWire {
   const out: Record<string, unknown> = {};
-  const keys: Array<keyof ImportJobWire> = [
-    'name',
-    'displayName',
-    'createTime',
-    'updateTime',
-    'completeTime',
-    'state',
-    'labels',
-    'assetSource',
-    'validationReport',
-    'executionReport',
-    'gcsPayload',
-    'inlinePayload',
-  ];
-  for (const k of keys) if (job[k] !== undefined) out[k] = job[k];
+  for (const k of IMPORT_JOB_FIELDS) if (job[k] !== undefined) out[k] = job[k];
   return out as unknown as ImportJobWire;
 }
 

@@ -347,6 +347,22 @@ interface TokenBody {
   k: Scalar[];
 }
 
+/**
+ * A page token this list issued, for this query (`hash`), with a key of the expected shape;
+ * INVALID_ARGUMENT naming pageToken otherwise.
+ */
+function readPageToken(token: string, hash: string, keyFits: (k: Scalar[]) => boolean): TokenBody {
+  let body: TokenBody | undefined;
+  try {
+    body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as TokenBody;
+  } catch {
+    body = undefined;
+  }
+  if (!body || typeof body !== 'object' || !Array.isArray(body.k) || !keyFits(body.k)) throw pageError('pageToken', 'is not a page token this list issued');
+  if (body.q !== hash) throw pageError('pageToken', 'was issued for another filter, orderBy or parent: repeat the first request without it');
+  return body;
+}
+
 function queryHash(filter: string, orderBy: string, scope: string): string {
   return createHash('sha256')
     .update(JSON.stringify([filter, orderBy, scope]))
@@ -377,16 +393,7 @@ export function listPage<T>(all: T[], request: ListRequest, spec: ListFields<T>,
 
   let after: Scalar[] | undefined;
   if (request.pageToken) {
-    let body: TokenBody | undefined;
-    try {
-      body = JSON.parse(Buffer.from(request.pageToken, 'base64url').toString('utf8')) as TokenBody;
-    } catch {
-      body = undefined;
-    }
-    if (!body || typeof body !== 'object' || !Array.isArray(body.k) || body.k.length !== order.length + 1) {
-      throw pageError('pageToken', 'is not a page token this list issued');
-    }
-    if (body.q !== hash) throw pageError('pageToken', 'was issued for another filter, orderBy or parent: repeat the first request without it');
+    const body = readPageToken(request.pageToken, hash, (k) => k.length === order.length + 1);
     after = body.k.map((v) => (v === null ? undefined : v));
   }
 
@@ -429,17 +436,7 @@ export function listStorePage<T>(
   const hash = queryHash('', '', scope);
   let after: string | undefined;
   if (request.pageToken) {
-    let body: TokenBody | undefined;
-    try {
-      body = JSON.parse(Buffer.from(request.pageToken, 'base64url').toString('utf8')) as TokenBody;
-    } catch {
-      body = undefined;
-    }
-    if (!body || typeof body !== 'object' || !Array.isArray(body.k) || body.k.length !== 1 || typeof body.k[0] !== 'string') {
-      throw pageError('pageToken', 'is not a page token this list issued');
-    }
-    if (body.q !== hash) throw pageError('pageToken', 'was issued for another filter, orderBy or parent: repeat the first request without it');
-    after = body.k[0];
+    after = readPageToken(request.pageToken, hash, (k) => k.length === 1 && typeof k[0] === 'string').k[0] as string;
   }
   const entries = store.list<T>(collection, { prefix, after, limit: pageSize + 1 });
   const page = entries.slice(0, pageSize);

@@ -9,22 +9,10 @@
 import ImportJobFormat from '../../schemas/ImportJobFormat.schema.json';
 import { invalidEnumValue, refuseUnknownFields } from '../errors';
 import { TYPE_PREFIX } from './names';
+import { IMPORT_JOB_FIELDS } from './import-job-model';
 
 /** Every field of the v1alpha1 ImportJob message (JSON names). */
-const IMPORT_JOB_FIELDS: ReadonlySet<string> = new Set([
-  'name',
-  'displayName',
-  'createTime',
-  'updateTime',
-  'completeTime',
-  'state',
-  'labels',
-  'assetSource',
-  'validationReport',
-  'executionReport',
-  'gcsPayload',
-  'inlinePayload',
-]);
+const IMPORT_JOB_FIELD_NAMES: ReadonlySet<string> = new Set(IMPORT_JOB_FIELDS);
 const PAYLOADS = {
   gcsPayload: { at: 'import_job.gcs_payload', fields: new Set(['format', 'path']) },
   inlinePayload: { at: 'import_job.inline_payload', fields: new Set(['format', 'payload']) },
@@ -41,7 +29,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Throws Google's INVALID_ARGUMENT for the first non-wire name or format value of an ImportJob body. */
 export function refuseNonWireNames(body: Record<string, unknown>): void {
-  refuseUnknownFields(body, (k) => IMPORT_JOB_FIELDS.has(k), 'import_job');
+  refuseUnknownFields(body, (k) => IMPORT_JOB_FIELD_NAMES.has(k), 'import_job');
   for (const [field, { at, fields }] of Object.entries(PAYLOADS)) {
     const payload = body[field];
     if (!isObject(payload)) continue;
