@@ -70,7 +70,7 @@ export function watchedStream(
   piece: (i: number) => Buffer,
   count: number,
   tail = '',
-  checkEvery = 8,
+  checkEvery = 32,
 ): { open: () => Readable; pieces: Reachability; pulled: () => number } {
   const pieces = new Reachability();
   let pulled = 0;
