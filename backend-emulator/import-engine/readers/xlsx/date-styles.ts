@@ -4,10 +4,10 @@
  * part into one flag per cell style, and turns a date serial into a Date.
  */
 import type { ZipSource } from '../zip-source';
-import type { InflateBudget } from './inflate';
+import type { InflateBudget } from './zip';
 import { scanXml } from './part-xml';
 import { attr } from './xml-scanner';
-import type { ZipEntry } from './zip-directory';
+import type { ZipEntry } from './zip';
 
 /** Custom number formats that show a date or a time: y, m, d, h or s outside quotes, brackets and escapes. */
 export function isDateFormat(code: string): boolean {

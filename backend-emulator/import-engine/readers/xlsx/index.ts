@@ -9,9 +9,9 @@
  * (limits.ts), one stage per module:
  *
  * 1. Zip: the compressed bytes stay as the pieces they arrived in, in memory or an unlinked temp
- *    file (../zip-source.ts), and are read through the central directory (zip-directory.ts): only
+ *    file (../zip-source.ts), and are read through the central directory (../zip/directory.ts): only
  *    stored and deflated entries; encrypted, multi-disk and overlapping entries are refused.
- * 2. Inflate (inflate.ts): each entry is inflated as a stream of 256 KiB pieces, bounded by its
+ * 2. Inflate (../zip/inflate.ts): each entry is inflated as a stream of 256 KiB pieces, bounded by its
  *    declared size, the per-entry cap and the workbook's remaining total, and CRC-checked.
  * 3. XML (xml-scanner.ts, part-xml.ts): a small pull scanner; a DOCTYPE is refused, no entity is
  *    ever expanded, held text and unfinished markup are bounded.
@@ -24,10 +24,10 @@
 export { columnIndex, columnName, rangeRows, MAX_COLUMNS, MAX_ROWS } from './cell-refs';
 export { excelSerialToDate, isDateFormat } from './date-styles';
 export { XlsxError, type XlsxErrorCode } from './errors';
-export { InflateBudget, inflateEntry } from './inflate';
+export { inflateEntry, workbookBudget, type InflateBudget } from './zip';
 export { DEFAULT_XLSX_LIMITS, type XlsxLimits } from './limits';
 export { createXlsxReader, type XlsxReaderOptions } from './reader';
 export type { SheetBatch } from './sheet-rows';
 export { XlsxWorkbook, type SheetInfo } from './workbook';
 export { XmlScanner, attr, decodeEntities, type XmlHandler } from './xml-scanner';
-export { readZipDirectory, type ZipEntry } from './zip-directory';
+export { readZipDirectory, type ZipEntry } from './zip';

@@ -3,14 +3,16 @@
  * their defaults. Kept apart so that every stage (zip, inflate, XML, shared strings) reads the same
  * numbers and a caller can tighten any of them without knowing which stage enforces it.
  */
+import type { ZipLimits } from '../zip/limits';
 
-export interface XlsxLimits {
-  /** Largest inflated size of one zip entry (a sheet, the shared strings). Default 1 GiB. */
-  maxEntryBytes: number;
-  /** Largest inflated size of all entries read from one workbook, each sheet counted once (its merge scan is not counted). Default 2 GiB. */
-  maxTotalBytes: number;
-  /** Most entries in the archive. Default 10,000. */
-  maxEntries: number;
+export { mib } from '../zip/limits';
+
+/**
+ * `maxEntryBytes`: largest inflated size of one zip entry (a sheet, the shared strings), default
+ * 1 GiB. `maxTotalBytes`: of all entries read from one workbook, each sheet counted once (its
+ * merge scan is not counted), default 2 GiB. `maxEntries`: default 10,000.
+ */
+export interface XlsxLimits extends ZipLimits {
   /** Longest unfinished markup or text value held while scanning, in characters. Default 1 MiB. */
   maxTokenChars: number;
   /** Most shared strings. Default 10,000,000. */
@@ -30,9 +32,3 @@ export const DEFAULT_XLSX_LIMITS: XlsxLimits = {
   maxSharedStringsBytes: 256 * 1024 * 1024,
   spoolSharedStringsAboveBytes: 8 * 1024 * 1024,
 };
-
-/** A byte count for messages: `8 MiB` when it is a whole number of MiB, else `N bytes`. */
-export function mib(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  return `${n} bytes`;
-}

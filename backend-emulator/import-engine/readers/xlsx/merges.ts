@@ -8,9 +8,9 @@
 import * as zlib from 'node:zlib';
 import type { ZipSource } from '../zip-source';
 import { XlsxError } from './errors';
-import { inflateEntry, type InflateBudget } from './inflate';
+import { inflateEntry, type InflateBudget } from './zip';
 import { attr } from './xml-scanner';
-import type { ZipEntry } from './zip-directory';
+import type { ZipEntry } from './zip';
 
 /** Merged ranges of recently scanned sheets, least recently used first. */
 const PRESCANS = new Map<string, string[]>();

@@ -4,10 +4,10 @@
  * strings and styles through these relationships, never by file naming conventions.
  */
 import type { ZipSource } from '../zip-source';
-import type { InflateBudget } from './inflate';
+import type { InflateBudget } from './zip';
 import { scanXml } from './part-xml';
 import { attr } from './xml-scanner';
-import type { ZipEntry } from './zip-directory';
+import type { ZipEntry } from './zip';
 
 export interface Relationship {
   id: string;

@@ -6,9 +6,9 @@
 import { TextDecoder } from 'node:util';
 import type { ZipSource } from '../zip-source';
 import { XlsxError } from './errors';
-import { inflateEntry, type InflateBudget } from './inflate';
+import { inflateEntry, type InflateBudget } from './zip';
 import { XmlScanner, type XmlHandler } from './xml-scanner';
-import type { ZipEntry } from './zip-directory';
+import type { ZipEntry } from './zip';
 
 /** Decodes the inflated pieces as UTF-8 text (UTF-16 when a byte order mark says so). */
 export async function* decodeText(pieces: AsyncIterable<Buffer>, label: string): AsyncGenerator<string> {

@@ -10,7 +10,7 @@ import { error, info, warning } from '../../report';
 import type { Reader, ReaderContext, ReaderEvent } from '../../types';
 import { SPOOL_THRESHOLD_BYTES, collectZip, type ZipSource } from '../zip-source';
 import { columnName, rangeRows } from './cell-refs';
-import { XlsxError } from './errors';
+import { ZipError } from '../zip/errors';
 import { DEFAULT_XLSX_LIMITS, type XlsxLimits } from './limits';
 import { inRowOrder } from './row-order';
 import { XlsxWorkbook, type SheetInfo } from './workbook';
@@ -62,7 +62,7 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
       opened(wb);
       await wb.loadStringsAndStyles();
     } catch (e) {
-      if (e instanceof XlsxError) {
+      if (e instanceof ZipError) {
         yield fatal(e.message);
         return;
       }
@@ -169,7 +169,7 @@ export function createXlsxReader(options: XlsxReaderOptions): Reader {
           yield { type: 'table', header: [], headerRow: 1, sheet: sheet.name };
         }
       } catch (e) {
-        if (e instanceof XlsxError) {
+        if (e instanceof ZipError) {
           yield fatal(`${where}: ${e.message}`);
           return;
         }

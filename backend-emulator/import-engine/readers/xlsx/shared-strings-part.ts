@@ -7,10 +7,10 @@ import { sharedStringBuilder, type SharedStringTable } from '../shared-strings';
 import type { ZipSource } from '../zip-source';
 import { decodeOoxmlEscapes } from './cell-text';
 import { XlsxError } from './errors';
-import type { InflateBudget } from './inflate';
+import type { InflateBudget } from './zip';
 import { mib, type XlsxLimits } from './limits';
 import { scanXml } from './part-xml';
-import type { ZipEntry } from './zip-directory';
+import type { ZipEntry } from './zip';
 
 export type { SharedStringTable };
 

@@ -7,7 +7,7 @@
 import type { ZipSource } from '../zip-source';
 import { readDateStyles } from './date-styles';
 import { XlsxError } from './errors';
-import { InflateBudget, inflateEntry } from './inflate';
+import { workbookBudget, inflateEntry, type InflateBudget } from './zip';
 import { DEFAULT_XLSX_LIMITS, type XlsxLimits } from './limits';
 import { prescanMerges } from './merges';
 import { readRelationships, resolvePart, type Relationship } from './package-parts';
@@ -15,7 +15,7 @@ import { decodeText, scanXml } from './part-xml';
 import { EMPTY_TABLE, readSharedStrings, type SharedStringTable } from './shared-strings-part';
 import { SheetRowReader, type SheetBatch } from './sheet-rows';
 import { XmlScanner, attr } from './xml-scanner';
-import { readZipDirectory, zipSourceOf, type ZipEntry } from './zip-directory';
+import { readZipDirectory, zipSourceOf, type ZipEntry } from './zip';
 
 export interface SheetInfo {
   name: string;
@@ -39,7 +39,7 @@ export class XlsxWorkbook {
     readonly entries: Map<string, ZipEntry>,
     readonly limits: XlsxLimits,
   ) {
-    this.budget = new InflateBudget(limits);
+    this.budget = workbookBudget(limits);
   }
 
   static async open(input: Buffer | ZipSource, limits: XlsxLimits = DEFAULT_XLSX_LIMITS): Promise<XlsxWorkbook> {

@@ -1,18 +1,21 @@
 /**
  * Inflates one zip entry as a stream of bounded pieces, never whole: the declared size, the
- * per-entry cap and the workbook's total cap are enforced as bytes come out (an entry lying about
+ * per-entry cap and the zip's total cap are enforced as bytes come out (an entry lying about
  * its size is stopped one byte past its claim), and the CRC-32 is checked at the end.
  */
 import * as zlib from 'node:zlib';
 import type { ZipSource } from '../zip-source';
-import { XlsxError } from './errors';
-import { mib, type XlsxLimits } from './limits';
-import type { ZipEntry } from './zip-directory';
+import { ZipError, type ZipDialect } from './errors';
+import { mib, type ZipLimits } from './limits';
+import type { ZipEntry } from './directory';
 
-/** Tracks the inflated bytes of one workbook against its total cap. */
-export class InflateBudget {
+/** Tracks the inflated bytes of one zip (a workbook, one read of an archive) against its total cap. */
+export class InflateBudget<L extends ZipLimits = ZipLimits> {
   used = 0;
-  constructor(readonly limits: XlsxLimits) {}
+  constructor(
+    readonly limits: L,
+    readonly dialect: ZipDialect,
+  ) {}
 }
 
 const PIECE = 256 * 1024;
@@ -22,16 +25,16 @@ const PIECE = 256 * 1024;
  * per-entry cap and the workbook's total cap, and checking the CRC-32 at the end.
  */
 export async function* inflateEntry(zip: ZipSource, entry: ZipEntry, budget: InflateBudget): AsyncGenerator<Buffer> {
-  const { limits } = budget;
+  const { limits, dialect: d } = budget;
   const label = entry.name;
   if (entry.uncompressedSize > limits.maxEntryBytes) {
-    throw new XlsxError(
-      `${label} would inflate to ${entry.uncompressedSize} bytes, more than the ${mib(limits.maxEntryBytes)} accepted for one part (zip bomb?)`,
+    throw d.fail(
+      `${label} would inflate to ${entry.uncompressedSize} bytes, more than the ${mib(limits.maxEntryBytes)} accepted for one ${d.member} (zip bomb?)`,
       'TOO_LARGE',
     );
   }
   if (budget.used + entry.uncompressedSize > limits.maxTotalBytes) {
-    throw new XlsxError(`the workbook would inflate to more than the ${mib(limits.maxTotalBytes)} accepted in total (zip bomb?)`, 'TOO_LARGE');
+    throw d.fail(`${d.whole} would inflate to more than the ${mib(limits.maxTotalBytes)} accepted in total (zip bomb?)`, 'TOO_LARGE');
   }
   const pieces = (): Iterable<Buffer> => zip.views(entry.dataOffset, entry.dataOffset + entry.compressedSize);
   const cap = entry.uncompressedSize;
@@ -41,12 +44,12 @@ export async function* inflateEntry(zip: ZipSource, entry: ZipEntry, budget: Inf
     produced += out.length;
     budget.used += out.length;
     if (produced > cap) {
-      throw new XlsxError(`${label} inflates past the ${cap} bytes its zip header declares: the archive is corrupt or hostile (zip bomb?)`, 'TOO_LARGE');
+      throw d.fail(`${label} inflates past the ${cap} bytes its zip header declares: the archive is corrupt or hostile (zip bomb?)`, 'TOO_LARGE');
     }
     crc = zlib.crc32(out, crc);
   };
   if (entry.method === 0) {
-    if (entry.compressedSize !== entry.uncompressedSize) throw new XlsxError(`the zip archive is corrupt: stored part ${label} has two sizes`, 'CORRUPT_ZIP');
+    if (entry.compressedSize !== entry.uncompressedSize) throw d.fail(`the zip archive is corrupt: stored ${d.member} ${label} has two sizes`, 'CORRUPT_ZIP');
     for (const data of pieces()) {
       for (let at = 0; at < data.length; at += PIECE) {
         const out = data.subarray(at, Math.min(data.length, at + PIECE));
@@ -83,16 +86,16 @@ export async function* inflateEntry(zip: ZipSource, entry: ZipEntry, budget: Inf
         yield out;
       }
     } catch (e) {
-      if (e instanceof XlsxError) throw e;
-      throw new XlsxError(`${label} cannot be inflated: ${(e as Error).message}`, 'CORRUPT_ZIP');
+      if (e instanceof ZipError) throw e;
+      throw d.fail(`${label} cannot be inflated: ${(e as Error).message}`, 'CORRUPT_ZIP');
     } finally {
       if (!inflater.destroyed) inflater.destroy();
     }
   } else {
-    throw new XlsxError(`${label} uses zip compression method ${entry.method}; only stored and deflated parts are supported`, 'UNSUPPORTED_ZIP');
+    throw d.fail(`${label} uses zip compression method ${entry.method}; only stored and deflated ${d.members} are supported`, 'UNSUPPORTED_ZIP');
   }
   if (produced !== cap) {
-    throw new XlsxError(`${label} inflates to ${produced} bytes but its zip header declares ${cap}: the archive is corrupt`, 'CORRUPT_ZIP');
+    throw d.fail(`${label} inflates to ${produced} bytes but its zip header declares ${cap}: the archive is corrupt`, 'CORRUPT_ZIP');
   }
-  if (crc >>> 0 !== entry.crc32 >>> 0) throw new XlsxError(`${label} fails its CRC-32 check: the archive is corrupt`, 'CORRUPT_ZIP');
+  if (crc >>> 0 !== entry.crc32 >>> 0) throw d.fail(`${label} fails its CRC-32 check: the archive is corrupt`, 'CORRUPT_ZIP');
 }
