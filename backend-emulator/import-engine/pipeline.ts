@@ -16,6 +16,7 @@
  * rows to machines, their folded form: in memory up to `joinMemoryBytes` of child source data,
  * in a temp database beyond (child-store.ts).
  */
+import { archiveMemberOf, expandArchives, withArchiveReports, type ArchiveMember } from './archives';
 import type { Asset, AssetSink } from './asset';
 import { clip, isEmptyCell, normaliseHeader, PARSERS, type CellParser } from './columns';
 import { csvReader } from './readers/csv';
@@ -33,6 +34,7 @@ import {
 import { guardedBytes, SourceError, type GuardStats } from './source';
 import { childStore, type ChildStore } from './child-store';
 import { KeySet } from './key-set';
+import { baseName } from './util';
 import type {
   CellValue,
   ColumnSpec,
@@ -54,7 +56,7 @@ export const DEFAULTS = {
   joinMemoryBytes: 16 * 1024 * 1024,
 } as const;
 
-type Options = Required<Omit<EngineOptions, 'signal' | 'onProgress'>> & Pick<EngineOptions, 'signal' | 'onProgress'>;
+type Options = Required<Omit<EngineOptions, 'signal' | 'onProgress' | 'archiveLimits'>> & Pick<EngineOptions, 'signal' | 'onProgress' | 'archiveLimits'>;
 
 function resolveOptions(o: EngineOptions = {}): Options {
   const pick = (v: number | undefined, d: number, min: number) => (typeof v === 'number' && v >= min ? v : d);
@@ -66,13 +68,11 @@ function resolveOptions(o: EngineOptions = {}): Options {
     joinMemoryBytes: pick(o.joinMemoryBytes, DEFAULTS.joinMemoryBytes, 1),
     signal: o.signal,
     onProgress: o.onProgress,
+    archiveLimits: o.archiveLimits,
   };
 }
 
-export function baseName(name: string): string {
-  const parts = name.split(/[\\/]/);
-  return parts[parts.length - 1] ?? name;
-}
+export { baseName };
 
 /** Collects the issues of one row; allocation-free for clean rows. */
 class RowIssues implements RowReporter {
@@ -206,6 +206,8 @@ interface KeyIndex {
 interface FileRun {
   file: PayloadFile;
   base: string;
+  /** Set when the file is an entry of an archive (its row errors say so). */
+  member?: ArchiveMember;
   report: FileValidationReport;
   /** Candidate kinds by name; empty for unrecognised files (never read). */
   kinds: FileKind[];
@@ -247,9 +249,11 @@ export class ImportRun {
     payload: readonly PayloadFile[],
     options?: EngineOptions,
     readonly otherFormatHint?: (base: string) => { format: string; label: string } | undefined,
+    /** Archives the payload had (expanded into `payload` by archives.ts): with one, an empty payload is not "no files". */
+    archiveCount = 0,
   ) {
     this.options = resolveOptions(options);
-    if (!Array.isArray(payload) || payload.length === 0) {
+    if (!Array.isArray(payload) || (payload.length === 0 && archiveCount === 0)) {
       this.jobErrors.push(error('the import job has no payload files'));
       return;
     }
@@ -261,6 +265,7 @@ export class ImportRun {
       const run: FileRun = {
         file,
         base,
+        member: archiveMemberOf(file),
         report: { fileName: name, rowErrors: [], partialReport: false, fileErrors: [] },
         kinds,
         order: kinds.length ? Math.min(...kinds.map((k) => definition.fileKinds.indexOf(k))) : Number.MAX_SAFE_INTEGER,
@@ -276,8 +281,10 @@ export class ImportRun {
       if (other) {
         mixed.set(other.format, other.label);
         run.report.fileErrors.push(error(`"${clip(base)}" is a file of the ${other.label} format (${other.format}), not of ${definition.label}`));
-      } else if (/\.(zip|gz|tgz|7z|rar)$/i.test(base)) {
-        run.report.fileErrors.push(error(`"${clip(base)}" is an archive; upload the files it contains (${this.titles()})`));
+      } else if (/\.(gz|tgz|7z|rar)$/i.test(base)) {
+        run.report.fileErrors.push(
+          error(`"${clip(base)}" is an archive of a kind that is not read (only .zip is); upload the files it contains (${this.titles()})`),
+        );
       } else {
         run.report.fileErrors.push(error(`unknown file name "${clip(base)}": ${definition.label} accepts ${this.titles()}`));
       }
@@ -669,8 +676,11 @@ class TableState {
     return this.run.addRowError(this.file, this.pass, rowError, issue.severity === 'ERROR') ? 'go' : 'stop-file';
   }
 
-  private location(rowNumber: number): Pick<ImportRowError, 'csvError' | 'xlsxError'> {
-    return this.sheet === undefined ? { csvError: { rowNumber } } : { xlsxError: { sheet: this.sheet, rowNumber } };
+  /** Where the row is, as Google's ImportRowError says it: one of csvError, xlsxError, archiveError (a CSV entry of an archive). */
+  private location(rowNumber: number): Pick<ImportRowError, 'csvError' | 'xlsxError' | 'archiveError'> {
+    if (this.sheet !== undefined) return { xlsxError: { sheet: this.sheet, rowNumber } };
+    const member = this.file.member;
+    return member ? { archiveError: { filePath: member.path, csvError: { rowNumber } } } : { csvError: { rowNumber } };
   }
 
   /**
@@ -810,9 +820,26 @@ export async function validateWith(
   options?: EngineOptions,
   hint?: ImportRun['otherFormatHint'],
 ): Promise<ValidationReport> {
-  const run = new ImportRun(definition, files, options, hint);
-  if (run.files.length > 0) await run.firstPass('validate');
-  return run.validationReport();
+  const expanded = await expand(definition, files, options);
+  try {
+    const run = new ImportRun(definition, expanded.files, options, hint, expanded.archiveReports.length);
+    if (run.files.length > 0 || expanded.archiveReports.length > 0) await run.firstPass('validate');
+    const report = run.validationReport();
+    return { ...report, fileValidations: withArchiveReports(report.fileValidations, expanded) };
+  } finally {
+    expanded.close();
+  }
+}
+
+/** The payload with its archives opened (archives.ts); a payload that is not a list is left to ImportRun. */
+async function expand(
+  definition: FormatDefinition,
+  files: readonly PayloadFile[],
+  options?: EngineOptions,
+): Promise<Awaited<ReturnType<typeof expandArchives>>> {
+  if (!Array.isArray(files)) return { files: files as PayloadFile[], archiveReports: [], close: () => undefined };
+  const o = resolveOptions(options);
+  return expandArchives(definition, files, { maxFileBytes: o.maxFileBytes, archiveLimits: o.archiveLimits, signal: o.signal });
 }
 
 /** Execution of `files` against one format definition: valid rows become assets in `sink`. */
@@ -823,7 +850,17 @@ export async function executeWith(
   options?: EngineOptions,
   hint?: ImportRun['otherFormatHint'],
 ): Promise<ExecutionReport> {
-  const run = new ImportRun(definition, files, options, hint);
-  if (run.files.length > 0) await run.firstPass('execute', sink);
-  return { framesReported: run.frames, executionErrors: run.validationReport(), totalRowsCount: run.totalRows };
+  const expanded = await expand(definition, files, options);
+  try {
+    const run = new ImportRun(definition, expanded.files, options, hint, expanded.archiveReports.length);
+    if (run.files.length > 0 || expanded.archiveReports.length > 0) await run.firstPass('execute', sink);
+    const report = run.validationReport();
+    return {
+      framesReported: run.frames,
+      executionErrors: { ...report, fileValidations: withArchiveReports(report.fileValidations, expanded) },
+      totalRowsCount: run.totalRows,
+    };
+  } finally {
+    expanded.close();
+  }
 }

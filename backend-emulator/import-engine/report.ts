@@ -18,10 +18,15 @@ export interface ImportRowError {
   vmName: string;
   vmUuid: string;
   errors: ImportError[];
-  /** Set for rows of CSV files (same row number). */
+  /** Set for rows of CSV files (same row number); not for a CSV inside an archive (`archiveError`). */
   csvError?: { rowNumber: number };
   /** Set for rows of workbook sheets (reserved for the XLSX reader). */
   xlsxError?: { sheet: string; rowNumber: number };
+  /**
+   * Set, in place of `csvError`, for rows of a CSV file inside a `.zip` payload file: the entry's
+   * path in the archive (`output/vm/vmInfo.csv`) and the row (same row number).
+   */
+  archiveError?: { filePath: string; csvError: { rowNumber: number } };
   /** A human readable name of the asset the row describes, when the row names one. */
   assetTitle?: string;
 }

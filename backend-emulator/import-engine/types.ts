@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Asset } from './asset';
 import type { ImportJobFormat } from '../../schemas/import-job-formats';
 import type { ImportError, Severity } from './report';
+import type { ArchiveLimits } from './readers/zip/limits';
 
 /**
  * Every `ImportJobFormat` of the API (wire names), implemented or not: the one list of formats
@@ -43,6 +44,11 @@ export interface EngineOptions {
    * in memory; beyond, the folded rows are kept in a temp database. Default 16 MiB.
    */
   joinMemoryBytes?: number;
+  /**
+   * Bounds of a `.zip` payload file (entry count, inflated total, ratio; `maxEntryBytes` defaults
+   * to `maxFileBytes`): see readers/zip/limits.ts for the defaults.
+   */
+  archiveLimits?: Partial<ArchiveLimits>;
   signal?: AbortSignal;
   /** Called after each batch of rows; `rowsRead` grows monotonically over one call. */
   onProgress?: (p: { rowsRead: number; file: string }) => void;

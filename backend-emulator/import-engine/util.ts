@@ -36,3 +36,9 @@ export function gibToBytes(gib: number): string {
   const lo = n - hi * 1e9;
   return hi === 0 ? String(lo) : String(hi) + String(lo).padStart(9, '0');
 }
+
+/** The last path segment of a file name (either separator): what recognition looks at. */
+export function baseName(name: string): string {
+  const parts = name.split(/[\\/]/);
+  return parts[parts.length - 1] ?? name;
+}
