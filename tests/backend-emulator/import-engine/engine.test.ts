@@ -98,12 +98,14 @@ describe('formats', () => {
     });
   });
 
-  test('an archive gets its own hint', async () => {
-    const r = await validateImport(FORMAT, [vmFile([vmRow('vm-1')]), memFile('aws-import-files.zip', 'PK')]);
-    expect(r.fileValidations[1].fileErrors).toEqual([
+  test('a .zip is opened (archives.test.ts); a broken one is a file error, other archive kinds get a hint', async () => {
+    const r = await validateImport(FORMAT, [vmFile([vmRow('vm-1')]), memFile('aws-import-files.zip', 'PK'), memFile('aws-import-files.7z', '7z')]);
+    expect(r.fileValidations[1].fileErrors).toEqual([{ severity: 'ERROR', errorDetails: 'the archive cannot be read: the file is not a zip archive' }]);
+    expect(r.fileValidations[2].fileErrors).toEqual([
       {
         severity: 'ERROR',
-        errorDetails: '"aws-import-files.zip" is an archive; upload the files it contains (vmInfo.csv, perfInfo.csv, diskInfo.csv, tagInfo.csv)',
+        errorDetails:
+          '"aws-import-files.7z" is an archive of a kind that is not read (only .zip is); upload the files it contains (vmInfo.csv, perfInfo.csv, diskInfo.csv, tagInfo.csv)',
       },
     ]);
   });
