@@ -88,7 +88,8 @@ export class DataFileBytes {
     const file = await fs.promises.open(tempPath, 'wx', 0o600);
     let size = 0;
     try {
-      for await (const chunk of body) {
+      // Not destroyed when the loop stops early: the caller still answers on the same request.
+      for await (const chunk of body.iterator({ destroyOnReturn: false })) {
         const bytes = chunk as Buffer;
         size += bytes.length;
         if (size > limit) throw new UploadTooLarge(limit);

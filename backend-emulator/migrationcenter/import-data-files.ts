@@ -246,7 +246,12 @@ export class ImportDataFiles implements JobDataFiles {
     try {
       received = await this.bytes.receive(body, MAX_DATA_FILE_BYTES);
     } catch (err) {
-      if (err instanceof UploadTooLarge) throw uploadTooLarge(err.limit, what);
+      if (err instanceof UploadTooLarge) {
+        // The rest of the body is read and dropped (nothing more is written), so that the client,
+        // still sending, gets the 413 answer rather than a reset connection.
+        body.resume();
+        throw uploadTooLarge(err.limit, what);
+      }
       throw err;
     }
     try {
