@@ -294,6 +294,23 @@ describe('upload to the signed URL', () => {
   });
 });
 
+describe('with --auth', () => {
+  test('the signed URL is its own credential: the PUT needs no token, the API methods still do', async () => {
+    await app.close();
+    const token = { authorization: 'Bearer alice-token' };
+    app = newApp({ auth: { tokens: { 'alice-token': 'user:alice@example.com' } } });
+    ok(await call(app, 'POST', `${BASE}/sources?sourceId=src`, {}, token));
+    ok(await call(app, 'POST', `${BASE}/importJobs?importJobId=job-1`, { assetSource: `${BASE.slice('/v1alpha1/'.length)}/sources/src` }, token));
+    googleError(await createDataFile(app, 'job-1', 'f1'), 401, 'UNAUTHENTICATED');
+    const created = ok(
+      await call(app, 'POST', `/v1alpha1/${jobName('job-1')}/importDataFiles?importDataFileId=f1`, { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' }, token),
+    );
+    ok(await upload(app, created.response.uploadFileInfo, GOOD_VM_INFO));
+    const url = new URL(created.response.uploadFileInfo.signedUri);
+    googleError(await call(app, 'PUT', url.pathname, GOOD_VM_INFO, created.response.uploadFileInfo.headers), 403, 'PERMISSION_DENIED');
+  });
+});
+
 describe('delete', () => {
   test("deleting a data file removes its bytes; the Operation's response is Empty", async () => {
     const file = await jobWithFile();
