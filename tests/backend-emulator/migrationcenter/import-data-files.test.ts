@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
-import { Readable } from 'stream';
+import { Readable, Writable } from 'stream';
 import type { FastifyInstance } from 'fastify';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import { MAX_DATA_FILE_BYTES } from '../../../backend-emulator/migrationcenter/data-file-bytes';
@@ -308,6 +308,27 @@ describe('with --auth', () => {
     ok(await upload(app, created.response.uploadFileInfo, GOOD_VM_INFO));
     const url = new URL(created.response.uploadFileInfo.signedUri);
     googleError(await call(app, 'PUT', url.pathname, GOOD_VM_INFO, created.response.uploadFileInfo.headers), 403, 'PERMISSION_DENIED');
+  });
+});
+
+describe('logs', () => {
+  test("the request log never holds a signed URL's signature", async () => {
+    await app.close();
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    app = newApp({ logLevel: 'info', logStream });
+    const file = await jobWithFile();
+    ok(await upload(app, file.uploadFileInfo, GOOD_VM_INFO));
+    const signature = new URL(file.uploadFileInfo.signedUri).searchParams.get('signature')!;
+    const uploadLines = lines.filter((l) => l.includes('/uploads/'));
+    expect(uploadLines).toHaveLength(1);
+    expect(uploadLines[0]).toContain('signature=[REDACTED]');
+    expect(lines.join('')).not.toContain(signature);
   });
 });
 
