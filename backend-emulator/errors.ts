@@ -192,3 +192,25 @@ export function payloadTooLarge(limitBytes: number): GoogleApiError {
     413,
   );
 }
+
+/**
+ * A signed URL that does not grant the request (tampered, expired, signed for another resource or
+ * method): 403 PERMISSION_DENIED, as object storage refuses a bad signed URL, with an ErrorInfo
+ * whose `reason` says which (`SIGNATURE_MISMATCH`, `URL_EXPIRED`, ...) and a message that says why.
+ */
+export function signedUrlRefused(reason: string, message: string): GoogleApiError {
+  return new GoogleApiError('PERMISSION_DENIED', message, [{ '@type': ERROR_INFO, reason, domain: 'migrationcenter.googleapis.com' }]);
+}
+
+/**
+ * An upload larger than a per-file limit: HTTP 413 with INVALID_ARGUMENT (as `payloadTooLarge`),
+ * naming the limit; checked while the bytes stream in, not only from Content-Length.
+ */
+export function uploadTooLarge(limitBytes: number, what: string): GoogleApiError {
+  return new GoogleApiError(
+    'INVALID_ARGUMENT',
+    `${what} is larger than the limit of ${limitBytes} bytes per file.`,
+    [{ '@type': BAD_REQUEST, fieldViolations: [{ field: '', description: `The upload is larger than ${limitBytes} bytes.` }] }],
+    413,
+  );
+}

@@ -49,8 +49,11 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino.default(pinoOptions, pino.destination({ dest: options.fd ?? 1, sync: true }));
 }
 
-/** Query parameters that carry credentials (Google APIs accept `access_token` and `key`): never logged. */
-const CREDENTIAL_PARAMS = /([?&](?:access_token|oauth_token|token|key)=)[^&#]*/gi;
+/**
+ * Query parameters that carry credentials (Google APIs accept `access_token` and `key`; a data
+ * file's signed upload URL carries `signature`): never logged.
+ */
+const CREDENTIAL_PARAMS = /([?&](?:access_token|oauth_token|token|key|signature)=)[^&#]*/gi;
 
 /** The URL as logged: the values of credential query parameters replaced by `[REDACTED]`. */
 export function redactUrl(url: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of the project, each printing its own figures.
- * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, reliability).
+ * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, reliability).
  */
 import { runValidationBench } from './validation';
 
@@ -23,6 +23,10 @@ const BENCHES: Record<string, () => Promise<void>> = {
   async hostile() {
     const m = await import('./hostile');
     m.printHostileBench(await m.runHostileBench());
+  },
+  async 'data-files'() {
+    const m = await import('./data-files');
+    m.printDataFilesBench(await m.runDataFilesBench());
   },
   async reliability() {
     await (await import('./reliability')).runReliabilityBench();

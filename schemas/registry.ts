@@ -25,6 +25,7 @@ import EndpointPolicy from './EndpointPolicy.schema.json';
 import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
+import ImportDataFile from './ImportDataFile.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -48,6 +49,7 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   EndpointPolicyArgs,
   Source,
   SourceArgs,
+  ImportDataFile,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -74,6 +76,7 @@ export type SchemaName =
   | 'EndpointPolicyArgs'
   | 'Source'
   | 'SourceArgs'
+  | 'ImportDataFile'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

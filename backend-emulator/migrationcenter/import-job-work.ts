@@ -16,12 +16,13 @@ import {
   type RecoveryHook,
   type ServiceOperations,
 } from '../operations/operations';
-import { resolvePayload, type StorageSettings } from '../payloads';
+import { resolvePayload, type ResolvedPayload, type StorageSettings } from '../payloads';
 import type { Asset, AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ValidationReport } from '../import-engine/report';
 import { COLLECTIONS } from './names';
 import { STATE, type ImportJobWire, type StoredJob } from './types';
 import type { Assets } from './assets';
+import type { JobDataFiles } from './import-data-files';
 import * as engine from './engine';
 import {
   JobGone,
@@ -43,8 +44,8 @@ export interface ImportJobWorkDeps {
   ops: ServiceOperations;
   assets: Assets;
   storage: () => StorageSettings;
-  /** How many import data files a job has (none are emulated yet). */
-  dataFileCount?: (jobName: string) => number;
+  /** The job's import data files, read beside its payload. */
+  dataFiles?: JobDataFiles;
 }
 
 /** Resolves with `promise` unless `signal` fires first (the promise's later failure is swallowed). */
@@ -163,11 +164,24 @@ export class ImportJobWork {
     this.store.delete(RUN_PROGRESS, name);
   }
 
+  /**
+   * Everything a job's import reads: its payload (inline or gcsPayload) if it has one, then its
+   * data files (named by display name; a file with no bytes yet is a job error), in one format.
+   */
+  private async jobData(job: ImportJobWire): Promise<ResolvedPayload & { format: string }> {
+    const payload: ResolvedPayload = hasPayload(job) ? await resolvePayload(this.deps.storage(), job) : { files: [], errors: [] };
+    const dataFiles = this.deps.dataFiles;
+    if (!dataFiles || dataFiles.count(job.name) === 0) return { ...payload, format: payloadFormat(job) };
+    const data = dataFiles.payload(job.name);
+    const format = hasPayload(job) ? payloadFormat(job) : (dataFiles.format(job.name) ?? payloadFormat(job));
+    return { files: [...payload.files, ...data.files], errors: [...payload.errors, ...data.errors], format };
+  }
+
   private async validateWork(name: string, ctl: OperationControl): Promise<WorkEnd> {
     const signal = ctl.signal;
     const state = STATE.VALIDATING;
     const job = this.ownJob(name, ctl.name, state).job;
-    if (!hasPayload(job) && (this.deps.dataFileCount?.(name) ?? 0) === 0) {
+    if (!hasPayload(job) && (this.deps.dataFiles?.count(name) ?? 0) === 0) {
       // Created without data (it comes later, as data files): nothing to read is a blocking error.
       return new WorkEnd(() =>
         this.writeEnd(name, ctl.name, state, (j) => {
@@ -177,13 +191,13 @@ export class ImportJobWork {
       );
     }
     ctl.progress('reading the payload');
-    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+    const { files, errors, format } = await raceAbort(this.jobData(job), signal);
     let report: ValidationReport;
     if (files.length === 0) {
       report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
     } else {
       ctl.progress(`validating ${files.length} file(s)`);
-      report = await raceAbort(engine.validateImport(payloadFormat(job), files, { signal }), signal);
+      report = await raceAbort(engine.validateImport(format, files, { signal }), signal);
       if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
     }
     const failed = hasBlockingErrors(report);
@@ -203,7 +217,7 @@ export class ImportJobWork {
     const job = this.ownJob(name, ctl.name, state).job;
     const reporter = job.assetSource ?? name;
     ctl.progress('reading the payload');
-    const { files, errors } = await raceAbort(resolvePayload(this.deps.storage(), job), signal);
+    const { files, errors, format } = await raceAbort(this.jobData(job), signal);
     let report: ExecutionReport;
     if (files.length === 0) {
       report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
@@ -220,7 +234,7 @@ export class ImportJobWork {
           progress(framesWritten);
         },
       };
-      report = await raceAbort(engine.executeImport(payloadFormat(job), files, sink, { signal }), signal);
+      report = await raceAbort(engine.executeImport(format, files, sink, { signal }), signal);
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
     }

@@ -33,8 +33,9 @@ import { listPage, type ListFields, type ListRequest } from './list-query';
 import { listPage as storePage, type Page, type PageRequest } from '../http/paging';
 import type { Sources } from './sources';
 import type { Assets } from './assets';
+import type { DataFileJobs, JobDataFiles } from './import-data-files';
 import { ImportJobWork } from './import-job-work';
-import { NO_DATA_MESSAGE, RUN_PROGRESS, normalizeStored, now, ordered } from './import-job-model';
+import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
 const OUTPUT_ONLY = ['name', 'createTime', 'updateTime', 'completeTime', 'state', 'validationReport', 'executionReport'] as const;
@@ -94,17 +95,18 @@ export interface ImportJobsDeps {
   storage: () => StorageSettings;
   log: FastifyBaseLogger;
   /**
-   * The seam for import data files (`importJobs/{job}/importDataFiles`, not emulated yet): how many
-   * a job has. Delete without force refuses a job that has any. Absent: 0.
+   * The job's import data files (`importJobs/{job}/importDataFiles`, import-data-files.ts): delete
+   * without force refuses a job that has any, with force removes them; validation and execution
+   * read them. Absent: no job has any.
    */
-  dataFileCount?: (jobName: string) => number;
+  dataFiles?: JobDataFiles;
 }
 
-export class ImportJobs {
+export class ImportJobs implements DataFileJobs {
   private readonly store: Store;
   private readonly ops: ServiceOperations;
 
-  /** Validation and execution in the background (the same deps: the dataFileCount seam is shared). */
+  /** Validation and execution in the background (the same deps: the dataFiles seam is shared). */
   private readonly work: ImportJobWork;
 
   constructor(private readonly deps: ImportJobsDeps) {
@@ -262,6 +264,11 @@ export class ImportJobs {
         );
       }
       if (wireChanges.gcsPayload) this.checkStoragePath(wireChanges.gcsPayload.path);
+      const newFormat = (wireChanges.inlinePayload ?? wireChanges.gcsPayload)?.format;
+      const filesFormat = payloadChange ? this.deps.dataFiles?.format(name) : undefined;
+      if (newFormat !== undefined && filesFormat !== undefined && newFormat !== filesFormat) {
+        throw failedPrecondition(`format ${newFormat} of the new payload differs from the format of the data files of import job ${name} (${filesFormat}).`);
+      }
 
       for (const p of cleared) delete (job as unknown as Record<string, unknown>)[p];
       if (wireChanges.displayName !== undefined) job.displayName = wireChanges.displayName;
@@ -295,19 +302,51 @@ export class ImportJobs {
     let stopped: string | undefined;
     const op = this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE, requestId, requestHash: hash }, () => {
       const stored = this.mustFind(name);
-      const dataFiles = this.deps.dataFileCount?.(name) ?? 0;
+      const dataFiles = this.deps.dataFiles?.count(name) ?? 0;
       if (!force && dataFiles > 0) {
         throw failedPrecondition(
           `Import job ${name} has ${dataFiles} data file(s): delete them first, or delete the job with force=true to delete them with it.`,
         );
       }
+      this.deps.dataFiles?.removeAll(name);
       this.store.delete(COLLECTIONS.importJobs, name);
       this.store.delete(RUN_PROGRESS, name);
       stopped = stored.activeOperation;
     });
     // Work in progress on the deleted job stops; its Operation ends ABORTED ("was deleted").
     if (stopped) this.ops.abortTarget(name, 'deleted');
+    // The data files' bytes go once the delete committed (kept if the job still exists: a replay).
+    if (!this.find(name)) this.deps.dataFiles?.purge(name);
     return op;
+  }
+
+  // ------------------------------------------------------------------ data files (DataFileJobs)
+
+  dataChangeAllowed(jobName: string): ImportJobWire {
+    const job = this.mustFind(jobName).job;
+    if (!PAYLOAD_EDITABLE.includes(job.state)) {
+      throw failedPrecondition(
+        `Import job ${jobName} is in state ${job.state}: its data files can be added, uploaded or deleted only before it runs (states ${PAYLOAD_EDITABLE.join(', ')}).`,
+      );
+    }
+    return job;
+  }
+
+  dataChanged(jobName: string): void {
+    const stored = this.mustFind(jobName);
+    const job = stored.job;
+    // A validation report describes the data it read: changed data needs a new validation.
+    if (job.state !== STATE.PENDING) {
+      job.state = STATE.PENDING;
+      delete job.validationReport;
+    }
+    job.updateTime = now();
+    stored.job = ordered(job);
+    this.store.put(COLLECTIONS.importJobs, jobName, stored);
+  }
+
+  payloadFormat(job: ImportJobWire): string | undefined {
+    return hasPayload(job) ? payloadFormat(job) : undefined;
   }
 
   // ------------------------------------------------------------------ validate / run

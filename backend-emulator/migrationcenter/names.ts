@@ -7,6 +7,7 @@ export const TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1a
 
 export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,
+  importDataFile: `${TYPE_PREFIX}ImportDataFile`,
   source: `${TYPE_PREFIX}Source`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
@@ -15,6 +16,7 @@ export const TYPES = {
 /** Resource types, as `google.rpc.ResourceInfo.resourceType` names them. */
 export const RESOURCE_TYPES = {
   importJob: 'migrationcenter.googleapis.com/ImportJob',
+  importDataFile: 'migrationcenter.googleapis.com/ImportDataFile',
   source: 'migrationcenter.googleapis.com/Source',
   asset: 'migrationcenter.googleapis.com/Asset',
   operation: 'migrationcenter.googleapis.com/Operation',
@@ -23,6 +25,8 @@ export const RESOURCE_TYPES = {
 /** Store collections owned by Migration Center. */
 export const COLLECTIONS = {
   importJobs: 'migrationcenter.importJobs',
+  /** Import data files; key `{job}/importDataFiles/{id}` (their bytes: data-file-bytes.ts). */
+  importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
   requestIds: 'migrationcenter.requestIds',
   /** Assets that executed import jobs stored; key `{parent}/assets/{id}`. */

@@ -14,7 +14,11 @@
  *   DELETE /v1alpha1/{source}?requestId=                                -> Operation (done; response Empty)
  *   GET    /v1alpha1/{parent}/assets?pageSize=&pageToken=&filter=&orderBy=&view=, GET /v1alpha1/{asset}?view=
  *   GET    /v1alpha1/{parent}/operations[/{id}], DELETE .../{id}, POST .../{id}:cancel
- * where {parent} is projects/{project}/locations/{location}.
+ *   POST   /v1alpha1/{job}/importDataFiles?importDataFileId=&requestId=  -> Operation (done; response ImportDataFile)
+ *   GET    /v1alpha1/{job}/importDataFiles?pageSize=&pageToken=&filter=&orderBy=, GET /v1alpha1/{dataFile}
+ *   DELETE /v1alpha1/{dataFile}?requestId=                              -> Operation (done; response Empty)
+ *   PUT    /uploads/{dataFile}?expires=&signature=   (the signed upload URL; not a Google API path)
+ * where {parent} is projects/{project}/locations/{location} and {job} is {parent}/importJobs/{id}.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -30,6 +34,9 @@ import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
 import { Sources } from './sources';
 import { Assets } from './assets';
 import { ImportJobs, parseJobView } from './import-jobs';
+import { ImportDataFiles } from './import-data-files';
+import { DataFileBytes } from './data-file-bytes';
+import { UPLOAD_PATH_PREFIX, UploadUrls } from './upload-urls';
 import type { ListRequest } from './list-query';
 
 /**
@@ -48,6 +55,9 @@ interface JobParams extends ParentParams {
 interface SourceParams extends ParentParams {
   source: string;
 }
+interface DataFileParams extends JobParams {
+  dataFile: string;
+}
 interface AssetParams extends ParentParams {
   asset: string;
 }
@@ -55,6 +65,10 @@ interface AssetParams extends ParentParams {
 /** The Migration Center domain objects of one app (exposed for tests as `app.migrationCenter`-free handles). */
 export interface MigrationCenter {
   importJobs: ImportJobs;
+  importDataFiles: ImportDataFiles;
+  /** Where data files' bytes are kept (tests look for leftovers there). */
+  dataFileBytes: DataFileBytes;
+  uploadUrls: UploadUrls;
   sources: Sources;
   assets: Assets;
   storage: () => StorageSettings;
@@ -107,9 +121,18 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   const sources = new Sources(store, ops);
   const assets = new Assets(store);
-  // Import data files are not emulated yet: no job has any (the seam the data-file routes plug into).
-  const importJobs = new ImportJobs({ store, ops, sources, assets, storage, log: ctx.log, dataFileCount: () => 0 });
-  instances.set(ctx, { importJobs, sources, assets, storage });
+  // Data files: bytes in the data dir (a temporary one in memory), URLs signed with the data dir's key.
+  const dataFileBytes = new DataFileBytes(ctx.config.dataDir);
+  const uploadUrls = new UploadUrls(ctx.config.dataDir);
+  app.addHook('onClose', async () => dataFileBytes.close());
+  // The two domains use each other: the data files reach the jobs lazily (built just below).
+  const importDataFiles: ImportDataFiles = new ImportDataFiles({ store, ops, bytes: dataFileBytes, urls: uploadUrls, jobs: () => importJobs });
+  const importJobs: ImportJobs = new ImportJobs({ store, ops, sources, assets, storage, log: ctx.log, dataFiles: importDataFiles });
+  instances.set(ctx, { importJobs, importDataFiles, dataFileBytes, uploadUrls, sources, assets, storage });
+  // Uploads a stop interrupted, and bytes whose data file is gone, never outlive a restart.
+  const swept = importDataFiles.sweep();
+  if (swept > 0) ctx.log.warn({ files: swept }, 'removed data file uploads and bytes left by the previous stop');
+  ctx.onReset(() => dataFileBytes.clear());
 
   ops.onRestart(importJobs.recovery);
   const recovered = ops.recoverInterrupted();
@@ -168,6 +191,54 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     const requestId = body.requestId === undefined ? queryParam(request, 'requestId') : body.requestId;
     if (requestId !== undefined && typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
     return verb === 'validate' ? importJobs.validate(name, parent, requestId) : importJobs.run(name, parent, requestId);
+  });
+
+  // ---------------------------------------------------------------- import data files
+
+  const dataFileJob = (request: FastifyRequest<{ Params: JobParams }>): { job: string; parent: string } => {
+    const { parent } = locationName(request.params.project, request.params.location, 'parent');
+    const { id, verb } = splitVerb(request.params.importJob);
+    if (!id || verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return { job: `${parent}/importJobs/${id}`, parent };
+  };
+  const dataFileName = (request: FastifyRequest<{ Params: DataFileParams }>): { name: string; parent: string } => {
+    const { job, parent } = dataFileJob(request);
+    const { id, verb } = splitVerb(request.params.dataFile);
+    if (!id || verb !== undefined) throw unknownPath(request.method, urlPath(request));
+    return { name: `${job}/importDataFiles/${id}`, parent };
+  };
+
+  app.post<{ Params: JobParams }>(`${prefix}/importJobs/:importJob/importDataFiles`, async (request) => {
+    const { job, parent } = dataFileJob(request);
+    const origin = `${request.protocol}://${request.host}`;
+    return importDataFiles.create(job, parent, queryParam(request, 'importDataFileId'), queryParam(request, 'requestId'), objectBody(request), origin);
+  });
+
+  app.get<{ Params: JobParams }>(`${prefix}/importJobs/:importJob/importDataFiles`, async (request) =>
+    importDataFiles.list(dataFileJob(request).job, listRequest(request)),
+  );
+
+  app.get<{ Params: DataFileParams }>(`${prefix}/importJobs/:importJob/importDataFiles/:dataFile`, async (request) =>
+    importDataFiles.get(dataFileName(request).name),
+  );
+
+  app.delete<{ Params: DataFileParams }>(`${prefix}/importJobs/:importJob/importDataFiles/:dataFile`, async (request) => {
+    const { name, parent } = dataFileName(request);
+    return importDataFiles.delete(name, parent, queryParam(request, 'requestId'));
+  });
+
+  // The signed upload URL. Its own plugin: a content-type parser that reads nothing, so the body
+  // stays the raw request stream (never buffered, no body limit) for the domain to stream to disk.
+  app.register(async (uploads) => {
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, async (request, reply) => {
+      const length = request.headers['content-length'];
+      const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      await importDataFiles.upload(request.params['*'], query, request.headers, declared, request.raw);
+      return reply.code(200).send();
+    });
   });
 
   // ---------------------------------------------------------------- sources

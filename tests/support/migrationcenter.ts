@@ -86,3 +86,19 @@ export function onTheWire(value: unknown): unknown {
   }
   return out;
 }
+
+export const DATA_FILE_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportDataFile';
+
+/** Creates an import data file of job `jobId` (a manual CSV by default); returns the response. */
+export async function createDataFile(app: FastifyInstance, jobId: string, fileId: string, body: Record<string, unknown> = {}, query = ''): Promise<Res> {
+  return call(app, 'POST', `/v1alpha1/${jobName(jobId)}/importDataFiles?importDataFileId=${fileId}${query}`, {
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+    ...body,
+  });
+}
+
+/** PUTs bytes to a data file's signed URL through inject() (the URL's path and query), with its headers. */
+export async function upload(app: FastifyInstance, info: { signedUri: string; headers: Record<string, string> }, bytes: string | Buffer): Promise<Res> {
+  const url = new URL(info.signedUri);
+  return call(app, 'PUT', `${url.pathname}${url.search}`, bytes, info.headers);
+}

@@ -3,14 +3,16 @@
  * a real listening emulator. An inline manual CSV with good and bad rows is validated (the
  * operation polled), fixed, validated again, run; both reports are read back field by field and
  * checked against the output schemas; the assets execution stored are listed. The same for a
- * storage payload in a temporary storage directory.
+ * storage payload in a temporary storage directory. And the data-file flow: data files created with
+ * the client, their bytes PUT with `fetch` to the signed URL, validated, run, deleted with the job.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { google, type migrationcenter_v1alpha1 } from 'googleapis';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { validateOutput } from '../../../schemas';
-import { EMPTY_TYPE, IMPORT_JOB_TYPE, METADATA_TYPE, PARENT, VM_HEADER, b64, csv, tempDir, vmRow } from '../../support/migrationcenter';
+import { DATA_FILE_TYPE, EMPTY_TYPE, IMPORT_JOB_TYPE, METADATA_TYPE, PARENT, VM_HEADER, b64, csv, tempDir, vmRow } from '../../support/migrationcenter';
+import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 
 const NO_RETRY = { retry: false } as const;
@@ -408,6 +410,83 @@ describe("Google's rules, through googleapis", () => {
     );
     expect(data.response).toMatchObject({ inlinePayload: { format: 'IMPORT_JOB_FORMAT_DATABASE_ZIP' } });
   });
+});
+
+test('import data files: create, upload to the signed URL with fetch, list, validate, replace, run, delete the job with and without force', async () => {
+  const parent = 'projects/p5/locations/us-central1';
+  const name = `${parent}/importJobs/files-job`;
+  await createSource(parent, 'files');
+  const files = mc.projects.locations.importJobs.importDataFiles;
+  // A job with no payload: its data comes as data files.
+  const { data: created } = await mc.projects.locations.importJobs.create(
+    { parent, importJobId: 'files-job', requestBody: { assetSource: `${parent}/sources/files` } },
+    NO_RETRY,
+  );
+  expect(created.response).toMatchObject({ name, state: 'IMPORT_JOB_STATE_PENDING' });
+
+  const createFile = async (id: string, displayName: string): Promise<migrationcenter_v1alpha1.Schema$ImportDataFile> => {
+    const { data: op } = await files.create(
+      { parent: name, importDataFileId: id, requestBody: { displayName, format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' } },
+      NO_RETRY,
+    );
+    expect(op.done).toBe(true);
+    expect(op.metadata).toMatchObject({ '@type': METADATA_TYPE, verb: 'create', target: `${name}/importDataFiles/${id}` });
+    const file = op.response as migrationcenter_v1alpha1.Schema$ImportDataFile & { '@type': string };
+    expect(file).toMatchObject({ '@type': DATA_FILE_TYPE, name: `${name}/importDataFiles/${id}`, displayName, state: 'CREATING' });
+    // The signed URL points where the client reached the emulator.
+    expect(file.uploadFileInfo!.signedUri!.startsWith(`${proxy.url}/`)).toBe(true);
+    return file;
+  };
+  const put = (file: migrationcenter_v1alpha1.Schema$ImportDataFile, body: string) =>
+    fetch(file.uploadFileInfo!.signedUri!, { method: 'PUT', headers: file.uploadFileInfo!.headers!, body });
+
+  // Create a data file, upload a CSV with a bad row, list, validate: FAILED_VALIDATION naming the file.
+  const bad = await createFile('vm-bad', 'vmInfo.csv');
+  expect((await put(bad, MIXED)).status).toBe(200);
+  const { data: listed } = await files.list({ parent: name }, NO_RETRY);
+  expect(listed.importDataFiles!.map((f) => [f.name, f.state])).toEqual([[bad.name, 'ACTIVE']]);
+  const { data: one } = await files.get({ name: bad.name! }, NO_RETRY);
+  expect(one.state).toBe('ACTIVE');
+  const failed = await validateJob(name);
+  expect(failed.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
+  expectMixedReport(failed.validationReport, 'vmInfo.csv');
+
+  // Tampering the URL: 403 in Google's error shape.
+  const tampered = await fetch(
+    bad.uploadFileInfo!.signedUri!.replace(/signature=(.)/, (_m, c: string) => `signature=${c === '0' ? '1' : '0'}`),
+    {
+      method: 'PUT',
+      headers: bad.uploadFileInfo!.headers!,
+      body: FIXED,
+    },
+  );
+  expect(tampered.status).toBe(403);
+  expect(await tampered.json()).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED' } });
+
+  // Delete the bad file; a new data file with the fixed rows, and performance samples.
+  const { data: deletedFile } = await files.delete({ name: bad.name! }, NO_RETRY);
+  expect(deletedFile).toMatchObject({ done: true, response: { '@type': EMPTY_TYPE } });
+  const good = await createFile('vm-good', 'vmInfo.csv');
+  const perf = await createFile('perf', 'perfInfo.csv');
+  expect((await put(good, FIXED)).status).toBe(200);
+  expect((await put(perf, PERF)).status).toBe(200);
+  const ready = await validateJob(name);
+  expect(ready.state).toBe('IMPORT_JOB_STATE_READY');
+  expectReadyReport(ready.validationReport, ['vmInfo.csv', 'perfInfo.csv']);
+  const completed = await runJob(name);
+  expect(completed.state).toBe('IMPORT_JOB_STATE_COMPLETED');
+  expectExecutionReport(completed.executionReport);
+  const { data: assets } = await mc.projects.locations.assets.list({ parent }, NO_RETRY);
+  expect(assets.assets!.map((a) => a.title).sort()).toEqual(['db-1', 'warn-1', 'web-1']);
+
+  // The job has data files: delete without force is refused, with force it goes, files too.
+  await expect(mc.projects.locations.importJobs.delete({ name }, NO_RETRY)).rejects.toMatchObject({
+    response: { status: 400, data: { error: { status: 'FAILED_PRECONDITION', message: expect.stringContaining('force=true') } } },
+  });
+  const { data: deleted } = await mc.projects.locations.importJobs.delete({ name, force: true }, NO_RETRY);
+  expect(deleted).toMatchObject({ done: true, response: { '@type': EMPTY_TYPE } });
+  await expect(files.get({ name: good.name! }, NO_RETRY)).rejects.toMatchObject({ response: { status: 404 } });
+  expect(migrationCenterOf(emulator.app.emulator)!.dataFileBytes.listAll()).toEqual([]);
 });
 
 // Last in the file: every answer Google's client received above, walked for default values.

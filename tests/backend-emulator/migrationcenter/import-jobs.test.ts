@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
 import type { StoredJob } from '../../../backend-emulator/migrationcenter/types';
 import { NO_DATA_MESSAGE } from '../../../backend-emulator/migrationcenter/import-jobs';
-import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import {
   BASE,
   EMPTY_TYPE,
@@ -17,6 +16,7 @@ import {
   SOURCE,
   act,
   call,
+  createDataFile,
   createJob,
   ensureSource,
   googleError,
@@ -616,10 +616,10 @@ describe('delete', () => {
     googleError(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`), 404, 'NOT_FOUND');
   });
 
-  test('a job with data files needs force=true (FAILED_PRECONDITION otherwise), through the dataFileCount seam', async () => {
-    ok(await createJob(app, 'job-1', { inlinePayload: inline() }));
-    const jobs = migrationCenterOf(app.emulator)!.importJobs as unknown as { deps: { dataFileCount?: (name: string) => number } };
-    jobs.deps.dataFileCount = (name) => (name === jobName('job-1') ? 2 : 0);
+  test('a job with data files needs force=true (FAILED_PRECONDITION otherwise)', async () => {
+    ok(await createJob(app, 'job-1', {}));
+    ok(await createDataFile(app, 'job-1', 'vm-info', { displayName: 'vmInfo.csv' }));
+    ok(await createDataFile(app, 'job-1', 'perf-info', { displayName: 'perfInfo.csv' }));
     const err = googleError(await call(app, 'DELETE', `/v1alpha1/${jobName('job-1')}?force=false`), 400, 'FAILED_PRECONDITION');
     expect(err.message).toMatch(/2 data file\(s\).*force=true/);
     ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`));
