@@ -34,6 +34,7 @@ import {
   violations,
   vmRow,
 } from '../../support/migrationcenter';
+import { aws15Zip, azure152Zip } from '../../support/cloud-zips';
 
 const BAD_VM_INFO = csv(VM_HEADER, vmRow('m-1', 'web-1'), vmRow('m-2', 'bad-1', { AllocatedProcessorCoreCount: 'many' }));
 const fileName = (jobId: string, id: string) => `${jobName(jobId)}/importDataFiles/${id}`;
@@ -198,6 +199,25 @@ describe('upload to the signed URL', () => {
     expect(job.validationReport.fileValidations).toEqual([
       expect.objectContaining({ fileName: 'vmInfo.csv', rowErrors: [expect.objectContaining({ rowNumber: 3, vmName: 'bad-1' })] }),
     ]);
+  });
+
+  test("the collection scripts' zips upload as one data file each, and validate and run as their CSV files do", async () => {
+    for (const [i, made] of [aws15Zip(), azure152Zip()].entries()) {
+      const format = i === 0 ? 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV' : 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV';
+      const jobId = `zip-${i}`;
+      ok(await createJob(app, jobId, {}));
+      const file = ok(await createDataFile(app, jobId, 'export', { displayName: made.name, format })).response;
+      expect((await upload(app, file.uploadFileInfo, made.data)).status).toBe(200);
+      const [, validated] = await act(app, jobId, 'validate');
+      expect(validated.state).toBe('IMPORT_JOB_STATE_READY');
+      // The archive's own report, then one per entry read, under the data file's display name.
+      expect(validated.validationReport.fileValidations.map((f: { fileName: string }) => f.fileName)).toEqual(
+        expect.arrayContaining([made.name, expect.stringMatching(new RegExp(`^${made.name}/.*vmInfo\\.csv$`))]),
+      );
+      const [, ran] = await act(app, jobId, 'run');
+      expect(ran.state).toBe('IMPORT_JOB_STATE_COMPLETED');
+      expect(ran.executionReport.framesReported).toBeGreaterThan(0);
+    }
   });
 
   test('uploading again replaces the bytes (and sends a validated job back to PENDING) until the job runs', async () => {
