@@ -159,11 +159,17 @@ export function bindHeader(kind: FileKind, header: readonly CellValue[]): Bindin
       requiredValue: spec.presence === 'required' && !spec.allowEmpty,
     });
   }
+  // Unnamed cells after the last named one are what a spreadsheet re-save leaves (formatted empty
+  // columns): ignored without a word. An unnamed column between named ones is worth an INFO.
+  let lastNamed = -1;
+  normalised.forEach((h, i) => {
+    if (h !== '') lastNamed = i;
+  });
   normalised.forEach((h, i) => {
     if (taken.has(i) || kind.columns.some((c) => h !== '' && matchesColumn(c, h))) return;
     const raw = String(header[i] ?? '');
     if (h === '') {
-      if (i < header.length - 1 || header.length === 1) issues.push(info(`the column at position ${i + 1} has no name; it is ignored`));
+      if (i < lastNamed || header.length === 1) issues.push(info(`the column at position ${i + 1} has no name; it is ignored`));
     } else {
       issues.push(info(`the column "${clip(raw.trim())}" is not part of the ${kind.title} template; it is ignored`));
     }
@@ -241,6 +247,8 @@ export class ImportRun {
   private progressRows = 0;
   private sink?: AssetSink;
   private pending: Asset[] = [];
+  /** The readers' state across the files of this run (ReaderContext.runState). */
+  private readonly readerState = new Map<string, unknown>();
 
   constructor(
     readonly definition: FormatDefinition,
@@ -433,6 +441,7 @@ export class ImportRun {
         maxRowBytes: this.options.maxRowBytes,
         signal: this.options.signal,
         tables: pass.only === 'machines' ? (sheet) => this.isMachineSheet(run, sheet) : undefined,
+        runState: this.readerState,
       })) {
         this.checkAbort();
         let go: 'go' | 'stop-table' | 'stop-file';

@@ -153,6 +153,11 @@ export interface ReaderContext {
    * machine sheets); absent, every table the reader was configured for is read.
    */
   tables?: (sheet: string) => boolean;
+  /**
+   * State a format's reader keeps across the files of one import run (one map per run): the
+   * RVTools CSV tabs are separate files but join to the vInfo file read before them.
+   */
+  runState?: Map<string, unknown>;
 }
 
 /**

@@ -240,7 +240,7 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
         { severity: 'WARNING', errorDetails: 'the column Template is missing from the header of RVTools_tabvDisk.csv; it is recommended' },
       ],
       rowErrors: [
-        row(3, 'ghost', '', [['ERROR', `${KEY_COLUMN} "vm-999@vc01" matches no ${KEY_COLUMN} of RVTools_tabvInfo.csv`]]),
+        row(3, 'ghost', '', [['ERROR', 'the row matches no VM of vInfo: tried VM ID "vm-999" + VI SDK Server "vc01"; then VM "ghost"']]),
         row(4, 'ok-01', '', [['ERROR', 'Capacity MiB must be at least 0 (MiB), got -5']]),
       ],
     });
@@ -253,7 +253,10 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
       rowErrors: [],
       partialReport: false,
       fileErrors: [
-        { severity: 'ERROR', errorDetails: 'RVTools_tabvCPU.csv: the header has neither a VM nor a VM ID column: its rows cannot be matched to vInfo' },
+        {
+          severity: 'ERROR',
+          errorDetails: 'RVTools_tabvCPU.csv: the header has none of the columns VM, VM ID or VM UUID: its rows cannot be matched to vInfo',
+        },
         { severity: 'WARNING', errorDetails: 'the column VM is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
         { severity: 'WARNING', errorDetails: 'the column Powerstate is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
         { severity: 'WARNING', errorDetails: 'the column Template is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
@@ -484,7 +487,7 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
         vmUuid: '',
         assetTitle: 'x',
         xlsxError: { sheet: 'vDisk', rowNumber: 3 },
-        errors: [{ severity: 'ERROR', errorDetails: `${KEY_COLUMN} "vm-9@vc" matches no ${KEY_COLUMN} of sheet vInfo` }],
+        errors: [{ severity: 'ERROR', errorDetails: 'the row matches no VM of vInfo: tried VM ID "vm-9" + VI SDK Server "vc"; then VM "x"' }],
       },
     ]);
     const none = await validate(rvtoolsXlsx, [bufferFile('none.xlsx', await buildWorkbook([{ name: 'vHost', rows: [['Host'], ['esx']] }]))]);
