@@ -459,6 +459,11 @@ export class ImportRun {
             }
           }
           this.options.onProgress?.({ rowsRead: this.progressRows, file: run.file.name });
+        } else if (ev.type === 'fileIssue' && ev.fatal && ev.issue.severity === 'ERROR' && stats.bytes === 0 && run.kinds.every((k) => !k.required)) {
+          // A 0-byte file of an optional kind is what PowerShell's Export-Csv writes for an empty
+          // list (the Azure script's tagInfo.csv of VMs without tags): no rows, not a broken file.
+          this.fileError(run, pass, info(`the file is empty (0 bytes): no ${run.kinds[0].title} rows; an optional file may be empty`));
+          go = 'stop-file';
         } else {
           go = this.onEvent(run, pass, state, ev);
         }
