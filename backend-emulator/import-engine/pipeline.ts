@@ -142,10 +142,12 @@ export function bindHeader(kind: FileKind, header: readonly CellValue[]): Bindin
     }
     if (found.length === 0) {
       if (spec.presence === 'required') {
-        issues.push(error(`the required column ${spec.name} is missing from the header of ${kind.title}`));
+        const hint = spec.missingHint ? `: ${spec.missingHint}` : '';
+        issues.push(error(`the required column ${spec.name} is missing from the header of ${kind.title}${hint}`));
         fatal = true;
       } else if (spec.presence === 'recommended') {
-        issues.push(warning(`the column ${spec.name} is missing from the header of ${kind.title}; it is recommended`));
+        const hint = spec.missingHint ? `: ${spec.missingHint}` : '';
+        issues.push(warning(`the column ${spec.name} is missing from the header of ${kind.title}; it is recommended${hint}`));
       }
       continue;
     }

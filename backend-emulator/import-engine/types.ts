@@ -78,6 +78,8 @@ export interface ColumnSpec {
   example?: string;
   /** Added by the reader, never in a file: left out of templates. */
   derived?: boolean;
+  /** Appended to the message when the column is missing from a header: how to get it into the file. */
+  missingHint?: string;
 }
 
 /**
