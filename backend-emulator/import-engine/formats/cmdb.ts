@@ -341,7 +341,7 @@ export const CMDB_KINDS: readonly FileKind[] = [
   },
   {
     kind: 'other-tables',
-    title: 'exports of other ServiceNow tables',
+    title: 'other cmdb_ci_*.csv tables',
     fileName: CMDB_OTHER_FILE,
     required: false,
     multiple: true,

@@ -100,6 +100,16 @@ const VM_CONTEXT: ColumnSpec[] = [
   },
 ];
 
+/**
+ * Child tabs: `VM ID` is optional (4.x writes it in vInfo but not in every child tab); the rows join
+ * on the strongest identifier both tabs carry (rvtools-join.ts).
+ */
+const CHILD_CONTEXT: ColumnSpec[] = VM_CONTEXT.map((c) =>
+  c.name === 'VM ID'
+    ? { ...c, presence: 'optional', description: 'vCenter managed object id: joins the row to vInfo when both tabs have it (else VM UUID, else the VM name).' }
+    : c,
+);
+
 const CONTEXT_KNOWN = known([
   'SRM Placeholder',
   'Annotation',
@@ -118,7 +128,7 @@ const CONTEXT_KNOWN = known([
 /** Child tabs declare the context columns they share with vInfo as known-but-ignored. */
 function childColumns(own: ColumnSpec[]): ColumnSpec[] {
   const names = new Set(own.map((c) => c.name));
-  return [CHILD_VM_NAME, ...VM_CONTEXT, ...own, ...CONTEXT_KNOWN.filter((c) => !names.has(c.name)), KEY_SPEC];
+  return [CHILD_VM_NAME, ...CHILD_CONTEXT, ...own, ...CONTEXT_KNOWN.filter((c) => !names.has(c.name)), KEY_SPEC];
 }
 
 const MIB = (name: string, aliasMb: string, presence: ColumnSpec['presence'], description: string, example: string): ColumnSpec => ({
@@ -600,9 +610,15 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
             n,
           );
         const ignored = tab ? IGNORED_OF_TAB[tab] : new Set<string>();
+        // Unnamed cells after the last named one (a re-save in Excel or LibreOffice) are dropped
+        // here: the key column goes after them, so the pipeline would no longer see them as trailing.
+        let lastNamed = -1;
+        norm.forEach((h, i) => {
+          if (h !== '') lastNamed = i;
+        });
         const keep: number[] = [];
         norm.forEach((h, i) => {
-          if (!ignored.has(h)) keep.push(i);
+          if (!ignored.has(h) && i <= lastNamed) keep.push(i);
         });
         const ids: IdColumns = {
           vmId: byName('VM ID'),
