@@ -7,10 +7,12 @@
  * Tabs read: vInfo (required, one row per VM: becomes the asset), vCPU, vMemory, vDisk, vPartition,
  * vNetwork (optional, rows joined to their VM). Every other tab is ignored with an INFO.
  *
- * Join key: the tabs carry no shared unique column in every RVTools version (3.x files lack
- * `VM UUID`, trimmed files even `VM ID`), so the reader adds a column `VM key` to every tab:
- * `<VM ID>@<VI SDK Server>` (`<VM ID>` when the server is blank or absent), or the VM name when the
- * row has no VM ID. vInfo's `VM key` is unique; a child row's `VM key` must name a vInfo row.
+ * Join: the tabs carry no identifier shared by every RVTools version (3.x files lack `VM UUID`,
+ * trimmed files even `VM ID`, 4.x child tabs may lack `VM ID`), so a child tab joins to vInfo on the
+ * strongest identifier both headers carry (rvtools-join.ts). The reader adds a column `VM key` to
+ * every tab: in vInfo `<VM ID>@<VI SDK Server>` (`<VM ID>` when the server is blank or absent), or
+ * the VM name when the row has no VM ID, unique; in a child tab, the `VM key` of the vInfo row it
+ * joined to.
  *
  * Template rows (`Template` = True) are VM templates, not machines: the reader drops them before
  * validation, with one INFO row entry per template of vInfo and one INFO per other tab counting the
@@ -63,7 +65,8 @@ const KEY_SPEC: ColumnSpec = {
   type: 'string',
   presence: 'optional',
   derived: true,
-  description: 'Added by the reader, never in the file: `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name. Joins the tabs.',
+  description:
+    'Added by the reader, never in the file: in vInfo `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name; in the other tabs, the key of the vInfo row the row joins (on VM ID, else VM UUID, else the VM name).',
 };
 
 const VM_NAME: ColumnSpec = { name: 'VM', type: 'string', presence: 'required', description: 'Virtual machine name.', example: 'web-01' };
