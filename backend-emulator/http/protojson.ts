@@ -45,6 +45,8 @@ const ENUM_ZEROS: Readonly<Record<string, ReadonlySet<string>>> = {
   state: new Set(['IMPORT_JOB_STATE_UNSPECIFIED', 'STATE_UNSPECIFIED']),
   severity: new Set(['SEVERITY_UNSPECIFIED']),
   family: new Set(['OS_FAMILY_UNKNOWN']),
+  // VirtualMachineDetails.osFamily: an asset whose OS is not known (an RVTools VM without an OS column).
+  osFamily: new Set(['OS_FAMILY_UNKNOWN']),
   powerState: new Set(['POWER_STATE_UNSPECIFIED']),
   assignment: new Set(['ADDRESS_ASSIGNMENT_UNSPECIFIED']),
   logType: new Set(['LOG_TYPE_UNSPECIFIED']),

@@ -142,10 +142,12 @@ export function bindHeader(kind: FileKind, header: readonly CellValue[]): Bindin
     }
     if (found.length === 0) {
       if (spec.presence === 'required') {
-        issues.push(error(`the required column ${spec.name} is missing from the header of ${kind.title}`));
+        const hint = spec.missingHint ? `: ${spec.missingHint}` : '';
+        issues.push(error(`the required column ${spec.name} is missing from the header of ${kind.title}${hint}`));
         fatal = true;
       } else if (spec.presence === 'recommended') {
-        issues.push(warning(`the column ${spec.name} is missing from the header of ${kind.title}; it is recommended`));
+        const hint = spec.missingHint ? `: ${spec.missingHint}` : '';
+        issues.push(warning(`the column ${spec.name} is missing from the header of ${kind.title}; it is recommended${hint}`));
       }
       continue;
     }
@@ -159,11 +161,17 @@ export function bindHeader(kind: FileKind, header: readonly CellValue[]): Bindin
       requiredValue: spec.presence === 'required' && !spec.allowEmpty,
     });
   }
+  // Unnamed cells after the last named one are what a spreadsheet re-save leaves (formatted empty
+  // columns): ignored without a word. An unnamed column between named ones is worth an INFO.
+  let lastNamed = -1;
+  normalised.forEach((h, i) => {
+    if (h !== '') lastNamed = i;
+  });
   normalised.forEach((h, i) => {
     if (taken.has(i) || kind.columns.some((c) => h !== '' && matchesColumn(c, h))) return;
     const raw = String(header[i] ?? '');
     if (h === '') {
-      if (i < header.length - 1 || header.length === 1) issues.push(info(`the column at position ${i + 1} has no name; it is ignored`));
+      if (i < lastNamed || header.length === 1) issues.push(info(`the column at position ${i + 1} has no name; it is ignored`));
     } else {
       issues.push(info(`the column "${clip(raw.trim())}" is not part of the ${kind.title} template; it is ignored`));
     }
@@ -243,6 +251,8 @@ export class ImportRun {
   private progressRows = 0;
   private sink?: AssetSink;
   private pending: Asset[] = [];
+  /** The readers' state across the files of this run (ReaderContext.runState). */
+  private readonly readerState = new Map<string, unknown>();
 
   constructor(
     readonly definition: FormatDefinition,
@@ -440,6 +450,7 @@ export class ImportRun {
         maxRowBytes: this.options.maxRowBytes,
         signal: this.options.signal,
         tables: pass.only === 'machines' ? (sheet) => this.isMachineSheet(run, sheet) : undefined,
+        runState: this.readerState,
       })) {
         this.checkAbort();
         let go: 'go' | 'stop-table' | 'stop-file';
@@ -457,6 +468,11 @@ export class ImportRun {
             }
           }
           this.options.onProgress?.({ rowsRead: this.progressRows, file: run.file.name });
+        } else if (ev.type === 'fileIssue' && ev.fatal && ev.issue.severity === 'ERROR' && stats.bytes === 0 && run.kinds.every((k) => !k.required)) {
+          // A 0-byte file of an optional kind is what PowerShell's Export-Csv writes for an empty
+          // list (the Azure script's tagInfo.csv of VMs without tags): no rows, not a broken file.
+          this.fileError(run, pass, info(`the file is empty (0 bytes): no ${run.kinds[0].title} rows; an optional file may be empty`));
+          go = 'stop-file';
         } else {
           go = this.onEvent(run, pass, state, ev);
         }

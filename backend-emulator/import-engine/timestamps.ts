@@ -3,11 +3,13 @@
  * - ISO 8601: `2024-01-31`, `2024-01-31T13:30`, `2024-01-31T13:30:00`, `2024-01-31 13:30:00.123`,
  *   with an optional `Z`, `+01:00`, `+0100` or `+01` zone;
  * - the collection scripts' US forms: `01/31/2024 13:30:00` and `01/31/2024, 13:30:00`
- *   (one-digit month, day and hour accepted; seconds optional), or a bare `01/31/2024`.
+ *   (one-digit month, day and hour accepted; seconds optional), or a bare `01/31/2024`;
+ * - PowerShell's en-US culture form, which the Azure script 1.4.1 writes for CreateDate and
+ *   TimeStamp: `1/15/2023 9:30:00 AM` / `PM` (12 AM is midnight, 12 PM noon).
  */
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
-const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
+const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp])[Mm])?)?$/;
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
@@ -69,7 +71,15 @@ export function parseTimestamp(text: string): number {
     return build(+m[1], +m[2], +m[3], m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, frac, offset);
   }
   m = US.exec(text);
-  if (m) return build(+m[3], +m[1], +m[2], m[4] ? +m[4] : 0, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, 0, 0);
+  if (m) {
+    let hour = m[4] ? +m[4] : 0;
+    if (m[7]) {
+      // 12-hour clock: 1..12 only.
+      if (hour < 1 || hour > 12) return NaN;
+      hour = (hour % 12) + (m[7] === 'P' || m[7] === 'p' ? 12 : 0);
+    }
+    return build(+m[3], +m[1], +m[2], hour, m[5] ? +m[5] : 0, m[6] ? +m[6] : 0, 0, 0);
+  }
   return NaN;
 }
 

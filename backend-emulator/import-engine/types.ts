@@ -84,6 +84,8 @@ export interface ColumnSpec {
   example?: string;
   /** Added by the reader, never in a file: left out of templates. */
   derived?: boolean;
+  /** Appended to the message when the column is missing from a header: how to get it into the file. */
+  missingHint?: string;
 }
 
 /**
@@ -159,6 +161,11 @@ export interface ReaderContext {
    * machine sheets); absent, every table the reader was configured for is read.
    */
   tables?: (sheet: string) => boolean;
+  /**
+   * State a format's reader keeps across the files of one import run (one map per run): the
+   * RVTools CSV tabs are separate files but join to the vInfo file read before them.
+   */
+  runState?: Map<string, unknown>;
 }
 
 /**

@@ -25,6 +25,7 @@ import { csvReader } from '../readers/csv';
 import { error } from '../report';
 import type { AssetMapping, ColumnSpec, FileKind, FormatDefinition, ImportJobFormat, Reader, ReaderEvent, RowRecord, RowRule } from '../types';
 import { flat } from '../util';
+import { fallbackDiskSize, unknownDiskTotals, unknownDiskUse, unknownMemoryUse, unknownOsName } from './script-gaps';
 import { MANUAL_CSV_KINDS, manualCsvAssets, MAX_LABELS_PER_MACHINE, type ManualChildren } from './manual-csv';
 
 // ---------------------------------------------------------------------------------------------
@@ -114,6 +115,8 @@ export interface CloudExport {
   description: string;
   /** AWS: AvailableMemoryBytes = 0 means "not measured". */
   zeroMemoryIsMissing: boolean;
+  /** AWS: OsName and OsVersion are always empty (INFO once per file). */
+  writesNoOsName: boolean;
   /** Google's PlatformDetails member for the cloud: `awsEc2Details` or `azureVmDetails`. */
   platform: 'awsEc2Details' | 'azureVmDetails';
 }
@@ -173,9 +176,14 @@ export function cloudKinds(c: CloudExport): FileKind[] {
   return MANUAL_CSV_KINDS.map((k) => {
     switch (k.kind) {
       case 'machines':
-        return { ...k, rules: [...(k.rules ?? []), sourceRule(c.source)] };
+        return {
+          ...k,
+          rules: [...(k.rules ?? []), sourceRule(c.source), unknownDiskTotals(c.source), ...(c.writesNoOsName ? [unknownOsName(c.source)] : [])],
+        };
       case 'performance':
-        return c.zeroMemoryIsMissing ? { ...k, rules: [...(k.rules ?? []), zeroMemoryRule] } : k;
+        return { ...k, rules: [...(k.rules ?? []), ...(c.zeroMemoryIsMissing ? [zeroMemoryRule] : []), unknownMemoryUse(c.source)] };
+      case 'disks':
+        return { ...k, rules: [...(k.rules ?? []), unknownDiskUse(c.source), fallbackDiskSize(c.source)] };
       case 'tags':
         return {
           ...k,
@@ -228,7 +236,10 @@ export function cloudAssets(c: CloudExport): AssetMapping<ManualChildren> {
       manualCsvAssets.addChild(kind, ch, r);
     },
     build(machine, children): { asset: Asset; frames: number } {
-      const built = manualCsvAssets.build(machine, children);
+      // The scripts never compute the disk totals (AWS writes 0): unknown, so diskInfo.csv's sum
+      // gives the total instead of a 0 that would win over it.
+      const m = machine.TotalDiskAllocatedGiB === 0 ? { ...machine, TotalDiskAllocatedGiB: undefined, TotalDiskUsedGiB: undefined } : machine;
+      const built = manualCsvAssets.build(m, children);
       cloudPlatform(c, built.asset, machine);
       return built;
     },
@@ -253,6 +264,7 @@ export const AWS_EXPORT: CloudExport = {
   description:
     "The files Google's AWS collection script writes: vmInfo.csv (required), perfInfo.csv, diskInfo.csv and tagInfo.csv, unzipped from aws-import-files.zip.",
   zeroMemoryIsMissing: true,
+  writesNoOsName: true,
   platform: 'awsEc2Details',
 };
 

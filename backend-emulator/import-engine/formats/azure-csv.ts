@@ -25,6 +25,7 @@ export const AZURE_EXPORT: CloudExport = {
   description:
     "The files Google's Azure collection script writes: vmInfo.csv (required), perfInfo.csv, diskInfo.csv and tagInfo.csv, unzipped from azure-import-files.zip.",
   zeroMemoryIsMissing: false,
+  writesNoOsName: false,
   platform: 'azureVmDetails',
 };
 

@@ -3,15 +3,20 @@
  *
  * The real API only says "Configuration management DB format"; the format is deprecated and no
  * column specification was ever published. THIS TEMPLATE IS THE EMULATOR'S OWN DEFINITION, modelled
- * on a ServiceNow CSV export of the server classes (field names as headers):
+ * on ServiceNow list exports (List > Export > CSV) of the server tables:
  *
- * - one or more server files, `cmdb_ci_server.csv` (or any `cmdb_ci_<class>.csv`, `cmdb.csv`):
- *   `sys_id` (unique key), `name`, `cpu_count`, `ram` (MB), plus optional `cpu_core_count`,
- *   `disk_space` (GB), `os`, `os_version`, `ip_address`, `mac_address`, `virtual`, `location`, ...;
- * - optionally `cmdb_ci_disk.csv`: one row per disk, `computer` naming a server's `sys_id`,
- *   `size_bytes`, `name`, `free_space_bytes`, `storage_type`.
+ * - one or more server files named after their table (`cmdb_ci_server.csv`, `cmdb_ci_linux_server.csv`,
+ *   the base table `cmdb_ci.csv`, any other `cmdb_ci_<class>.csv`, or `cmdb.csv`): `name`,
+ *   `cpu_count`, `ram` (MB) required; `sys_id` recommended (the asset id; list exports rarely carry
+ *   it, so servers are then identified by name); headers as field names or as the list's column
+ *   labels (`RAM (MB)`); every field may be quoted, with CRLF and tabs inside quotes;
+ * - optionally `cmdb_ci_disk.csv`: one row per disk, `computer` naming a server by `sys_id` or by
+ *   name (a list export writes the display value), `size_bytes`, `name`, `free_space_bytes`, ...;
+ * - exports of other ServiceNow tables (`cmdb_ci_netgear.csv`, ...) are named for what they are and
+ *   not read (servicenow-tables.ts); in a base-table export, rows of those classes are skipped.
  *
- * A CMDB carries no performance samples and no labels. docs/formats/cmdb.md.
+ * The reader (cmdb-reader.ts) adds the join column `CI key` (the `sys_id`, else the name) to both
+ * files. A CMDB carries no performance samples and no labels. docs/formats/cmdb.md.
  */
 import type { Asset, DiskEntry, PowerState, VirtualMachineDetails } from '../asset';
 import { diskInterfaceOf } from './disk-interface';
@@ -20,30 +25,87 @@ import type { AssetMapping, ColumnSpec, FileKind, FormatDefinition, RowRecord, R
 import { isoString } from '../timestamps';
 import { flat } from '../util';
 import { osFamilyOf } from './manual-csv';
+import { createCmdbReader } from './cmdb-reader';
+import { OTHER_TABLE_FILE, SERVER_TABLE_FILE } from './servicenow-tables';
 
-export const CMDB_SERVER_FILE = /^cmdb(?:_ci_(?!disk(?:\s*\(\d+\))?\.csv$)\w+)?(?:\s*\(\d+\))?\.csv$/i;
+/** Server files: a table export that is not one of the other tables (servicenow-tables.ts). */
+export const CMDB_SERVER_FILE = SERVER_TABLE_FILE;
 export const CMDB_DISK_FILE = /^cmdb_ci_disk(?:\s*\(\d+\))?\.csv$/i;
+/** Exports of other ServiceNow tables: recognised, not read (the disk table has its own kind, listed first). */
+export const CMDB_OTHER_FILE = OTHER_TABLE_FILE;
+
+/** The join column the reader adds (cmdb-reader.ts): `sys_id`, else `name`. */
+export const CI_KEY = 'CI key';
+
+/** Where a ServiceNow user adds a column to a list before exporting it. */
+const LIST_LAYOUT = 'in the list view, ☰ > Configure > List Layout';
+const addColumn = (label: string, field: string) => `add the column '${label}' (field ${field}): ${LIST_LAYOUT}`;
+
+const CI_KEY_SPEC_SERVERS: ColumnSpec = {
+  name: CI_KEY,
+  type: 'string',
+  presence: 'optional',
+  derived: true,
+  description: 'Added by the reader, never in the file: the `sys_id`, else the `name`. Unique; disk rows join on it.',
+};
+
+const CI_KEY_SPEC_DISKS: ColumnSpec = {
+  ...CI_KEY_SPEC_SERVERS,
+  description: 'Added by the reader, never in the file: the `CI key` of the server `computer` names (by `sys_id` or by name).',
+};
 
 export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
   {
     name: 'sys_id',
+    aliases: ['Sys ID'],
+    type: 'string',
+    presence: 'recommended',
+    description: 'Unique id of the configuration item: the asset id. Without the column, servers are identified by `name` (unique then).',
+    example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718',
+    missingHint: 'servers are identified by name instead; List Layout does not offer sys_id: export all fields of the table to get it',
+  },
+  {
+    name: 'name',
+    aliases: ['Name'],
     type: 'string',
     presence: 'required',
-    description: 'Unique id of the configuration item: the asset id. Disk rows refer to it.',
-    example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718',
+    description: 'Server name.',
+    example: 'app-server-01',
+    missingHint: addColumn('Name', 'name'),
   },
-  { name: 'name', type: 'string', presence: 'required', description: 'Server name.', example: 'app-server-01' },
   {
     name: 'sys_class_name',
+    aliases: ['Class'],
     type: 'string',
     presence: 'optional',
-    description: 'CI class (cmdb_ci_win_server, cmdb_ci_linux_server, ...); hints the OS family when `os` does not.',
-    example: 'cmdb_ci_linux_server',
+    description:
+      'CI class, as a table name (`cmdb_ci_linux_server`) or a display value (`Linux Server`); hints the OS family when `os` does not. Rows of classes that are not servers (`Network Gear`, ...) are skipped (INFO).',
+    example: 'Linux Server',
   },
-  { name: 'cpu_count', type: 'int', presence: 'required', min: 0, description: 'Number of CPUs; the core count when `cpu_core_count` is empty.', example: '2' },
-  { name: 'cpu_core_count', type: 'int', presence: 'optional', unit: 'cores', min: 0, description: 'Total CPU cores: the asset core count.', example: '8' },
+  {
+    name: 'cpu_count',
+    aliases: ['CPU count'],
+    type: 'int',
+    presence: 'required',
+    min: 0,
+    description: 'Number of CPUs; the core count when `cpu_core_count` is empty.',
+    example: '2',
+    missingHint: addColumn('CPU count', 'cpu_count'),
+  },
+  {
+    name: 'cpu_core_count',
+    aliases: ['CPU core count'],
+    type: 'int',
+    presence: 'optional',
+    unit: 'cores',
+    min: 0,
+    description: 'Total CPU cores: the asset core count.',
+    example: '8',
+  },
   {
     name: 'ram',
+    aliases: ['RAM (MB)', 'RAM'],
+    missingHint: addColumn('RAM (MB)', 'ram'),
     type: 'number',
     presence: 'required',
     unit: 'MiB',
@@ -53,6 +115,8 @@ export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'disk_space',
+    aliases: ['Disk space (GB)', 'Disk space'],
+    missingHint: addColumn('Disk space (GB)', 'disk_space'),
     type: 'number',
     presence: 'recommended',
     unit: 'GiB',
@@ -60,15 +124,31 @@ export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
     description: 'Total disk space in GB (1 GB = 2^30 bytes); without it the disk rows are summed.',
     example: '500',
   },
-  { name: 'os', type: 'string', presence: 'recommended', description: 'Operating system name.', example: 'Linux Red Hat' },
-  { name: 'os_version', type: 'string', presence: 'optional', description: 'Operating system version.', example: '8.6' },
-  { name: 'ip_address', type: 'ip', presence: 'optional', description: 'Primary IP address.', example: '10.20.0.15' },
-  { name: 'mac_address', type: 'mac', presence: 'optional', description: 'Primary MAC address.', example: '00:50:56:aa:bb:01' },
-  { name: 'fqdn', type: 'string', presence: 'optional', description: 'Fully qualified domain name (attribute).', example: 'app-server-01.corp.example.com' },
-  { name: 'host_name', type: 'string', presence: 'optional', description: 'Host name (attribute).', example: 'app-server-01' },
-  { name: 'dns_domain', type: 'string', presence: 'optional', description: 'DNS domain (attribute).', example: 'corp.example.com' },
+  {
+    name: 'os',
+    aliases: ['Operating System'],
+    missingHint: addColumn('Operating System', 'os'),
+    type: 'string',
+    presence: 'recommended',
+    description: 'Operating system name.',
+    example: 'Linux Red Hat',
+  },
+  { name: 'os_version', aliases: ['OS Version'], type: 'string', presence: 'optional', description: 'Operating system version.', example: '8.6' },
+  { name: 'ip_address', aliases: ['IP Address'], type: 'ip', presence: 'optional', description: 'Primary IP address.', example: '10.20.0.15' },
+  { name: 'mac_address', aliases: ['MAC Address'], type: 'mac', presence: 'optional', description: 'Primary MAC address.', example: '00:50:56:aa:bb:01' },
+  {
+    name: 'fqdn',
+    aliases: ['Fully qualified domain name'],
+    type: 'string',
+    presence: 'optional',
+    description: 'Fully qualified domain name (attribute).',
+    example: 'app-server-01.corp.example.com',
+  },
+  { name: 'host_name', aliases: ['Host name'], type: 'string', presence: 'optional', description: 'Host name (attribute).', example: 'app-server-01' },
+  { name: 'dns_domain', aliases: ['DNS Domain'], type: 'string', presence: 'optional', description: 'DNS domain (attribute).', example: 'corp.example.com' },
   {
     name: 'virtual',
+    aliases: ['Is Virtual', 'Virtual'],
     type: 'bool',
     presence: 'optional',
     description: 'true for a virtual machine, false for a physical server (physical platform details).',
@@ -76,61 +156,116 @@ export const CMDB_SERVER_COLUMNS: readonly ColumnSpec[] = [
   },
   {
     name: 'location',
+    aliases: ['Location'],
     type: 'string',
     presence: 'optional',
     description: 'Where the server is (a site, a data center): the asset location.',
     example: 'Frankfurt DC2',
   },
-  { name: 'serial_number', type: 'string', presence: 'optional', description: 'Hardware serial number (attribute).', example: 'VMware-42 1a 2b 3c' },
+  {
+    name: 'serial_number',
+    aliases: ['Serial number'],
+    type: 'string',
+    presence: 'optional',
+    description: 'Hardware serial number (attribute).',
+    example: 'VMware-42 1a 2b 3c',
+  },
   {
     name: 'correlation_id',
+    aliases: ['Correlation ID'],
     type: 'string',
     presence: 'optional',
     description: 'Id of the server in another source, for example its BIOS UUID (attribute).',
     example: '421a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8',
   },
-  { name: 'manufacturer', type: 'string', presence: 'optional', description: 'Manufacturer (attribute).', example: 'VMware, Inc.' },
-  { name: 'model_id', type: 'string', presence: 'optional', description: 'Model (attribute).', example: 'VMware Virtual Platform' },
+  { name: 'manufacturer', aliases: ['Manufacturer'], type: 'string', presence: 'optional', description: 'Manufacturer (attribute).', example: 'VMware, Inc.' },
+  { name: 'model_id', aliases: ['Model ID'], type: 'string', presence: 'optional', description: 'Model (attribute).', example: 'VMware Virtual Platform' },
   {
     name: 'operational_status',
+    aliases: ['Operational status'],
     type: 'string',
     presence: 'optional',
     description:
       'Operational (1) -> poweredOn; Non-Operational (2), Repair in Progress (3), DR Standby (4), Ready (5), Retired (6) -> poweredOff; label or number.',
     example: 'Operational',
   },
-  { name: 'install_status', type: 'string', presence: 'optional', description: 'Install status (attribute).', example: 'Installed' },
-  { name: 'short_description', type: 'string', presence: 'optional', description: 'Description (attribute, first 256 characters).', example: 'Order service' },
+  {
+    name: 'install_status',
+    aliases: ['Install Status', 'Status'],
+    type: 'string',
+    presence: 'optional',
+    description: 'Install status (attribute).',
+    example: 'Installed',
+  },
+  {
+    name: 'short_description',
+    aliases: ['Description'],
+    type: 'string',
+    presence: 'optional',
+    description: 'Description (attribute, first 256 characters).',
+    example: 'Order service',
+  },
   {
     name: 'sys_created_on',
+    aliases: ['Created'],
     type: 'timestamp',
     presence: 'optional',
     description: 'When the CI was created (`yyyy-MM-dd HH:mm:ss`, UTC): the asset create time.',
     example: '2023-05-01 08:00:00',
   },
+  CI_KEY_SPEC_SERVERS,
 ];
 
 export const CMDB_DISK_COLUMNS: readonly ColumnSpec[] = [
   {
     name: 'computer',
-    aliases: ['computer.sys_id'],
+    aliases: ['computer.sys_id', 'Computer'],
     type: 'string',
     presence: 'required',
-    description: 'The `sys_id` of the server the disk belongs to.',
+    missingHint: addColumn('Computer', 'computer'),
+    description: 'The server the disk belongs to: its `sys_id`, or its name (what a list export writes).',
     example: '3f1c2b9a8d7e4f60a1b2c3d4e5f60718',
   },
-  { name: 'name', type: 'string', presence: 'recommended', description: 'Disk name: the disk entry label.', example: 'disk0' },
-  { name: 'device_id', type: 'string', presence: 'optional', description: 'Device id (the label when `name` is empty).', example: '/dev/sda' },
-  { name: 'size_bytes', type: 'int', presence: 'required', unit: 'bytes', min: 0, description: 'Disk capacity in bytes.', example: '107374182400' },
-  { name: 'free_space_bytes', type: 'int', presence: 'optional', unit: 'bytes', min: 0, description: 'Free space in bytes.', example: '53687091200' },
+  { name: 'name', aliases: ['Name'], type: 'string', presence: 'recommended', description: 'Disk name: the disk entry label.', example: 'disk0' },
+  {
+    name: 'device_id',
+    aliases: ['Device ID'],
+    type: 'string',
+    presence: 'optional',
+    description: 'Device id (the label when `name` is empty).',
+    example: '/dev/sda',
+  },
+  {
+    name: 'size_bytes',
+    aliases: ['Size bytes'],
+    missingHint: addColumn('Size bytes', 'size_bytes'),
+    type: 'int',
+    presence: 'required',
+    unit: 'bytes',
+    min: 0,
+    description: 'Disk capacity in bytes.',
+    example: '107374182400',
+  },
+  {
+    name: 'free_space_bytes',
+    aliases: ['Free space bytes'],
+    type: 'int',
+    presence: 'optional',
+    unit: 'bytes',
+    min: 0,
+    description: 'Free space in bytes.',
+    example: '53687091200',
+  },
   {
     name: 'storage_type',
+    aliases: ['Storage type'],
     type: 'string',
     presence: 'optional',
     description:
       'Storage or interface type (SSD, SAN, SCSI): the disk interface type when it names a bus (IDE, SATA, SCSI, NVME, SAS); a storage class is not stored.',
     example: 'SCSI',
   },
+  CI_KEY_SPEC_DISKS,
 ];
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -188,7 +323,7 @@ export const CMDB_KINDS: readonly FileKind[] = [
     required: true,
     multiple: true,
     columns: CMDB_SERVER_COLUMNS,
-    key: 'sys_id',
+    key: CI_KEY,
     identity: { name: 'name', uuid: 'sys_id', title: 'name' },
     rules: serverRules,
     description: 'Servers: one row per configuration item; several files (one per CI class) are accepted. Required.',
@@ -199,10 +334,19 @@ export const CMDB_KINDS: readonly FileKind[] = [
     fileName: CMDB_DISK_FILE,
     required: false,
     columns: CMDB_DISK_COLUMNS,
-    references: { column: 'computer', kind: 'machines' },
+    references: { column: CI_KEY, kind: 'machines' },
     identity: { uuid: 'computer' },
     rules: diskRules,
     description: 'Disks: one row per disk of a server.',
+  },
+  {
+    kind: 'other-tables',
+    title: 'other cmdb_ci_*.csv tables',
+    fileName: CMDB_OTHER_FILE,
+    required: false,
+    multiple: true,
+    columns: [],
+    description: 'Exports of ServiceNow tables that hold no servers (cmdb_ci_netgear.csv, ...): recognised and not read (INFO).',
   },
 ];
 
@@ -240,7 +384,7 @@ const bytes = (n: number): string => BigInt(Math.round(Math.max(0, n))).toString
 const GIB = 1024 * 1024 * 1024;
 
 function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: Asset; frames: number } {
-  const machineId = m.sys_id as string;
+  const machineId = str(m.sys_id) ?? (m[CI_KEY] as string);
   const name = str(m.name);
   const attributes: Record<string, string> = {};
   for (const k of [
@@ -308,7 +452,7 @@ function buildCmdbAsset(m: RowRecord, ch: CmdbChildren | undefined): { asset: As
 
   const os = str(m.os);
   const cls = (str(m.sys_class_name) ?? '').toLowerCase();
-  const classHint = cls.includes('win') ? 'windows' : cls.includes('linux') ? 'linux' : /unix|solaris|aix|hpux/.test(cls) ? 'unix' : undefined;
+  const classHint = cls.includes('win') ? 'windows' : cls.includes('linux') ? 'linux' : /unix|solaris|aix|hp-?ux/.test(cls) ? 'unix' : undefined;
   let family = osFamilyOf(undefined, os);
   if (family === 'OS_FAMILY_UNKNOWN' && classHint) family = osFamilyOf(classHint, undefined);
   details.osFamily = family;
@@ -345,5 +489,6 @@ export const cmdb: FormatDefinition<CmdbChildren> = {
   description:
     "A configuration management database export (the emulator's own template, modelled on a ServiceNow server export; the real format was never specified): cmdb_ci_server.csv (required, one or more files) and cmdb_ci_disk.csv.",
   fileKinds: CMDB_KINDS,
+  reader: createCmdbReader(CI_KEY, CMDB_SERVER_COLUMNS, CMDB_DISK_COLUMNS),
   assets: cmdbAssets,
 };

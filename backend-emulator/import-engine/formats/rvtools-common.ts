@@ -7,10 +7,12 @@
  * Tabs read: vInfo (required, one row per VM: becomes the asset), vCPU, vMemory, vDisk, vPartition,
  * vNetwork (optional, rows joined to their VM). Every other tab is ignored with an INFO.
  *
- * Join key: the tabs carry no shared unique column in every RVTools version (3.x files lack
- * `VM UUID`, trimmed files even `VM ID`), so the reader adds a column `VM key` to every tab:
- * `<VM ID>@<VI SDK Server>` (`<VM ID>` when the server is blank or absent), or the VM name when the
- * row has no VM ID. vInfo's `VM key` is unique; a child row's `VM key` must name a vInfo row.
+ * Join: the tabs carry no identifier shared by every RVTools version (3.x files lack `VM UUID`,
+ * trimmed files even `VM ID`, 4.x child tabs may lack `VM ID`), so a child tab joins to vInfo on the
+ * strongest identifier both headers carry (rvtools-join.ts). The reader adds a column `VM key` to
+ * every tab: in vInfo `<VM ID>@<VI SDK Server>` (`<VM ID>` when the server is blank or absent), or
+ * the VM name when the row has no VM ID, unique; in a child tab, the `VM key` of the vInfo row it
+ * joined to.
  *
  * Template rows (`Template` = True) are VM templates, not machines: the reader drops them before
  * validation, with one INFO row entry per template of vInfo and one INFO per other tab counting the
@@ -20,10 +22,11 @@ import { isIP } from 'node:net';
 import type { Asset, DiskEntry, NetworkAdapterDetails, VirtualMachineDetails } from '../asset';
 import { diskInterfaceOf } from './disk-interface';
 import { clip, isEmptyCell, normaliseHeader } from '../columns';
-import { combineIssues, info, warning } from '../report';
+import { combineIssues, error, info, warning } from '../report';
 import { isoString, parseTimestamp } from '../timestamps';
 import type { ImportError } from '../report';
-import type { AssetMapping, CellValue, ColumnSpec, FileKind, Reader, ReaderEvent, ReaderRowIssue, RowRecord, RowRule } from '../types';
+import type { AssetMapping, CellValue, ColumnSpec, FileKind, Reader, ReaderContext, ReaderEvent, ReaderRowIssue, RowRecord, RowRule } from '../types';
+import { idCells, VmJoin, type IdColumns } from './rvtools-join';
 import { flat } from '../util';
 import { osFamilyOf, powerStateOf } from './manual-csv';
 
@@ -62,7 +65,8 @@ const KEY_SPEC: ColumnSpec = {
   type: 'string',
   presence: 'optional',
   derived: true,
-  description: 'Added by the reader, never in the file: `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name. Joins the tabs.',
+  description:
+    'Added by the reader, never in the file: in vInfo `VM ID@VI SDK Server` (or `VM ID` without a server), else the VM name; in the other tabs, the key of the vInfo row the row joins (on VM ID, else VM UUID, else the VM name).',
 };
 
 const VM_NAME: ColumnSpec = { name: 'VM', type: 'string', presence: 'required', description: 'Virtual machine name.', example: 'web-01' };
@@ -99,6 +103,16 @@ const VM_CONTEXT: ColumnSpec[] = [
   },
 ];
 
+/**
+ * Child tabs: `VM ID` is optional (4.x writes it in vInfo but not in every child tab); the rows join
+ * on the strongest identifier both tabs carry (rvtools-join.ts).
+ */
+const CHILD_CONTEXT: ColumnSpec[] = VM_CONTEXT.map((c) =>
+  c.name === 'VM ID'
+    ? { ...c, presence: 'optional', description: 'vCenter managed object id: joins the row to vInfo when both tabs have it (else VM UUID, else the VM name).' }
+    : c,
+);
+
 const CONTEXT_KNOWN = known([
   'SRM Placeholder',
   'Annotation',
@@ -117,7 +131,7 @@ const CONTEXT_KNOWN = known([
 /** Child tabs declare the context columns they share with vInfo as known-but-ignored. */
 function childColumns(own: ColumnSpec[]): ColumnSpec[] {
   const names = new Set(own.map((c) => c.name));
-  return [CHILD_VM_NAME, ...VM_CONTEXT, ...own, ...CONTEXT_KNOWN.filter((c) => !names.has(c.name)), KEY_SPEC];
+  return [CHILD_VM_NAME, ...CHILD_CONTEXT, ...own, ...CONTEXT_KNOWN.filter((c) => !names.has(c.name)), KEY_SPEC];
 }
 
 const MIB = (name: string, aliasMb: string, presence: ColumnSpec['presence'], description: string, example: string): ColumnSpec => ({
@@ -537,6 +551,9 @@ interface TableCtx {
   vmId: number;
   server: number;
   template: number;
+  ids: IdColumns;
+  /** Child tabs: the vInfo keys tried for each row, strongest first. */
+  strategies: ReturnType<VmJoin['strategies']>;
   headerLength: number;
   templatesDropped: number;
   label: string;
@@ -547,17 +564,33 @@ function columnIndex(norm: readonly string[], spec: ColumnSpec | undefined, name
   return norm.findIndex((h) => names.includes(h));
 }
 
+const JOIN_STATE = 'rvtools-join';
+
+/** The join of this import run (shared by the tab files of one payload). */
+function joinOf(ctx: ReaderContext): VmJoin {
+  const state = ctx.runState;
+  if (!state) return new VmJoin();
+  let join = state.get(JOIN_STATE) as VmJoin | undefined;
+  if (!join) {
+    join = new VmJoin();
+    state.set(JOIN_STATE, join);
+  }
+  return join;
+}
+
 /**
  * Wraps a reader (the CSV reader, one table per file; or the XLSX reader, one table per sheet):
- * adds the `VM key` column and drops template rows. `tabOfTable` says which tab a table is.
+ * adds the `VM key` column (the vInfo row's key, resolved for child rows by rvtools-join.ts) and
+ * drops template rows. `tabOfTable` says which tab a table is.
  */
 export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, sheet: string | undefined) => RvTab | undefined): Reader {
   return async function* rvReader(bytes, ctx): AsyncGenerator<ReaderEvent> {
-    // Keys of vInfo template rows: children of templates in the same file are dropped too (a
-    // workbook holds every tab; CSV tabs rely on their own Template column).
-    const templateKeys = new Set<string>();
+    const join = joinOf(ctx);
     let t: TableCtx | undefined;
+    let fatal = false;
     const endTable = function* (): Generator<ReaderEvent> {
+      // vInfo read to its end: child rows that match none of its keys are errors from now on.
+      if (t?.tab === 'vInfo' && !fatal) join.complete = true;
       if (t && t.tab && t.tab !== 'vInfo' && t.templatesDropped > 0) {
         yield {
           type: 'fileIssue',
@@ -567,6 +600,7 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
       }
     };
     for await (const ev of inner(bytes, ctx)) {
+      if (ev.type === 'fileIssue' && ev.fatal) fatal = true;
       if (ev.type === 'table') {
         yield* endTable();
         const tab = tabOfTable(ctx.fileName, ev.sheet);
@@ -579,27 +613,53 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
             n,
           );
         const ignored = tab ? IGNORED_OF_TAB[tab] : new Set<string>();
+        // Unnamed cells after the last named one (a re-save in Excel or LibreOffice) are dropped
+        // here: the key column goes after them, so the pipeline would no longer see them as trailing.
+        let lastNamed = -1;
+        norm.forEach((h, i) => {
+          if (h !== '') lastNamed = i;
+        });
         const keep: number[] = [];
         norm.forEach((h, i) => {
-          if (!ignored.has(h)) keep.push(i);
+          if (!ignored.has(h) && i <= lastNamed) keep.push(i);
         });
+        const ids: IdColumns = {
+          vmId: byName('VM ID'),
+          server: byName('VI SDK Server'),
+          uuid: byName('VM UUID'),
+          name: byName('VM'),
+          datacenter: byName('Datacenter'),
+          host: byName('Host'),
+        };
+        if (tab === 'vInfo') join.startVInfo(ids);
         t = {
           tab,
           keep,
-          vm: byName('VM'),
-          vmId: byName('VM ID'),
-          server: byName('VI SDK Server'),
+          vm: ids.name,
+          vmId: ids.vmId,
+          server: ids.server,
           template: byName('Template'),
+          ids,
+          strategies: tab && tab !== 'vInfo' ? join.strategies(ids) : [],
           headerLength: ev.header.length,
           templatesDropped: 0,
           label: ev.sheet !== undefined ? `sheet "${ev.sheet}"` : ctx.fileName,
         };
-        if (tab && t.vm === -1 && t.vmId === -1) {
+        if (tab && t.vm === -1 && t.vmId === -1 && ids.uuid === -1) {
           yield {
             type: 'fileIssue',
             issue: {
               severity: 'ERROR',
-              errorDetails: `${t.label}: the header has neither a VM nor a VM ID column: its rows cannot be matched to ${tab === 'vInfo' ? 'their VMs' : 'vInfo'}`,
+              errorDetails: `${t.label}: the header has none of the columns VM, VM ID or VM UUID: its rows cannot be matched to ${tab === 'vInfo' ? 'their VMs' : 'vInfo'}`,
+            },
+            fatal: false,
+          };
+        } else if (tab && tab !== 'vInfo' && join.complete && t.strategies.length === 0) {
+          yield {
+            type: 'fileIssue',
+            issue: {
+              severity: 'ERROR',
+              errorDetails: `${t.label}: the header shares none of the columns VM ID, VM UUID or VM with vInfo: its rows cannot be matched to vInfo`,
             },
             fatal: false,
           };
@@ -615,6 +675,7 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
       let rows: CellValue[][] = [];
       let rowNumbers: number[] = [];
       const short = new Map<number, string>();
+      const joinErrors = new Map<number, string>();
       const n = tc.headerLength;
       const keep = tc.keep;
       const issuesOf = new Map<number, ImportError>();
@@ -627,6 +688,8 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           const list: ImportError[] = [];
           const inner = issuesOf.get(rowNumber);
           if (inner) list.push(inner);
+          const j = joinErrors.get(rowNumber);
+          if (j) list.push(error(j));
           const s = short.get(rowNumber);
           if (s) list.push(warning(s));
           if (list.length > 0) issues.push({ rowNumber, issue: combineIssues(list) });
@@ -642,11 +705,30 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
         const name = tc.vm >= 0 ? cellText(row[tc.vm]) : '';
         const id = tc.vmId >= 0 ? cellText(row[tc.vmId]) : '';
         const server = tc.server >= 0 ? cellText(row[tc.server]) : '';
-        const key = id !== '' ? (server !== '' ? `${id}@${server}` : id) : name;
-        const template = tc.template >= 0 && isTrue(row[tc.template]);
-        if (template || (tc.tab !== 'vInfo' && key !== '' && templateKeys.has(key))) {
+        let key = id !== '' ? (server !== '' ? `${id}@${server}` : id) : name;
+        let template = tc.template >= 0 && isTrue(row[tc.template]);
+        if (tc.tab === 'vInfo') {
+          if (key !== '')
+            join.addVm(
+              idCells(tc.ids, (i) => cellText(row[i])),
+              key,
+              template,
+            );
+        } else {
+          const joined = join.resolve(
+            tc.strategies,
+            idCells(tc.ids, (i) => cellText(row[i])),
+          );
+          if (joined && 'key' in joined) {
+            key = joined.key;
+            template ||= joined.template;
+          } else if (joined) {
+            key = '';
+            if (!template) joinErrors.set(rowNumber, joined.error);
+          }
+        }
+        if (template) {
           if (tc.tab === 'vInfo') {
-            if (key !== '') templateKeys.add(flat(key));
             const before = flushRows();
             if (before) yield before;
             yield {

@@ -92,7 +92,12 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     expect(fileReport(report, 'cmdb_ci_server.csv')).toEqual({
       fileName: 'cmdb_ci_server.csv',
       partialReport: false,
-      fileErrors: [issue(['WARNING', 'the column disk_space is missing from the header of cmdb_ci_server.csv; it is recommended'])],
+      fileErrors: [
+        issue([
+          'WARNING',
+          "the column disk_space is missing from the header of cmdb_ci_server.csv; it is recommended: add the column 'Disk space (GB)' (field disk_space): in the list view, ☰ > Configure > List Layout",
+        ]),
+      ],
       rowErrors: [
         csvRow(3, 'lots-of-ram', 'aaaa0000000000000000000000000002', [
           ['ERROR', 'ram must be a number (MiB), got "lots"'],
@@ -100,8 +105,8 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
           ['WARNING', 'operational_status "Broken" is not a known value; the power state is left unspecified'],
         ]),
         csvRow(4, 'dup-01', 'aaaa0000000000000000000000000001', [
+          ['ERROR', 'sys_id "aaaa0000000000000000000000000001" is a duplicate: row 2 of cmdb_ci_server.csv has the same sys_id'],
           ['ERROR', 'ip_address must be an IPv4 or IPv6 address, got "10.0.0.300"'],
-          ['ERROR', 'sys_id "aaaa0000000000000000000000000001" is a duplicate: row 2 has the same sys_id'],
         ]),
       ],
     });
@@ -111,7 +116,9 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
       fileErrors: [],
       rowErrors: [
         csvRow(2, '', 'aaaa0000000000000000000000000001', [['WARNING', 'free_space_bytes (2000) is larger than size_bytes (1000)']]),
-        csvRow(3, '', 'ffff0000000000000000000000000000', [['ERROR', 'computer "ffff0000000000000000000000000000" matches no computer of cmdb_ci_server.csv']]),
+        csvRow(3, '', 'ffff0000000000000000000000000000', [
+          ['ERROR', 'computer "ffff0000000000000000000000000000" names no server of the server files (neither a sys_id nor a name)'],
+        ]),
       ],
     });
     expect(countBySeverity(report)).toEqual({ ERROR: 4, WARNING: 4, INFO: 0 });
@@ -120,9 +127,18 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
   it('a server file without a required column is a file error', async () => {
     const report = await validate(cmdb, fixtureFiles('cmdb/invalid-header'));
     expect(fileReport(report, 'cmdb_ci_server.csv').fileErrors).toEqual([
-      issue(['ERROR', 'the required column cpu_count is missing from the header of cmdb_ci_server.csv']),
-      issue(['WARNING', 'the column disk_space is missing from the header of cmdb_ci_server.csv; it is recommended']),
-      issue(['WARNING', 'the column os is missing from the header of cmdb_ci_server.csv; it is recommended']),
+      issue([
+        'ERROR',
+        "the required column cpu_count is missing from the header of cmdb_ci_server.csv: add the column 'CPU count' (field cpu_count): in the list view, ☰ > Configure > List Layout",
+      ]),
+      issue([
+        'WARNING',
+        "the column disk_space is missing from the header of cmdb_ci_server.csv; it is recommended: add the column 'Disk space (GB)' (field disk_space): in the list view, ☰ > Configure > List Layout",
+      ]),
+      issue([
+        'WARNING',
+        "the column os is missing from the header of cmdb_ci_server.csv; it is recommended: add the column 'Operating System' (field os): in the list view, ☰ > Configure > List Layout",
+      ]),
     ]);
     expect(hasBlockingErrors(report)).toBe(true);
   });

@@ -240,7 +240,7 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
         { severity: 'WARNING', errorDetails: 'the column Template is missing from the header of RVTools_tabvDisk.csv; it is recommended' },
       ],
       rowErrors: [
-        row(3, 'ghost', '', [['ERROR', `${KEY_COLUMN} "vm-999@vc01" matches no ${KEY_COLUMN} of RVTools_tabvInfo.csv`]]),
+        row(3, 'ghost', '', [['ERROR', 'the row matches no VM of vInfo: tried VM ID "vm-999" + VI SDK Server "vc01"; then VM "ghost"']]),
         row(4, 'ok-01', '', [['ERROR', 'Capacity MiB must be at least 0 (MiB), got -5']]),
       ],
     });
@@ -253,11 +253,13 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
       rowErrors: [],
       partialReport: false,
       fileErrors: [
-        { severity: 'ERROR', errorDetails: 'RVTools_tabvCPU.csv: the header has neither a VM nor a VM ID column: its rows cannot be matched to vInfo' },
+        {
+          severity: 'ERROR',
+          errorDetails: 'RVTools_tabvCPU.csv: the header has none of the columns VM, VM ID or VM UUID: its rows cannot be matched to vInfo',
+        },
         { severity: 'WARNING', errorDetails: 'the column VM is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
         { severity: 'WARNING', errorDetails: 'the column Powerstate is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
         { severity: 'WARNING', errorDetails: 'the column Template is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
-        { severity: 'WARNING', errorDetails: 'the column VM ID is missing from the header of RVTools_tabvCPU.csv; it is recommended' },
         { severity: 'INFO', errorDetails: 'the column "Name" is not part of the RVTools_tabvCPU.csv template; it is ignored' },
       ],
     });
@@ -292,7 +294,8 @@ describe('RVTools CSV (IMPORT_JOB_FORMAT_RVTOOLS_CSV)', () => {
       'VM,Powerstate,Template,CPUs,Memory,Provisioned MB,In Use MB,Datacenter,OS according to the configuration file,OS according to the VMware Tools\r\nold-01,poweredOn,False,2,2048,20480,10240,DC9,Red Hat Enterprise Linux 6 (64-bit),\r\n';
     const vPart = 'VM,Powerstate,Template,Disk,Capacity MB,Consumed MB,Free MB,Free % \r\nold-01,poweredOn,False,/,18000,8000,10000,55\r\n';
     const { report, assets } = await execute(rvtoolsCsv, [bufferFile('RVTools_tabvInfo.csv', vInfo), bufferFile('RVTools_tabvPartition.csv', vPart)]);
-    expect(countBySeverity(report.executionErrors)).toEqual({ ERROR: 0, WARNING: 2, INFO: 0 });
+    // vInfo without VM ID is worth a WARNING; a child tab without it joins by name without a word.
+    expect(countBySeverity(report.executionErrors)).toEqual({ ERROR: 0, WARNING: 1, INFO: 0 });
     expect(assets).toEqual([
       {
         machineId: 'old-01',
@@ -369,7 +372,6 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
     expect(f.fileErrors).toEqual([
       { severity: 'INFO', errorDetails: 'sheets not read by this format: vHost' },
       { severity: 'WARNING', errorDetails: 'the column VM ID is missing from the header of sheet vInfo; it is recommended' },
-      { severity: 'WARNING', errorDetails: 'the column VM ID is missing from the header of sheet vPartition; it is recommended' },
       { severity: 'INFO', errorDetails: 'sheet "vPartition": 1 row of VM templates skipped (templates are not machines)' },
     ]);
     expect(f.rowErrors).toHaveLength(10);
@@ -484,7 +486,7 @@ describe('RVTools XLSX (IMPORT_JOB_FORMAT_RVTOOLS_XLSX)', () => {
         vmUuid: '',
         assetTitle: 'x',
         xlsxError: { sheet: 'vDisk', rowNumber: 3 },
-        errors: [{ severity: 'ERROR', errorDetails: `${KEY_COLUMN} "vm-9@vc" matches no ${KEY_COLUMN} of sheet vInfo` }],
+        errors: [{ severity: 'ERROR', errorDetails: 'the row matches no VM of vInfo: tried VM ID "vm-9" + VI SDK Server "vc"; then VM "x"' }],
       },
     ]);
     const none = await validate(rvtoolsXlsx, [bufferFile('none.xlsx', await buildWorkbook([{ name: 'vHost', rows: [['Host'], ['esx']] }]))]);
