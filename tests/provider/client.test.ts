@@ -201,10 +201,11 @@ describe.each(transports)('GoogleRestClient over %s', (_name, setup) => {
   });
 
   it('upload failures are GoogleApiCallErrors that leave the signature out', async () => {
-    const err = await client
-      .upload(`${ctx.origin}/uploads/f1?signature=secret-part`, {}, Readable.from([Buffer.from('x')]), 1)
-      .catch((e: unknown) => e as GoogleApiCallError);
-    expect(err).toBeInstanceOf(GoogleApiCallError);
+    const err = await client.upload(`${ctx.origin}/uploads/f1?signature=secret-part`, {}, Readable.from([Buffer.from('x')]), 1).then(
+      () => undefined,
+      (e: unknown) => e as GoogleApiCallError,
+    );
+    if (!(err instanceof GoogleApiCallError)) throw new Error(`expected a GoogleApiCallError, got ${String(err)}`);
     expect([err.status, err.httpCode, err.apiMessage]).toEqual(['PERMISSION_DENIED', 403, 'The signature does not match this URL']);
     expect(err.message).toMatch(/^PUT http:\/\/(localhost|127\.0\.0\.1:\d+)\/uploads\/f1 failed/);
     expect(err.message).not.toContain('secret-part');
