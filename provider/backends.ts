@@ -13,8 +13,9 @@
  * Closure serialisation: nothing here opens anything at import time. Transports are created
  * lazily inside functions and cached in module variables only once created at run time.
  */
-import { GoogleRestClient, Transport, TransportRequest, TransportResponse } from './client';
+import { GoogleRestClient, Transport, TransportRequest, TransportResponse, UploadRequest } from './client';
 import * as embedded from './embedded';
+import { putStream } from './upload-http';
 
 export type GoogleApiName = 'networkservices' | 'migrationcenter';
 export type BackendKind = 'embedded' | 'http' | 'google';
@@ -158,6 +159,8 @@ export function httpTransport(baseUrl: string, options: { token?: string } = {})
   return {
     description: origin,
     send: (req) => fetchSend(origin, req, auth),
+    // The token is not sent with an upload: the signed URL's signature is its credential.
+    upload: putStream,
   };
 }
 
@@ -167,8 +170,22 @@ export interface InjectableApp {
     method: string;
     url: string;
     headers?: Record<string, string>;
-    payload?: string;
+    payload?: string | NodeJS.ReadableStream;
   }): PromiseLike<{ statusCode: number; headers: Record<string, unknown>; payload: string }>;
+}
+
+/**
+ * The origin of requests sent with `inject()`: light-my-request's default Host `localhost:80`, so
+ * the signed upload URLs the app hands out through inject point there (`http://localhost`).
+ */
+export const INJECT_ORIGIN = new URL('http://localhost:80').origin;
+
+function responseOf(res: { statusCode: number; headers: Record<string, unknown>; payload: string }): TransportResponse {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  }
+  return { status: res.statusCode, headers, body: res.payload };
 }
 
 /**
@@ -181,12 +198,16 @@ export function injectTransport(getApp: () => InjectableApp | Promise<Injectable
     description,
     async send(req) {
       const app = await getApp();
-      const res = await app.inject({ method: req.method, url: req.url, headers: req.headers, payload: req.body });
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-      }
-      return { status: res.statusCode, headers, body: res.payload };
+      return responseOf(await app.inject({ method: req.method, url: req.url, headers: req.headers, payload: req.body }));
+    },
+    // A signed URL of this app (its origin is the inject origin) goes through inject() too, with the
+    // file as a stream payload; any other URL (e.g. object storage) goes over the network.
+    async upload(req: UploadRequest) {
+      const url = new URL(req.url);
+      if (url.origin !== INJECT_ORIGIN) return putStream(req);
+      const app = await getApp();
+      const headers = { ...req.headers, 'content-length': String(req.length) };
+      return responseOf(await app.inject({ method: 'PUT', url: url.pathname + url.search, headers, payload: req.body }));
     },
   };
 }
@@ -222,6 +243,8 @@ export function googleTransport(options: { api: GoogleApiName; rootUrl?: string 
       const extra = typeof (authHeaders as Headers).forEach === 'function' ? headersToRecord(authHeaders as Headers) : (authHeaders as Record<string, string>);
       return fetchSend(root, req, extra);
     },
+    // Signed object-storage URLs carry their own credential: no Application Default Credentials.
+    upload: putStream,
   };
 }
 

@@ -26,11 +26,24 @@ export interface TransportResponse {
   body: string;
 }
 
+/**
+ * A streamed upload to an absolute URL (a data file's signed upload URL): `body` is read as it is
+ * sent, never held whole in memory; `length` is sent as Content-Length.
+ */
+export interface UploadRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: NodeJS.ReadableStream;
+  length: number;
+}
+
 /** How requests reach a server. Implementations: provider/backends.ts. */
 export interface Transport {
   /** Where requests go, for messages (e.g. `http://127.0.0.1:8085`, `embedded emulator`). */
   readonly description: string;
   send(request: TransportRequest): Promise<TransportResponse>;
+  /** PUTs a stream to an absolute URL (signed upload URLs); absent: the transport cannot upload. */
+  upload?(request: UploadRequest): Promise<TransportResponse>;
 }
 
 /** One entry of google.rpc.Status.details. */
@@ -226,6 +239,31 @@ export class GoogleRestClient {
 
   delete<T>(path: string, query?: Record<string, QueryValue>): Promise<T> {
     return this.request<T>('DELETE', path, { query });
+  }
+
+  /**
+   * PUTs `body` (a stream of `length` bytes) to a signed upload URL with the headers it was signed
+   * with (`uploadFileInfo.signedUri` and `.headers`). The URL is absolute and its signature is its
+   * credential: no bearer token is added. Rejects with GoogleApiCallError, whose `request` leaves
+   * the signature out.
+   */
+  async upload(signedUri: string, headers: Record<string, string>, body: NodeJS.ReadableStream, length: number): Promise<void> {
+    const url = new URL(signedUri);
+    const label = `PUT ${url.origin}${url.pathname}`;
+    if (!this.transport.upload) throw new Error(`${this.transport.description} cannot upload files`);
+    let res: TransportResponse;
+    try {
+      res = await this.transport.upload({ url: signedUri, headers, body, length });
+    } catch (err) {
+      const cause = err as Error & { code?: string };
+      throw new GoogleApiCallError({
+        status: 'UNAVAILABLE',
+        httpCode: 0,
+        message: `could not upload to ${url.origin}: ${cause.code ?? cause.message}`,
+        request: label,
+      });
+    }
+    if (res.status < 200 || res.status >= 300) throw errorFromResponse(res, label);
   }
 
   /** See the function waitForOperation. */

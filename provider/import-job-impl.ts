@@ -4,6 +4,12 @@
  * they show in the reports and in `state`. A job declared without a payload is only created (it
  * stays PENDING until data files are added to it): validating it would fail for want of data.
  *
+ * Local `files` (with their `format`) become import data files: on create the job is created
+ * without payload, each file is added as a data file and its bytes streamed to the signed upload
+ * URL, then the job is validated and run as for a payload. `check` records each file's sha256 (so a
+ * preview knows whether a file changed); `diff` replaces the job when a file's name or bytes
+ * changed, as for a payload change: a job runs once.
+ *
  * Arguments may use the resource reference's neutral names (`storagePayload`, `_VMTOOL_*`,
  * `_EXPORTED_CLOUDA/CLOUDB_CSV`): `check` translates them (schemas/aliases.ts) and only Google's
  * wire names are ever sent.
@@ -11,7 +17,9 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { v4 as uuidv4 } from 'uuid';
 import { importJobToWire, validateImportJobArgs, withRequiredDefaults } from '../schemas';
+import * as path from 'node:path';
 import { isNotFound, type Operation } from './client';
+import { inspectLocalFiles, uploadLocalFile, type LocalFileState } from './data-files';
 import { clientFor, configValue, containsUnknown, defaultLocation, defaultProject, sameJson, withoutUndefined } from './runtime';
 
 const API_VERSION = 'v1alpha1';
@@ -28,6 +36,10 @@ export interface ImportJobInputs {
   requestId?: string;
   gcsPayload?: { format: string; path: string };
   inlinePayload?: { format: string; payload: Array<{ name: string; data: string }> };
+  /** The format of `files` (wire spelling). */
+  format?: string;
+  /** Local files, with the size and sha256 `check` read (outputs: those that were uploaded). */
+  files?: LocalFileState[];
 }
 
 interface ImportJobWire {
@@ -43,7 +55,7 @@ interface ImportJobWire {
   executionReport?: unknown;
 }
 
-const REPLACE_ON_CHANGE = ['importJobId', 'project', 'location', 'assetSource', 'gcsPayload', 'inlinePayload'] as const;
+const REPLACE_ON_CHANGE = ['importJobId', 'project', 'location', 'assetSource', 'gcsPayload', 'inlinePayload', 'format', 'files'] as const;
 const UPDATE_IN_PLACE = ['displayName', 'labels'] as const;
 
 const client = () => clientFor('migrationcenter');
@@ -61,7 +73,22 @@ function wait<R>(op: Operation<R>): Promise<Operation<R>> {
   return client().waitForOperation(op, { apiVersion: API_VERSION, timeoutMs: timeoutMs(), initialPollMs: 100, maxPollMs: 2000 });
 }
 
-export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
+/**
+ * Reads the local files of `inputs.files` (when every path is known): their size and sha256 go
+ * into the inputs, so a preview already knows whether a file changed; a missing, unreadable or too
+ * large file is a check failure naming it.
+ */
+async function withFileHashes(inputs: Record<string, unknown>, failures: Array<{ property: string; reason: string }>): Promise<void> {
+  const files = inputs.files;
+  if (!Array.isArray(files) || containsUnknown(files)) return;
+  if (failures.some((f) => f.property === 'files' || f.property.startsWith('files['))) return;
+  const paths = files.map((f: { path: string }) => f.path);
+  const inspected = await inspectLocalFiles(paths);
+  for (const f of inspected.failures) failures.push({ property: `files[${f.index}].path`, reason: f.reason });
+  if (inspected.failures.length === 0) inputs.files = inspected.files;
+}
+
+export async function check(_olds: pulumi.Inputs, news: pulumi.Inputs): Promise<pulumi.dynamic.CheckResult> {
   const raw: Record<string, unknown> = { ...news };
   delete raw.__provider;
   delete raw.name;
@@ -75,14 +102,29 @@ export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic
       reason: 'is required: set it, or the stack config google-native-local:project, or GOOGLE_CLOUD_PROJECT',
     });
   }
+  await withFileHashes(inputs, failures);
   // The name follows from the inputs: known at preview, so what refers to it does not preview as replaced.
   const place = [inputs.project, inputs.location, inputs.importJobId];
   if (place.every((v) => typeof v === 'string' && !containsUnknown(v))) inputs.name = jobName(inputs as unknown as ImportJobInputs);
   return { inputs: withoutUndefined(importJobToWire(inputs)), failures };
 }
 
+/**
+ * What of the files Google sees: each data file's name and bytes. The path itself is not (moving
+ * the folder of unchanged files changes nothing); a file not hashed yet (unknown at preview) counts
+ * as changed.
+ */
+function filesSeenByGoogle(files: LocalFileState[] | undefined): unknown {
+  return files?.map((f) => [path.basename(f.path), f.sha256 ?? f.path]);
+}
+
+function changed(olds: ImportJobInputs, news: ImportJobInputs, key: (typeof REPLACE_ON_CHANGE)[number]): boolean {
+  if (key === 'files') return !sameJson(filesSeenByGoogle(olds.files), filesSeenByGoogle(news.files));
+  return !sameJson(olds[key], news[key]);
+}
+
 export function diff(_id: string, olds: ImportJobInputs, news: ImportJobInputs): pulumi.dynamic.DiffResult {
-  const replaces = REPLACE_ON_CHANGE.filter((k) => !sameJson(olds[k], news[k]));
+  const replaces = REPLACE_ON_CHANGE.filter((k) => changed(olds, news, k));
   const updates = UPDATE_IN_PLACE.filter((k) => !sameJson(olds[k], news[k]));
   // The same job name cannot hold two jobs: the old one must go first.
   const sameName = olds.importJobId === news.importJobId && olds.project === news.project && olds.location === news.location;
@@ -132,7 +174,14 @@ export async function create(inputs: ImportJobInputs): Promise<pulumi.dynamic.Cr
   });
   await wait(created);
   const name = jobName(inputs);
-  if (!inputs.gcsPayload && !inputs.inlinePayload) return { id: name, outs: outputs({ ...inputs, requestId }, await getJob(name)) };
+  let files: LocalFileState[] | undefined;
+  if (inputs.files && inputs.format) {
+    files = [];
+    // One after the other: each upload streams one file, so memory stays flat whatever their number.
+    for (const file of inputs.files) files.push(await uploadLocalFile(client(), name, file.path, inputs.format, { timeoutMs: timeoutMs() }));
+  }
+  inputs = withoutUndefined({ ...inputs, requestId, files });
+  if (!inputs.gcsPayload && !inputs.inlinePayload && !files) return { id: name, outs: outputs(inputs, await getJob(name)) };
   await wait(await client().post<Operation>(`/${API_VERSION}/${name}:validate`, {}));
   let job = await getJob(name);
   if (job.state === 'IMPORT_JOB_STATE_READY') {
@@ -144,7 +193,7 @@ export async function create(inputs: ImportJobInputs): Promise<pulumi.dynamic.Cr
     }
     job = await getJob(name);
   }
-  return { id: name, outs: outputs({ ...inputs, requestId }, job) };
+  return { id: name, outs: outputs(inputs, job) };
 }
 
 export async function update(id: string, olds: ImportJobInputs, news: ImportJobInputs): Promise<pulumi.dynamic.UpdateResult> {
@@ -188,6 +237,9 @@ export async function read(id: string, props: Partial<ImportJobInputs>): Promise
     requestId: props.requestId,
     gcsPayload: job.gcsPayload ?? props.gcsPayload,
     inlinePayload: job.inlinePayload ?? props.inlinePayload,
+    // Local files are the program's, not the job's: what was uploaded stays as recorded.
+    format: props.format,
+    files: props.files,
   });
   return { id: name, props: outputs(inputs, job), inputs };
 }

@@ -1,10 +1,17 @@
 /**
  * `ImportJob`: loads VM inventory into Migration Center from an object-storage or inline
- * payload, as a Pulumi dynamic resource that validates and runs the job and reports the result.
+ * payload, or from local files uploaded as import data files, as a Pulumi dynamic resource that validates and runs the job and reports the result.
  */
 import * as pulumi from '@pulumi/pulumi';
 import { lazyProvider } from './lazy-provider';
-import type { ExecutionReportResponse, GCSPayloadInfoResponse, ImportJobArgs, InlinePayloadInfoResponse, ValidationReportResponse } from './types';
+import type {
+  ExecutionReportResponse,
+  GCSPayloadInfoResponse,
+  ImportJobArgs,
+  InlinePayloadInfoResponse,
+  LocalDataFileResponse,
+  ValidationReportResponse,
+} from './types';
 
 export const importJobProvider: pulumi.dynamic.ResourceProvider = lazyProvider('import-job-impl');
 
@@ -19,6 +26,10 @@ export class ImportJob extends pulumi.dynamic.Resource {
   declare public readonly displayName: pulumi.Output<string>;
   /** The report with the results of running the import job. */
   declare public readonly executionReport: pulumi.Output<ExecutionReportResponse>;
+  /** The local files uploaded as data files, with the sha256 of the bytes sent. */
+  declare public readonly files: pulumi.Output<LocalDataFileResponse[] | undefined>;
+  /** The format of `files`. */
+  declare public readonly format: pulumi.Output<string | undefined>;
   /** The payload in object storage (wire name). */
   declare public readonly gcsPayload: pulumi.Output<GCSPayloadInfoResponse>;
   /** Required. ID of the import job. */
@@ -60,6 +71,8 @@ export class ImportJob extends pulumi.dynamic.Resource {
           ...outputsOnly,
           assetSource: undefined,
           displayName: undefined,
+          files: undefined,
+          format: undefined,
           gcsPayload: undefined,
           importJobId: undefined,
           inlinePayload: undefined,
@@ -72,6 +85,8 @@ export class ImportJob extends pulumi.dynamic.Resource {
           ...outputsOnly,
           assetSource: args.assetSource,
           displayName: args.displayName,
+          files: args.files,
+          format: args.format,
           gcsPayload: args.gcsPayload,
           storagePayload: args.storagePayload,
           importJobId: args.importJobId,

@@ -64,6 +64,19 @@ export interface InlinePayloadInfoArgs {
   payload?: pulumi.Input<pulumi.Input<PayloadFileArgs>[]>;
 }
 
+/** A local file of an ImportJob's `files` (a provider argument: see ImportJobArgs.files). */
+export interface LocalDataFileArgs {
+  /** The file's path, absolute or relative to the Pulumi program's folder; its name is the data file's display name. */
+  path: pulumi.Input<string>;
+}
+
+export interface LocalDataFileResponse {
+  path: string;
+  /** The hex sha256 of the bytes uploaded. */
+  sha256: string;
+  size: number;
+}
+
 export interface ImportJobArgs {
   /** Required. Reference to an existing source: `projects/{project}/locations/{location}/sources/{source}` (a `Source` resource's `name`). */
   assetSource: pulumi.Input<string>;
@@ -73,6 +86,13 @@ export interface ImportJobArgs {
   gcsPayload?: pulumi.Input<GCSPayloadInfoArgs>;
   /** The payload is in object storage (the reference's name for `gcsPayload`). */
   storagePayload?: pulumi.Input<StoragePayloadInfoArgs>;
+  /**
+   * Local files to import, each uploaded as an import data file of the job (provider argument; at
+   * most one of `files`, `gcsPayload` and `inlinePayload`). A changed file replaces the job.
+   */
+  files?: pulumi.Input<pulumi.Input<LocalDataFileArgs>[]>;
+  /** The format of every file in `files`, given once (required with `files`). */
+  format?: pulumi.Input<ImportJobFormat>;
   /** Required. ID of the import job. */
   importJobId: pulumi.Input<string>;
   /** The payload is included in the request, mainly used for small import jobs. */

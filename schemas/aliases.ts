@@ -54,7 +54,12 @@ function renameFields(job: Json, names: Record<string, string>, mapFormat: (f: s
   const out: Json = {};
   for (const [key, value] of Object.entries(job)) {
     const renamed = Object.prototype.hasOwnProperty.call(names, key) ? names[key] : key;
-    out[renamed] = PAYLOAD_FIELDS.has(renamed) ? mapPayloadFormat(value, mapFormat) : value;
+    // `format` at the top is the provider's argument for its local `files` (the data files' format).
+    out[renamed] = PAYLOAD_FIELDS.has(renamed)
+      ? mapPayloadFormat(value, mapFormat)
+      : renamed === 'format' && typeof value === 'string'
+        ? mapFormat(value)
+        : value;
   }
   return out;
 }

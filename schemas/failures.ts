@@ -45,6 +45,8 @@ function reasonFor(error: ErrorObject): string {
   switch (error.keyword) {
     case 'required':
       return 'is required';
+    case 'dependentRequired':
+      return `is required when ${String(p.property)} is given`;
     case 'additionalProperties':
       return 'is not a known property';
     case 'type':
@@ -88,6 +90,7 @@ export function toCheckFailures(errors: ErrorObject[] | null | undefined): Check
     let property = pointerToPath(error.instancePath);
     if (error.keyword === 'required') property = join(property, String(p.missingProperty));
     else if (error.keyword === 'additionalProperties') property = join(property, String(p.additionalProperty));
+    else if (error.keyword === 'dependentRequired') property = join(property, String(p.missingProperty));
     else if (typeof error.propertyName === 'string') property = join(property, error.propertyName);
     // One reason per property: the first rule broken is the one to fix first.
     if (seen.has(property)) continue;

@@ -72,7 +72,7 @@ export function addKeywords(ajv: Ajv): void {
       atMostOneOf,
       'atMostOneOf',
       `${cxt?.instancePath ?? ''}/${present[1]}`,
-      `cannot be given together with ${present[0]}: give at most one of ${names.join(' and ')}`,
+      `cannot be given together with ${present[0]}: give at most one of ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`,
     );
   };
   ajv.addKeyword({ keyword: 'atMostOneOf', type: 'object', schemaType: 'array', errors: true, validate: atMostOneOf });

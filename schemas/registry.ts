@@ -13,6 +13,7 @@ import PayloadFile from './PayloadFile.schema.json';
 import InlinePayloadInfo from './InlinePayloadInfo.schema.json';
 import StoragePayloadInfo from './StoragePayloadInfo.schema.json';
 import ImportJobArgs from './ImportJobArgs.schema.json';
+import LocalDataFile from './LocalDataFile.schema.json';
 import ImportError from './ImportError.schema.json';
 import ImportRowError from './ImportRowError.schema.json';
 import FileValidationReport from './FileValidationReport.schema.json';
@@ -36,6 +37,7 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Member,
   Role,
   ImportJobArgs,
+  LocalDataFile,
   StoragePayloadInfo,
   InlinePayloadInfo,
   PayloadFile,
@@ -63,6 +65,7 @@ export type SchemaName =
   | 'Member'
   | 'Role'
   | 'ImportJobArgs'
+  | 'LocalDataFile'
   | 'StoragePayloadInfo'
   | 'InlinePayloadInfo'
   | 'PayloadFile'

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `google-native-local` command: `validate` and `templates` run the import engine locally;
- * `serve` starts the emulator (the same as `npm start`).
+ * `import` uploads local files into an import job of an emulator or of Google; `serve` starts the
+ * emulator (the same as `npm start`).
  */
+import { importCommand, IMPORT_HELP } from './import';
 import { templatesCommand, TEMPLATES_HELP } from './templates';
 import { validateCommand, VALIDATE_HELP } from './validate';
 import { UsageError } from './local-files';
@@ -13,6 +15,8 @@ Commands:
   serve [FLAGS]                         start the emulator (flags: serve --help)
   validate PATH... --format FORMAT      check import files locally, no server
   templates FORMAT DIR                  write the empty templates of an import format
+  import --job NAME FILE...             upload files into an import job (an emulator or Google),
+                                        validate it, print the report, run it
   help [COMMAND]                        this text, or a command's
 
 Run \`google-native-local COMMAND --help\` for a command's options.
@@ -26,6 +30,8 @@ export async function main(argv: string[]): Promise<number> {
         return await validateCommand(rest);
       case 'templates':
         return await templatesCommand(rest);
+      case 'import':
+        return await importCommand(rest);
       case 'serve': {
         // The emulator's own entry point sets the exit code and keeps the process alive.
         await (await import('../cli')).main(rest);
@@ -35,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(rest[0] === 'validate' ? VALIDATE_HELP : rest[0] === 'templates' ? TEMPLATES_HELP : HELP);
+        process.stdout.write(({ validate: VALIDATE_HELP, templates: TEMPLATES_HELP, import: IMPORT_HELP } as Record<string, string>)[rest[0]] ?? HELP);
         return 0;
       default:
         throw new UsageError(`unknown command '${command}'`);

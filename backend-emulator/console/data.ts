@@ -14,6 +14,7 @@ import { viewPolicy, type IamPolicies, type Policy } from '../networkservices/ia
 import { RESOURCE_TYPES, parentOf } from '../migrationcenter/names';
 import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs';
 import type { Assets } from '../migrationcenter/assets';
+import type { ImportDataFiles, ImportDataFileWire } from '../migrationcenter/import-data-files';
 import type { AssetWire, ImportJobWire } from '../migrationcenter/types';
 import type { ImportError, ImportRowError, ValidationReport } from '../import-engine/report';
 
@@ -29,6 +30,8 @@ export const ROW_ERRORS_DEFAULT_PAGE = 50;
 export const ROW_ERRORS_MAX_PAGE = 500;
 /** Job-level and file-level errors sent with a job's details (the rest is counted). */
 export const MAX_LISTED_ERRORS = 100;
+/** Data files sent with a job's details (the rest is counted). */
+export const MAX_LISTED_DATA_FILES = 100;
 
 /**
  * The domains the console reads through (never the store's collections); a service the app
@@ -38,6 +41,7 @@ export interface ConsoleDomains {
   endpointPolicies?: EndpointPolicies;
   iamPolicies?: IamPolicies;
   importJobs?: ImportJobs;
+  importDataFiles?: ImportDataFiles;
   assets?: Assets;
 }
 
@@ -215,9 +219,25 @@ function reportDetail(report: ValidationReport): ReportDetail {
   return { jobErrors: jobErrors.slice(0, MAX_LISTED_ERRORS), jobErrorCount: jobErrors.length, files, rowErrorsBySeverity: all };
 }
 
+/** A data file as the console shows it: no `uploadFileInfo` (its signed URL is a credential). */
+export type ConsoleDataFile = Pick<ImportDataFileWire, 'name' | 'displayName' | 'format' | 'state' | 'createTime'>;
+
 export interface JobDetail extends JobSummary {
   validationReport?: ReportDetail;
   executionReport?: ReportDetail & { framesReported: number; totalRowsCount: number };
+  /** The job's import data files (the first MAX_LISTED_DATA_FILES, in the list's order), and how many there are. */
+  dataFiles: ConsoleDataFile[];
+  dataFileCount: number;
+}
+
+function jobDataFiles(domains: ConsoleDomains, name: string): Pick<JobDetail, 'dataFiles' | 'dataFileCount'> {
+  const files = domains.importDataFiles;
+  if (!files) return { dataFiles: [], dataFileCount: 0 };
+  const page = files.list(name, { pageSize: MAX_LISTED_DATA_FILES });
+  return {
+    dataFiles: page.importDataFiles.map(({ name, displayName, format, state, createTime }) => ({ name, displayName, format, state, createTime })),
+    dataFileCount: files.count(name),
+  };
 }
 
 export function jobDetail(domains: ConsoleDomains, name: string): JobDetail {
@@ -225,6 +245,7 @@ export function jobDetail(domains: ConsoleDomains, name: string): JobDetail {
   const execution = job.executionReport;
   return {
     ...jobSummary(job),
+    ...jobDataFiles(domains, name),
     ...(job.validationReport ? { validationReport: reportDetail(job.validationReport) } : {}),
     ...(execution
       ? {

@@ -148,6 +148,20 @@ beforeAll(async () => {
   // Inline manual CSVs: one with bad rows (FAILED_VALIDATION), one validated and run (assets).
   await importJob('inline-bad', MIXED_CSV, false);
   await importJob('inline-good', GOOD_CSV, true);
+  // A job taking its data as import data files: one uploaded, one not yet.
+  await api('POST', '/emulator/v1/seed', { sources: [{ name: `${MC_PARENT}/sources/with-files` }] });
+  await api('POST', `/v1alpha1/${MC_PARENT}/importJobs?importJobId=with-files`, { assetSource: `${MC_PARENT}/sources/with-files`, displayName: 'Data files' });
+  const vmFile = await api('POST', `/v1alpha1/${MC_PARENT}/importJobs/with-files/importDataFiles?importDataFileId=vm-info`, {
+    displayName: 'vmInfo.csv',
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+  });
+  const { signedUri, headers } = vmFile.response.uploadFileInfo;
+  const put = await fetch(signedUri, { method: 'PUT', headers, body: GOOD_CSV });
+  if (!put.ok) throw new Error(`upload: ${put.status} ${await put.text()}`);
+  await api('POST', `/v1alpha1/${MC_PARENT}/importJobs/with-files/importDataFiles?importDataFileId=perf-info`, {
+    displayName: 'perfInfo.csv',
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+  });
   // 100,000 row errors, through the seed route (the reports of a seeded job are stored as given).
   await api('POST', '/emulator/v1/seed', { sources: [SOURCE_SEED], importJobs: [bigJobSeed('big-report')] });
 
@@ -189,13 +203,14 @@ test('endpoint policies with their IAM bindings: members, condition title, etag'
   expect(await grpc.locator('.etag').textContent()).toBe('ACAB');
   expect(await grpc.textContent()).toContain('no bindings');
 
-  await waitText('#summary', /2 endpoint policies · 3 import jobs · 3 assets/);
+  await waitText('#summary', /2 endpoint policies · 4 import jobs · 3 assets/);
   const jobs = await rowTexts('#jobs tbody tr');
-  expect(jobs).toHaveLength(3);
+  expect(jobs).toHaveLength(4);
   const state = async (id: string) => page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/${id}"] .state`).textContent();
   expect(await state('big-report')).toBe('FAILED_VALIDATION');
   expect(await state('inline-bad')).toBe('FAILED_VALIDATION');
   expect(await state('inline-good')).toBe('COMPLETED');
+  expect(await state('with-files')).toBe('PENDING');
   expect(await page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/big-report"]`).textContent()).toContain('100,000 rows with errors');
   await screenshot('1-overview.png');
 });
@@ -241,6 +256,16 @@ test('a run inline CSV: both reports and the assets the import produced', async 
   await waitText('#report-summary', /3 frames reported · 3 rows read/);
   await waitText('#row-range', /of \d/);
   await screenshot('3-inline-good-execution-assets.png');
+});
+
+test("a job's import data files: names, format and state in the job view", async () => {
+  await openJob('Data files');
+  await waitText('#job-title', /with-files/);
+  const rows = await rowTexts('#data-files tbody tr');
+  expect(rows).toEqual([
+    expect.stringMatching(/^perfInfo\.csv perf-infoMANUAL_CSVCREATING\d{4}-/),
+    expect.stringMatching(/^vmInfo\.csv vm-infoMANUAL_CSVACTIVE\d{4}-/),
+  ]);
 });
 
 test('100,000 row errors: the first page shows 50 lines; paging and filters work', async () => {

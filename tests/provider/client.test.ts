@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { Readable } from 'stream';
 import Fastify, { FastifyInstance } from 'fastify';
 import {
   encodeQuery,
@@ -67,9 +68,10 @@ interface Thing {
 }
 
 /** A tiny Google-shaped API: things, and operations that finish after a number of polls. */
-function buildApp(): { app: FastifyInstance; polls: Record<string, number> } {
+function buildApp(): { app: FastifyInstance; polls: Record<string, number>; uploads: Array<Record<string, unknown>> } {
   const app = Fastify();
   const polls: Record<string, number> = {};
+  const uploads: Array<Record<string, unknown>> = [];
   const googleError = (code: number, status: string, message: string, details: unknown[] = []) => ({
     error: { code, message, status, details },
   });
@@ -121,24 +123,44 @@ function buildApp(): { app: FastifyInstance; polls: Record<string, number> } {
     }
     return { name, done: true, response: { name: 'projects/p/locations/l/importJobs/j1', state: 'COMPLETED' } };
   });
-  return { app, polls };
+  // A signed upload URL: the body is counted as it streams (no parser reads it whole).
+  app.register(async (u) => {
+    u.removeAllContentTypeParsers();
+    u.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    u.put('/uploads/:id', async (req, reply) => {
+      if ((req.query as { signature?: string }).signature !== 'good') {
+        return reply.code(403).send(googleError(403, 'PERMISSION_DENIED', 'The signature does not match this URL'));
+      }
+      let bytes = 0;
+      for await (const chunk of req.raw) bytes += (chunk as Buffer).length;
+      uploads.push({ bytes, contentType: req.headers['content-type'], contentLength: req.headers['content-length'], authorization: req.headers.authorization });
+      return {};
+    });
+  });
+  return { app, polls, uploads };
 }
 
-type Setup = () => Promise<{ transport: Transport; polls: Record<string, number>; close(): Promise<void> }>;
+type Setup = () => Promise<{
+  transport: Transport;
+  polls: Record<string, number>;
+  uploads: Array<Record<string, unknown>>;
+  origin: string;
+  close(): Promise<void>;
+}>;
 const transports: Array<[string, Setup]> = [
   [
     'inject',
     async () => {
-      const { app, polls } = buildApp();
-      return { transport: injectTransport(() => app), polls, close: () => app.close() };
+      const { app, polls, uploads } = buildApp();
+      return { transport: injectTransport(() => app), polls, uploads, origin: 'http://localhost:80', close: () => app.close() };
     },
   ],
   [
     'http (loopback listener)',
     async () => {
-      const { app, polls } = buildApp();
+      const { app, polls, uploads } = buildApp();
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
-      return { transport: httpTransport(address), polls, close: () => app.close() };
+      return { transport: httpTransport(address, { token: 'emulator-token' }), polls, uploads, origin: address, close: () => app.close() };
     },
   ],
 ];
@@ -165,6 +187,28 @@ describe.each(transports)('GoogleRestClient over %s', (_name, setup) => {
   it('sends a JSON body', async () => {
     const created = await client.post<Thing & { contentType: string }>('/v1/things', { name: 'b', size: 1 }, { requestId: 'r1' });
     expect(created).toEqual({ name: 'b', size: 1, query: { requestId: 'r1' }, contentType: 'application/json' });
+  });
+
+  it('upload streams a body to a signed URL with its headers and Content-Length, and no bearer token', async () => {
+    const chunks = Array.from({ length: 64 }, () => Buffer.alloc(64 * 1024, 7));
+    await client.upload(`${ctx.origin}/uploads/f1?signature=good`, { 'Content-Type': 'application/octet-stream' }, Readable.from(chunks), 64 * 64 * 1024);
+    expect(ctx.uploads.at(-1)).toEqual({
+      bytes: 4 * 1024 * 1024,
+      contentType: 'application/octet-stream',
+      contentLength: String(4 * 1024 * 1024),
+      authorization: undefined,
+    });
+  });
+
+  it('upload failures are GoogleApiCallErrors that leave the signature out', async () => {
+    const err = await client.upload(`${ctx.origin}/uploads/f1?signature=secret-part`, {}, Readable.from([Buffer.from('x')]), 1).then(
+      () => undefined,
+      (e: unknown) => e as GoogleApiCallError,
+    );
+    if (!(err instanceof GoogleApiCallError)) throw new Error(`expected a GoogleApiCallError, got ${String(err)}`);
+    expect([err.status, err.httpCode, err.apiMessage]).toEqual(['PERMISSION_DENIED', 403, 'The signature does not match this URL']);
+    expect(err.message).toMatch(/^PUT http:\/\/(localhost|127\.0\.0\.1:\d+)\/uploads\/f1 failed/);
+    expect(err.message).not.toContain('secret-part');
   });
 
   it('returns {} for an empty success body', async () => {

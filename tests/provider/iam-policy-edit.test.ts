@@ -123,9 +123,12 @@ describe('import job check and diff', () => {
   const inline = { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data }] };
   const SOURCE = 'projects/my-project/locations/global/sources/s1';
 
-  it('fills project and location defaults and sends the wire spelling', () => {
+  it('fills project and location defaults and sends the wire spelling', async () => {
     process.env.GOOGLE_CLOUD_PROJECT = 'env-project';
-    const r = jobCheck({}, { importJobId: 'job-1', assetSource: SOURCE, storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bkt/x.xlsx' } });
+    const r = await jobCheck(
+      {},
+      { importJobId: 'job-1', assetSource: SOURCE, storagePayload: { format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX', path: 'gs://bkt/x.xlsx' } },
+    );
     expect(r.failures).toEqual([]);
     // The reference's names are arguments only: what the provider sends is Google's wire spelling.
     expect(r.inputs).toEqual({
@@ -137,7 +140,7 @@ describe('import job check and diff', () => {
       // Known at preview time: the name follows from project, location and id.
       name: 'projects/env-project/locations/global/importJobs/job-1',
     });
-    const inlineNeutral = jobCheck(
+    const inlineNeutral = await jobCheck(
       {},
       { importJobId: 'job-1', assetSource: SOURCE, inlinePayload: { ...inline, format: 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV' } },
     );
@@ -146,19 +149,19 @@ describe('import job check and diff', () => {
     expect(JSON.stringify(inlineNeutral.inputs)).not.toMatch(/storagePayload|VMTOOL|CLOUDA|CLOUDB/);
   });
 
-  it('preview (check) fails without assetSource, naming it; an assetSource not known yet (a Source created in the same update) passes', () => {
-    const r = jobCheck({}, { importJobId: 'job-1', project: 'my-project', inlinePayload: inline });
+  it('preview (check) fails without assetSource, naming it; an assetSource not known yet (a Source created in the same update) passes', async () => {
+    const r = await jobCheck({}, { importJobId: 'job-1', project: 'my-project', inlinePayload: inline });
     expect(r.failures).toEqual([{ property: 'assetSource', reason: 'is required' }]);
     const unknown = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
-    expect(jobCheck({}, { importJobId: 'job-1', project: 'my-project', assetSource: unknown, inlinePayload: inline }).failures).toEqual([]);
+    expect((await jobCheck({}, { importJobId: 'job-1', project: 'my-project', assetSource: unknown, inlinePayload: inline })).failures).toEqual([]);
   });
 
-  it('accepts a job without a payload (it is created, and takes data files later)', () => {
-    expect(jobCheck({}, { importJobId: 'job-1', project: 'my-project', assetSource: SOURCE }).failures).toEqual([]);
+  it('accepts a job without a payload (it is created, and takes data files later)', async () => {
+    expect((await jobCheck({}, { importJobId: 'job-1', project: 'my-project', assetSource: SOURCE })).failures).toEqual([]);
   });
 
-  it('names the failing property', () => {
-    const r = jobCheck({}, { importJobId: 'Job', project: 'my-project', assetSource: SOURCE, displayName: 'x'.repeat(64), inlinePayload: inline });
+  it('names the failing property', async () => {
+    const r = await jobCheck({}, { importJobId: 'Job', project: 'my-project', assetSource: SOURCE, displayName: 'x'.repeat(64), inlinePayload: inline });
     expect(r.failures?.map((f) => f.property)).toEqual(['importJobId', 'displayName']);
   });
 

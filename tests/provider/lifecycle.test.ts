@@ -2,6 +2,9 @@
  * Both resources (and their companions) driven through the real plugin protocol: the
  * dynamic-provider host from @pulumi/pulumi, over gRPC, against an emulator server.
  */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
 import { createTestProgram, type TestProgram } from '../../support/harness/program';
 import { dynamicUrn, serializeProvider, startProviderHost, type ProviderHost, type PropertyMap } from '../../support/harness/provider-host';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
@@ -278,6 +281,50 @@ describe('Source + ImportJob', () => {
     expect((await host.read(second.id, urn, second.properties)).id).toBe('');
   });
 
+  it('imports local files as data files: uploads them, runs the job, and replaces it only when a file changes', async () => {
+    const folder = path.join(program.dir, 'inventory');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'vmInfo.csv'), GOOD_CSV);
+    fs.writeFileSync(path.join(folder, 'diskInfo.csv'), 'MachineId,DiskLabel,SizeInGib,UsedInGib\nvm-1,/dev/sda,100,50\n');
+    const filesUrn = dynamicUrn('migrationcenter/v1alpha1:ImportJob', 'from-files');
+    const fileArgs = {
+      importJobId: 'from-files',
+      assetSource: `${parent}/sources/uploads`,
+      format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+      files: [{ path: './inventory/vmInfo.csv' }, { path: './inventory/diskInfo.csv' }],
+    };
+    const { inputs, failures } = await host.check(filesUrn, {}, fileArgs);
+    expect(failures).toEqual([]);
+    const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+    expect((inputs.files as PropertyMap[])[0]).toEqual({ path: './inventory/vmInfo.csv', sha256: sha(GOOD_CSV), size: GOOD_CSV.length });
+
+    const created = await host.create(filesUrn, inputs);
+    expect(created.properties).toMatchObject({ state: 'IMPORT_JOB_STATE_COMPLETED', executionReport: expect.objectContaining({ totalRowsCount: 3 }) });
+    const job = `${parent}/importJobs/from-files`;
+    const dataFiles = await api<{ importDataFiles: Array<{ name: string; displayName: string; state: string }> }>('GET', `/v1alpha1/${job}/importDataFiles`);
+    expect(dataFiles.importDataFiles.map((f) => [f.name, f.displayName, f.state]).sort()).toEqual([
+      [`${job}/importDataFiles/disk-info-csv`, 'diskInfo.csv', 'ACTIVE'],
+      [`${job}/importDataFiles/vm-info-csv`, 'vmInfo.csv', 'ACTIVE'],
+    ]);
+    const assets = await api<{ assets?: Array<{ attributes?: Record<string, string> }> }>('GET', `/v1alpha1/${parent}/assets?view=ASSET_VIEW_FULL`);
+    expect(assets.assets?.length ?? 0).toBeGreaterThan(0);
+
+    // A second `pulumi up` with the same files: no change.
+    const again = (await host.check(filesUrn, created.properties, fileArgs)).inputs;
+    expect((await host.diff(created.id, filesUrn, created.properties, again)).changes).toBe('none');
+
+    // A changed file: the job is replaced (it runs once), the old one deleted first (same name).
+    fs.writeFileSync(path.join(folder, 'vmInfo.csv'), BAD_CSV);
+    const changedInputs = (await host.check(filesUrn, created.properties, fileArgs)).inputs;
+    const replace = await host.diff(created.id, filesUrn, created.properties, changedInputs);
+    expect([replace.replaces, replace.deleteBeforeReplace]).toEqual([['files'], true]);
+
+    // A missing file fails at preview, naming the file.
+    const missing = await host.check(filesUrn, {}, { ...fileArgs, files: [{ path: './inventory/nope.csv' }] });
+    expect(missing.failures).toEqual([{ property: 'files[0].path', reason: expect.stringMatching(/^\.\/inventory\/nope\.csv: no such file/) }]);
+    await host.delete(created.id, filesUrn, created.properties);
+  });
+
   it('surfaces a Google error with its status and message', async () => {
     const { inputs } = await host.check(urn, {}, { ...args, importJobId: 'dup' });
     await host.create(urn, inputs);
@@ -325,6 +372,26 @@ describe('the embedded default backend', () => {
     }
     // Nothing of it reached the emulator server the other tests use.
     await expect(api('GET', `/v1/${policy.id}`)).rejects.toThrow(/404/);
+  });
+
+  it('uploads local files to the embedded emulator through its own wire (signed URL answered in process)', async () => {
+    fs.writeFileSync(path.join(program.dir, 'vmInfo.csv'), GOOD_CSV);
+    const host = await startProviderHost({ cwd: program.dir, provider: serialized.source, project: 'embedded' });
+    try {
+      await host.configure({ 'google-native-local:project': PROJECT });
+      const sourceUrn = dynamicUrn('migrationcenter/v1alpha1:Source', 'embedded-src');
+      const source = await host.create(sourceUrn, (await host.check(sourceUrn, {}, { sourceId: 'embedded-src' })).inputs);
+      host.provider = serialized.job;
+      const urn = dynamicUrn('migrationcenter/v1alpha1:ImportJob', 'embedded-files');
+      const args = { importJobId: 'embedded-files', assetSource: source.id, format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', files: [{ path: 'vmInfo.csv' }] };
+      const { inputs, failures } = await host.check(urn, {}, args);
+      expect(failures).toEqual([]);
+      const created = await host.create(urn, inputs);
+      expect(created.properties).toMatchObject({ state: 'IMPORT_JOB_STATE_COMPLETED', executionReport: expect.objectContaining({ totalRowsCount: 2 }) });
+      await host.delete(created.id, urn, created.properties);
+    } finally {
+      await host.close();
+    }
   });
 });
 

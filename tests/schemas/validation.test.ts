@@ -198,8 +198,24 @@ describe('ImportJobArgs', () => {
     expect(validateImportJobArgs(job({ inlinePayload: undefined }))).toEqual([]);
     const both = job({ storagePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bkt/x' } });
     expect(validateImportJobArgs(both)).toEqual([
-      { property: 'inlinePayload', reason: 'cannot be given together with gcsPayload: give at most one of gcsPayload and inlinePayload' },
+      { property: 'inlinePayload', reason: 'cannot be given together with gcsPayload: give at most one of gcsPayload, inlinePayload and files' },
     ]);
+  });
+
+  it('takes local files with one format for them all (either spelling), each needing the other', () => {
+    const files = [{ path: './inventory/vmInfo.csv' }];
+    expect(validateImportJobArgs(job({ inlinePayload: undefined, files, format: 'IMPORT_JOB_FORMAT_VMTOOL_CSV' }))).toEqual([]);
+    expect(validateImportJobArgs(job({ inlinePayload: undefined, files }))).toEqual([{ property: 'format', reason: 'is required when files is given' }]);
+    expect(validateImportJobArgs(job({ inlinePayload: undefined, format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' }))).toEqual([
+      { property: 'files', reason: 'is required when format is given' },
+    ]);
+    expect(validateImportJobArgs(job({ files, format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' }))).toEqual([
+      { property: 'files', reason: 'cannot be given together with inlinePayload: give at most one of gcsPayload, inlinePayload and files' },
+    ]);
+    expect(validateImportJobArgs(job({ inlinePayload: undefined, files: [{ path: '' }], format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' }))).toEqual([
+      { property: 'files[0].path', reason: 'must not be empty' },
+    ]);
+    expect(importJobToWire({ format: 'IMPORT_JOB_FORMAT_VMTOOL_XLSX' })).toEqual({ format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX' });
   });
 
   it('accepts the real API spelling gcsPayload and names failures in that spelling', () => {

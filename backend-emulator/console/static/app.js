@@ -417,6 +417,34 @@
     );
   }
 
+  // The job's import data files: display name, format, state, create time (no signed URL).
+  function dataFilesCell(files, total) {
+    return h(
+      'div',
+      null,
+      h(
+        'table',
+        { class: 'grid compact', id: 'data-files' },
+        h('thead', null, h('tr', null, h('th', { text: 'File' }), h('th', { text: 'Format' }), h('th', { text: 'State' }), h('th', { text: 'Created' }))),
+        h(
+          'tbody',
+          null,
+          files.map(function (f) {
+            return h(
+              'tr',
+              { 'data-name': f.name },
+              h('td', null, h('span', { text: f.displayName || lastSegment(f.name) }), ' ', h('code', { class: 'muted', text: lastSegment(f.name) })),
+              h('td', { text: (f.format || '').replace('IMPORT_JOB_FORMAT_', '') }),
+              h('td', { text: f.state }),
+              h('td', null, time(f.createTime)),
+            );
+          }),
+        ),
+      ),
+      total > files.length ? h('div', { class: 'muted', text: 'and ' + num(total - files.length) + ' more' }) : null,
+    );
+  }
+
   function renderJobHeader(job, state) {
     $('job-title').textContent = 'Import job ' + (job.displayName ? job.displayName + ' — ' : '') + lastSegment(job.name);
     var meta = clear($('job-meta'));
@@ -431,6 +459,7 @@
     row('Completed', time(job.completeTime));
     if (job.assetSource) row('Asset source', h('code', { text: job.assetSource }));
     row('Payload', payloadCell(job.payload));
+    if (job.dataFileCount) row('Data files', dataFilesCell(job.dataFiles, job.dataFileCount));
     if (job.labels && Object.keys(job.labels).length) {
       row(
         'Labels',

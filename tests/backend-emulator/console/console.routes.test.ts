@@ -29,6 +29,8 @@ import {
   ok,
 } from '../../support/console';
 
+import * as mc from '../../support/migrationcenter';
+
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const jobName = (id: string) => `${MC_PARENT}/importJobs/${id}`;
 const jobUrl = (id: string) => `${CONSOLE}/${jobName(id)}`;
@@ -290,6 +292,30 @@ describe('a validated inline manual CSV and its execution', () => {
     // The failed job produced none.
     expect(ok(await call(app, 'GET', `${CONSOLE}/assets?importJob=${jobName('mixed')}`)).assets).toEqual([]);
     expect(ok(await call(app, 'GET', `${CONSOLE}/summary`))).toEqual({ endpointPolicies: 0, importJobs: 2, assets: 3 });
+  });
+});
+
+describe("a job's import data files", () => {
+  beforeEach(() => {
+    app = newApp();
+  });
+
+  test('the job view lists them (display name, format, state, create time), never their signed URL', async () => {
+    ok(await mc.createJob(app, 'files', {}));
+    const vm = ok(await mc.createDataFile(app, 'files', 'vm-info', { displayName: 'vmInfo.csv' })).response;
+    ok(await mc.upload(app, vm.uploadFileInfo, GOOD_CSV));
+    ok(await mc.createDataFile(app, 'files', 'disk-info', { displayName: 'diskInfo.csv' }));
+    const detail = ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('files')}`));
+    expect(detail.dataFileCount).toBe(2);
+    expect(detail.dataFiles.map((f: any) => [f.name, f.displayName, f.format, f.state])).toEqual([
+      [`${mc.jobName('files')}/importDataFiles/disk-info`, 'diskInfo.csv', 'IMPORT_JOB_FORMAT_MANUAL_CSV', 'CREATING'],
+      [`${mc.jobName('files')}/importDataFiles/vm-info`, 'vmInfo.csv', 'IMPORT_JOB_FORMAT_MANUAL_CSV', 'ACTIVE'],
+    ]);
+    expect(detail.dataFiles[0].createTime).toMatch(/Z$/);
+    expect(JSON.stringify(detail)).not.toMatch(/signedUri|signature=/);
+    // A job without data files says so with an empty list.
+    ok(await mc.createJob(app, 'inline', { inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) }));
+    expect(ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('inline')}`))).toMatchObject({ dataFiles: [], dataFileCount: 0 });
   });
 });
 

@@ -1,0 +1,186 @@
+/**
+ * `google-native-local import --job NAME FILE...`: local files into an import job of a running
+ * emulator or of Google, through Google's own upload flow (create the job if needed, one import
+ * data file per file, bytes PUT to its signed URL, `:validate`, then `:run`).
+ *
+ * It talks through the provider's one REST client and its transports (provider/client.ts,
+ * provider/backends.ts, provider/data-files.ts), which load no Pulumi: the same requests, errors
+ * and Application Default Credentials as the ImportJob resource, no second HTTP client.
+ */
+import { parseArgs } from 'node:util';
+import { withRequiredDefaults } from '../../schemas';
+import { createBackend, ENDPOINT_ENV, parseEndpoint, tokenSetting } from '../../provider/backends';
+import { isGoogleApiCallError, isNotFound, type GoogleRestClient, type Operation } from '../../provider/client';
+import { inspectLocalFiles, uploadLocalFile } from '../../provider/data-files';
+import type { ValidationReport } from '../import-engine';
+import { collectFiles, UsageError } from './local-files';
+import { progressBar } from './progress';
+import { formatReport } from './report-text';
+import { parseFormat } from './validate';
+
+export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8085';
+const API = 'v1alpha1';
+const JOB_NAME = /^projects\/[^/]+\/locations\/[^/]+\/importJobs\/[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export const IMPORT_HELP = `Usage: google-native-local import --job NAME FILE... [--format FORMAT] [--source SOURCE]
+                                  [--endpoint URL] [--no-run]
+
+Imports local files (or every file directly inside a folder) into a Migration Center import job:
+creates the job if it does not exist, adds one import data file per file (id from the file name,
+display name the file name), uploads its bytes to the data file's signed URL, validates the job,
+prints the validation report, and runs the job when validation is READY.
+
+Options:
+  --job NAME        projects/{project}/locations/{location}/importJobs/{id}
+  --format FORMAT   the files' format (as for validate: manual-csv, rvtools-xlsx, ... or the full
+                    IMPORT_JOB_FORMAT_* name); required to create the job, otherwise the job's
+  --source SOURCE   the job's source, to create the job: a source id of the job's project and
+                    location, or projects/{project}/locations/{location}/sources/{id}
+  --endpoint URL    an emulator (default ${ENDPOINT_ENV}, else ${DEFAULT_ENDPOINT}), or
+                    "google" for the real API with Application Default Credentials
+                    (GOOGLE_NATIVE_LOCAL_TOKEN is sent to an emulator started with --auth)
+  --no-run          stop after validation
+  -h, --help        this text
+
+Exit status: 0 when the job is COMPLETED (READY with --no-run), 1 when it is FAILED_VALIDATION or
+FAILED or a request fails, 2 on bad usage.
+`;
+
+interface JobWire {
+  name: string;
+  state?: string;
+  gcsPayload?: { format?: string };
+  inlinePayload?: { format?: string };
+  validationReport?: unknown;
+  executionReport?: { framesReported?: number; totalRowsCount?: number; executionErrors?: unknown };
+}
+
+/** A status line on standard error while the server works (a terminal only, like the bar). */
+function statusLine(stream: NodeJS.WriteStream = process.stderr): { show(text: string): void; done(): void } {
+  if (!stream.isTTY) return { show: () => undefined, done: () => undefined };
+  return { show: (text) => stream.write(`\r\x1b[K${text}`), done: () => stream.write('\r\x1b[K') };
+}
+
+async function wait(client: GoogleRestClient, op: Operation, doing: string): Promise<Operation> {
+  const line = statusLine();
+  try {
+    return await client.waitForOperation(op, {
+      apiVersion: API,
+      timeoutMs: 60 * 60 * 1000,
+      initialPollMs: 100,
+      maxPollMs: 2000,
+      onPoll: (current) => {
+        const message = (current.metadata as { statusMessage?: string } | undefined)?.statusMessage;
+        line.show(`${doing}${message ? `: ${message}` : ''}...`);
+      },
+    });
+  } finally {
+    line.done();
+  }
+}
+
+async function findJob(client: GoogleRestClient, name: string): Promise<JobWire | undefined> {
+  try {
+    return await client.get<JobWire>(`/${API}/${name}`, { view: 'IMPORT_JOB_VIEW_FULL' });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** The format of the job's payload or of its first data file: what a new data file must share. */
+async function jobFormat(client: GoogleRestClient, job: JobWire): Promise<string | undefined> {
+  const own = job.gcsPayload?.format ?? job.inlinePayload?.format;
+  if (own) return own;
+  const files = await client.get<{ importDataFiles?: Array<{ format?: string }> }>(`/${API}/${job.name}/importDataFiles`, { pageSize: 1 });
+  return files.importDataFiles?.[0]?.format;
+}
+
+export async function importCommand(argv: string[], out: NodeJS.WritableStream = process.stdout, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      job: { type: 'string' },
+      format: { type: 'string' },
+      source: { type: 'string' },
+      endpoint: { type: 'string' },
+      'no-run': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    out.write(IMPORT_HELP);
+    return 0;
+  }
+  if (!values.job) throw new UsageError('--job is required: projects/{project}/locations/{location}/importJobs/{id}');
+  if (!JOB_NAME.test(values.job))
+    throw new UsageError(`--job '${values.job}' is not projects/{project}/locations/{location}/importJobs/{id} (id: a resource id)`);
+  if (positionals.length === 0) throw new UsageError('give at least one file or folder to import');
+  const format = values.format === undefined ? undefined : parseFormat(values.format);
+  const paths = collectFiles(positionals);
+  const inspected = await inspectLocalFiles(paths);
+  if (inspected.failures.length > 0) throw new UsageError(inspected.failures.map((f) => f.reason).join('\n'));
+
+  let endpoint;
+  try {
+    endpoint = parseEndpoint(values.endpoint ?? (env[ENDPOINT_ENV] || DEFAULT_ENDPOINT));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (endpoint.kind === 'http') endpoint = { ...endpoint, token: tokenSetting(undefined, env) };
+  const client = createBackend(endpoint).client('migrationcenter');
+  const name = values.job;
+  const parent = name.slice(0, name.indexOf('/importJobs/'));
+
+  try {
+    let job = await findJob(client, name);
+    let wireFormat: string | undefined = format;
+    if (!job) {
+      if (!values.source || !format) throw new UsageError(`job ${name} does not exist: give --source and --format to create it`);
+      const assetSource = values.source.includes('/') ? values.source : `${parent}/sources/${values.source}`;
+      const id = name.slice(name.lastIndexOf('/') + 1);
+      await wait(client, await client.post<Operation>(`/${API}/${parent}/importJobs`, { assetSource }, { importJobId: id }), 'creating the job');
+      out.write(`created import job ${name}\n`);
+    } else {
+      wireFormat ??= await jobFormat(client, job);
+      if (!wireFormat) throw new UsageError(`job ${name} has no payload and no data files to take the format from: give --format`);
+    }
+
+    const total = inspected.files.reduce((sum, f) => sum + f.size, 0);
+    const bar = progressBar(total);
+    for (const file of inspected.files) {
+      const sent = await uploadLocalFile(client, name, file.path, wireFormat as string, { onBytes: (n) => bar.add(n) });
+      bar.done();
+      out.write(`uploaded ${file.path} (${sent.size} bytes, sha256 ${sent.sha256.slice(0, 12)})\n`);
+    }
+
+    await wait(client, await client.post<Operation>(`/${API}/${name}:validate`, {}), 'validating');
+    job = (await findJob(client, name)) as JobWire;
+    const report = withRequiredDefaults('ValidationReport', job.validationReport ?? {}) as ValidationReport;
+    out.write(formatReport(report, wireFormat as string));
+    out.write(`job ${name}: ${job.state}\n`);
+    if (job.state !== 'IMPORT_JOB_STATE_READY') return 1;
+    if (values['no-run']) return 0;
+
+    try {
+      await wait(client, await client.post<Operation>(`/${API}/${name}:run`, {}), 'running');
+    } catch (err) {
+      // A run that fails on its data ends the Operation with an error: the job's report says why.
+      if (!isGoogleApiCallError(err)) throw err;
+    }
+    job = (await findJob(client, name)) as JobWire;
+    const exec = job.executionReport ?? {};
+    out.write(`job ${name}: ${job.state} (${exec.totalRowsCount ?? 0} row(s), ${exec.framesReported ?? 0} frame(s) reported)\n`);
+    const errors = withRequiredDefaults('ValidationReport', exec.executionErrors ?? {}) as ValidationReport;
+    if (errors.jobErrors.length > 0 || errors.fileValidations.some((f) => f.fileErrors.length > 0 || f.rowErrors.length > 0)) {
+      out.write(`\nExecution errors:\n${formatReport(errors, wireFormat as string)}`);
+    }
+    return job.state === 'IMPORT_JOB_STATE_COMPLETED' ? 0 : 1;
+  } catch (err) {
+    if (err instanceof UsageError || !isGoogleApiCallError(err)) throw err;
+    process.stderr.write(`google-native-local import: ${err.message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,110 @@
+import * as path from 'node:path';
+import { Writable } from 'node:stream';
+import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
+import { importCommand } from '../../../backend-emulator/commands/import';
+import { main } from '../../../backend-emulator/commands/main';
+
+const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'manual-csv');
+const PARENT = 'projects/cli-project/locations/us-central1';
+
+function sink(): Writable & { text: string } {
+  const chunks: string[] = [];
+  const w = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  }) as Writable & { text: string };
+  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
+  return w;
+}
+
+let emulator: RunningEmulator;
+
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${emulator.url}${url}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function run(args: string[]): Promise<{ code: number; text: string }> {
+  const out = sink();
+  const code = await importCommand(args, out, { GOOGLE_NATIVE_LOCAL_ENDPOINT: emulator.url });
+  return { code, text: out.text };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, inMemory: true });
+  await api('POST', `/v1alpha1/${PARENT}/sources?sourceId=files`, {});
+});
+afterAll(() => emulator?.close());
+
+describe('google-native-local import', () => {
+  it('creates the job, uploads each file as a data file, validates, runs, and exits 0 when COMPLETED', async () => {
+    const job = `${PARENT}/importJobs/basic`;
+    const { code, text } = await run(['--job', job, '--source', 'files', '--format', 'manual-csv', path.join(FIXTURES, 'valid', 'basic')]);
+    expect(text).toContain(`created import job ${job}`);
+    expect(text).toMatch(/uploaded .*vmInfo\.csv \(\d+ bytes, sha256 [0-9a-f]{12}\)/);
+    expect(text).toContain('OK: no blocking errors (IMPORT_JOB_FORMAT_MANUAL_CSV)');
+    expect(text).toMatch(/IMPORT_JOB_STATE_COMPLETED \(\d+ row\(s\)/);
+    expect(code).toBe(0);
+    const files = await api<{ importDataFiles: Array<{ name: string; displayName: string; state: string }> }>('GET', `/v1alpha1/${job}/importDataFiles`);
+    expect(files.importDataFiles.map((f) => [f.displayName, f.state]).sort()).toEqual([
+      ['diskInfo.csv', 'ACTIVE'],
+      ['perfInfo.csv', 'ACTIVE'],
+      ['tagInfo.csv', 'ACTIVE'],
+      ['vmInfo.csv', 'ACTIVE'],
+    ]);
+    expect(files.importDataFiles.map((f) => f.name)).toContain(`${job}/importDataFiles/vm-info-csv`);
+  });
+
+  it('a bad file: prints the row error, stops at FAILED_VALIDATION, exits 1', async () => {
+    const job = `${PARENT}/importJobs/bad`;
+    const { code, text } = await run([
+      '--job',
+      job,
+      '--source',
+      `${PARENT}/sources/files`,
+      '--format',
+      'IMPORT_JOB_FORMAT_MANUAL_CSV',
+      path.join(FIXTURES, 'invalid', 'bad-int'),
+    ]);
+    expect(text).toContain('FAILED: the payload has blocking errors');
+    expect(text).toMatch(/vmInfo\.csv:\n {2}ERROR {3}row 2 \(.*\): AllocatedProcessorCoreCount/);
+    expect(text).toContain('IMPORT_JOB_STATE_FAILED_VALIDATION');
+    expect(code).toBe(1);
+    expect((await api<{ state: string }>('GET', `/v1alpha1/${job}`)).state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
+  });
+
+  it('--no-run stops at READY; an existing job gives the format of its data files', async () => {
+    const job = `${PARENT}/importJobs/later`;
+    await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=later`, { assetSource: `${PARENT}/sources/files` });
+    const first = await run(['--job', job, '--format', 'manual-csv', '--no-run', path.join(FIXTURES, 'valid', 'basic', 'vmInfo.csv')]);
+    expect([first.code, first.text]).toEqual([0, expect.stringContaining('IMPORT_JOB_STATE_READY')]);
+    const second = await run(['--job', job, '--no-run', path.join(FIXTURES, 'valid', 'basic', 'diskInfo.csv')]);
+    expect(second.code).toBe(0);
+    expect((await api<{ state: string }>('GET', `/v1alpha1/${job}`)).state).toBe('IMPORT_JOB_STATE_READY');
+  });
+
+  it('exits 2 on bad usage, naming what is missing', async () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const file = path.join(FIXTURES, 'valid', 'basic', 'vmInfo.csv');
+      expect(await main(['import', file])).toBe(2);
+      expect(await main(['import', '--job', 'jobs/x', file])).toBe(2);
+      expect(await main(['import', '--job', `${PARENT}/importJobs/new-one`, '--endpoint', emulator.url, file])).toBe(2);
+      expect(await main(['import', '--job', `${PARENT}/importJobs/new-one`, '--endpoint', emulator.url, '/no/such.csv'])).toBe(2);
+      const said = stderr.mock.calls.map((c) => String(c[0])).join('');
+      expect(said).toContain('--job is required');
+      expect(said).toContain(`job ${PARENT}/importJobs/new-one does not exist: give --source and --format to create it`);
+      expect(said).toContain('no such file or folder: /no/such.csv');
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});
