@@ -1,35 +1,23 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Writable } from 'node:stream';
 import { main } from '../../../backend-emulator/commands/main';
 import { validateCommand } from '../../../backend-emulator/commands/validate';
 import { templatesCommand } from '../../../backend-emulator/commands/templates';
+import { textSink } from '../../support/text-sink';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'manual-csv');
 
-function sink(): Writable & { text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  }) as Writable & { text: string };
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
-
 describe('google-native-local validate', () => {
   it('prints a summary and exits 0 when there is no ERROR', async () => {
-    const out = sink();
+    const out = textSink();
     const code = await validateCommand([path.join(FIXTURES, 'valid', 'basic'), '--format', 'IMPORT_JOB_FORMAT_MANUAL_CSV'], out);
     expect(code).toBe(0);
     expect(out.text).toMatch(/^OK: no blocking errors \(IMPORT_JOB_FORMAT_MANUAL_CSV\)\n\d+ file\(s\); 0 error\(s\)/);
   });
 
   it('groups errors by file with row numbers and exits 1', async () => {
-    const out = sink();
+    const out = textSink();
     const code = await validateCommand([path.join(FIXTURES, 'invalid', 'bad-int'), '--format', 'manual-csv'], out);
     expect(code).toBe(1);
     expect(out.text).toContain('FAILED: the payload has blocking errors');
@@ -37,7 +25,7 @@ describe('google-native-local validate', () => {
   });
 
   it('prints the ValidationReport shape with --json', async () => {
-    const out = sink();
+    const out = textSink();
     const code = await validateCommand([path.join(FIXTURES, 'invalid', 'bad-int', 'vmInfo.csv'), '--format', 'manual-csv', '--json'], out);
     const report = JSON.parse(out.text);
     expect(code).toBe(1);
@@ -79,10 +67,10 @@ describe('google-native-local templates', () => {
   it('writes templates that validate clean once filled with their example rows', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
     try {
-      expect(await templatesCommand(['manual-csv', dir], sink())).toBe(0);
+      expect(await templatesCommand(['manual-csv', dir], textSink())).toBe(0);
       expect(fs.readdirSync(dir).sort()).toEqual(['diskInfo.csv', 'perfInfo.csv', 'tagInfo.csv', 'vmInfo.csv']);
       expect(fs.readFileSync(path.join(dir, 'vmInfo.csv'), 'utf8').split('\r\n')[0]).toContain('MachineId');
-      const out = sink();
+      const out = textSink();
       expect(await validateCommand([dir, '--format', 'manual-csv'], out)).toBe(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -123,8 +111,8 @@ describe("every format's templates", () => {
     async (format) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
       try {
-        expect(await templatesCommand([format, dir], sink())).toBe(0);
-        const out = sink();
+        expect(await templatesCommand([format, dir], textSink())).toBe(0);
+        const out = textSink();
         const code = await validateCommand([dir, '--format', format], out);
         expect({ code, report: out.text }).toEqual({ code: 0, report: expect.stringContaining('OK: no blocking errors') });
       } finally {

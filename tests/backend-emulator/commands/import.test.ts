@@ -1,23 +1,11 @@
 import * as path from 'node:path';
-import { Writable } from 'node:stream';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { importCommand } from '../../../backend-emulator/commands/import';
 import { main } from '../../../backend-emulator/commands/main';
+import { textSink } from '../../support/text-sink';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'manual-csv');
 const PARENT = 'projects/cli-project/locations/us-central1';
-
-function sink(): Writable & { text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  }) as Writable & { text: string };
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
 
 let emulator: RunningEmulator;
 
@@ -33,7 +21,7 @@ async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
 }
 
 async function run(args: string[]): Promise<{ code: number; text: string }> {
-  const out = sink();
+  const out = textSink();
   const code = await importCommand(args, out, { GOOGLE_NATIVE_LOCAL_ENDPOINT: emulator.url });
   return { code, text: out.text };
 }

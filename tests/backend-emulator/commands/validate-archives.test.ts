@@ -1,23 +1,11 @@
 /** `google-native-local validate FILE.zip --format ...`: a collection script's zip, read as the engine reads it. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Writable } from 'node:stream';
 import { validateCommand } from '../../../backend-emulator/commands/validate';
 import { aws15Zip, zip } from '../../support/cloud-zips';
 import { FIXTURES } from '../../support/import-formats';
 import { tempDir } from '../../../support/temp-dir';
-
-function sink(): Writable & { text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  }) as Writable & { text: string };
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
+import { textSink } from '../../support/text-sink';
 
 describe('google-native-local validate FILE.zip', () => {
   let dir: string;
@@ -30,7 +18,7 @@ describe('google-native-local validate FILE.zip', () => {
     const z = aws15Zip();
     const file = path.join(dir, z.name);
     fs.writeFileSync(file, z.data);
-    const out = sink();
+    const out = textSink();
     expect(await validateCommand([file, '--format', 'exported-aws-csv', '--json'], out)).toBe(0);
     const report = JSON.parse(out.text);
     expect(report.fileValidations.map((f: { fileName: string }) => f.fileName)).toEqual([
@@ -49,7 +37,7 @@ describe('google-native-local validate FILE.zip', () => {
   it('prints row errors under the entry and exits 1 for an invalid CSV inside the zip', async () => {
     const file = path.join(dir, 'aws-import-files.zip');
     fs.writeFileSync(file, zip([{ name: 'output/vmInfo.csv', data: fs.readFileSync(path.join(FIXTURES, 'aws/invalid/vmInfo.csv')) }]));
-    const out = sink();
+    const out = textSink();
     expect(await validateCommand([file, '--format', 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV'], out)).toBe(1);
     expect(out.text).toMatch(/aws-import-files\.zip\/output\/vmInfo\.csv:\n(.*\n)* {2}ERROR {3}row 3 \(bad-cores/);
   });

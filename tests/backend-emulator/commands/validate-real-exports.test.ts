@@ -6,22 +6,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Writable } from 'node:stream';
 import { validateCommand } from '../../../backend-emulator/commands/validate';
 import { tempDir } from '../../../support/temp-dir';
 import { issueTexts, REAL_EXPORT_CASES } from '../../support/real-exports';
-
-function sink(): Writable & { text: string } {
-  const chunks: string[] = [];
-  const w = new Writable({
-    write(chunk, _enc, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  }) as Writable & { text: string };
-  Object.defineProperty(w, 'text', { get: () => chunks.join('') });
-  return w;
-}
+import { textSink } from '../../support/text-sink';
 
 describe.each(REAL_EXPORT_CASES)('google-native-local validate: $name', (c) => {
   let dir: string;
@@ -32,10 +20,10 @@ describe.each(REAL_EXPORT_CASES)('google-native-local validate: $name', (c) => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it(`exits ${c.blocking ? 1 : 0} and says what the export needs`, async () => {
-    const out = sink();
+    const out = textSink();
     expect(await validateCommand([dir, '--format', c.format], out)).toBe(c.blocking ? 1 : 0);
     expect(out.text).toContain(c.blocking ? 'FAILED: the payload has blocking errors' : 'OK: no blocking errors');
-    const json = sink();
+    const json = textSink();
     expect(await validateCommand([dir, '--format', c.format, '--json'], json)).toBe(c.blocking ? 1 : 0);
     const texts = issueTexts(JSON.parse(json.text));
     for (const text of c.says) {
