@@ -141,40 +141,39 @@ export class AssetSqlCompiler {
     return part(truth[op] ? '1' : '0');
   }
 
-  /** `labels:KEY`, `labels:*`, `labels.KEY = VALUE` (and the other operators) through the labels index. */
+  /**
+   * `labels:KEY`, `labels:*`, `labels.KEY = VALUE` (and the other operators): the matching asset
+   * ids come from the labels index (key, value, asset), not from a probe per asset.
+   */
   private label(field: string, op: string, value: string): SqlPart {
     if (field === 'labels') {
       if (op !== ':') throw filterError(`'labels' is a map: use labels:KEY or labels.KEY = VALUE`);
-      if (value === '*') return part('EXISTS (SELECT 1 FROM asset_labels l WHERE l.asset = a.id)');
-      return part('EXISTS (SELECT 1 FROM asset_labels l WHERE l.key = ? AND l.asset = a.id)', value);
+      if (value === '*') return part('a.id IN (SELECT l.asset FROM asset_labels l)');
+      return part('a.id IN (SELECT l.asset FROM asset_labels l WHERE l.key = ?)', value);
     }
     const key = field.slice('labels.'.length);
-    const exists = (cond: string, ...params: SqlValue[]) =>
-      part(`EXISTS (SELECT 1 FROM asset_labels l WHERE l.key = ? AND l.asset = a.id${cond})`, key, ...params);
-    if (op === ':' && value === '*') return exists(" AND l.value != ''");
+    const having = (cond: string, ...params: SqlValue[]) => part(`a.id IN (SELECT l.asset FROM asset_labels l WHERE l.key = ?${cond})`, key, ...params);
+    const notHaving = (p: SqlPart) => part(`NOT ${p.sql}`, ...p.params);
+    if (op === ':' && value === '*') return having(" AND l.value != ''");
     const wildcard = value.includes('*');
     if (op === '=' || op === ':') {
-      if (wildcard) return exists(' AND l.value GLOB ?', globPattern(value));
-      if (value === '') return part(`NOT ${exists(" AND l.value != ''").sql}`, key);
-      return exists(' AND l.value = ?', value);
+      if (wildcard) return having(' AND l.value GLOB ?', globPattern(value));
+      if (value === '') return notHaving(having(" AND l.value != ''"));
+      return having(' AND l.value = ?', value);
     }
     if (op === '!=') {
-      const match = wildcard
-        ? exists(' AND l.value GLOB ?', globPattern(value))
-        : value === ''
-          ? exists(" AND l.value != ''")
-          : exists(' AND l.value = ?', value);
-      return value === '' ? match : part(`NOT ${match.sql}`, ...match.params);
+      if (value === '') return having(" AND l.value != ''");
+      return notHaving(wildcard ? having(' AND l.value GLOB ?', globPattern(value)) : having(' AND l.value = ?', value));
     }
-    if (RANGE_OPS.has(op)) return exists(` AND l.value ${op} ?`, value);
+    if (RANGE_OPS.has(op)) return having(` AND l.value ${op} ?`, value);
     throw filterError(`operator '${op}' is not supported on ${field}`);
   }
 
-  /** `sources:SOURCE` / `sources = SOURCE` (the asset lists it), `sources:*`, and `!=`. */
+  /** `sources:SOURCE` / `sources = SOURCE` (the asset lists it), `sources:*`, and `!=`, from the (reporter, asset) index. */
   private source(op: string, value: string): SqlPart {
-    if (value === '*' && op === ':') return part('EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset = a.id)');
+    if (value === '*' && op === ':') return part('a.id IN (SELECT s.asset FROM asset_sources s)');
     if (value.includes('*')) throw filterError(`sources takes a whole source name: '*' patterns are not supported there`);
-    const has = part('EXISTS (SELECT 1 FROM asset_sources s JOIN asset_reporters r ON r.id = s.reporter WHERE r.name = ? AND s.asset = a.id)', value);
+    const has = part('a.id IN (SELECT s.asset FROM asset_sources s WHERE s.reporter = (SELECT r.id FROM asset_reporters r WHERE r.name = ?))', value);
     if (op === ':' || op === '=') return has;
     if (op === '!=') return part(`NOT ${has.sql}`, ...has.params);
     throw filterError(`sources is a list of source names: use sources:NAME, sources = NAME or sources != NAME`);
