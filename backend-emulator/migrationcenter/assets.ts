@@ -38,31 +38,46 @@ export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
   return basic;
 }
 
-/** The stored row of an asset the engine built: indexed fields apart, the rest as compact JSON. */
+/** The details held in typed columns, in Google's field order; the body keeps the others. */
+const DETAIL_COLUMNS = ['vmUuid', 'vmName', 'coreCount', 'memoryMb', 'powerState', 'osFamily'] as const;
+
+/**
+ * The stored row of an asset the engine built: the indexed details in typed columns (and not
+ * again in the body), the rest as compact JSON.
+ */
 function assetRow(asset: Asset): AssetRow {
   const details = (asset.virtualMachineDetails ?? {}) as unknown as Record<string, unknown>;
   const attributes: Record<string, string> = { ...(asset.attributes ?? {}) };
   if (attributes.MachineId === undefined) attributes.MachineId = asset.machineId;
   const labels = { ...(asset.labels ?? {}) };
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return {
-    id: assetId(asset.machineId),
-    vmName: text(details.vmName),
+  const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+  const row = {
     vmUuid: text(details.vmUuid),
+    vmName: text(details.vmName),
     coreCount: int(details.coreCount),
     memoryMb: int(details.memoryMb),
-    osFamily: text(details.osFamily),
     powerState: text(details.powerState),
+    osFamily: text(details.osFamily),
+  };
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(details)) {
+    if (!(DETAIL_COLUMNS as readonly string[]).includes(key) || row[key as (typeof DETAIL_COLUMNS)[number]] === undefined) rest[key] = details[key];
+  }
+  return {
+    id: assetId(asset.machineId),
+    ...row,
     labels,
     // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
-    body: JSON.stringify({ labels, attributes, virtualMachineDetails: details, ...(asset.performanceData ? { performanceData: asset.performanceData } : {}) }),
+    body: JSON.stringify({ labels, attributes, virtualMachineDetails: rest, ...(asset.performanceData ? { performanceData: asset.performanceData } : {}) }),
   };
 }
 
-/** A stored asset in the wire shape (fields in Google's order). */
+/** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
 function toWire(stored: StoredAsset): AssetWire {
   const { labels, attributes, virtualMachineDetails, performanceData } = stored.body as Partial<AssetWire>;
+  const details: Record<string, unknown> = {};
+  for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
   return {
     name: stored.name,
     createTime: new Date(stored.createTime).toISOString(),
@@ -71,7 +86,7 @@ function toWire(stored: StoredAsset): AssetWire {
     labels: labels ?? {},
     attributes: attributes ?? {},
     sources: stored.sources,
-    virtualMachineDetails: virtualMachineDetails ?? {},
+    virtualMachineDetails: { ...details, ...(virtualMachineDetails ?? {}) },
     ...(performanceData ? { performanceData } : {}),
   };
 }

@@ -36,7 +36,7 @@ export interface AssetRow {
   osFamily?: string;
   powerState?: string;
   labels: Record<string, string>;
-  /** The rest of the asset (labels, attributes, details, performance data) as JSON text. */
+  /** The rest of the asset (labels, attributes, the other details, performance data) as JSON text. */
   body: string;
 }
 
@@ -47,6 +47,11 @@ export interface StoredAsset {
   createTime: number;
   updateTime: number;
   vmName?: string;
+  vmUuid?: string;
+  coreCount?: number;
+  memoryMb?: number;
+  osFamily?: string;
+  powerState?: string;
   sources: string[];
   body: Record<string, unknown>;
 }

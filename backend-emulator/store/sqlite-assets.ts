@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NU
 CREATE INDEX IF NOT EXISTS asset_labels_by_key ON asset_labels (key, value, asset);
 `;
 
-const SELECT = 'SELECT a.id, p.name AS parent, a.aid, a.create_ms, a.update_ms, a.vm_name, a.body FROM assets a JOIN asset_parents p ON p.id = a.parent';
+const SELECT =
+  'SELECT a.id, p.name AS parent, a.aid, a.create_ms, a.update_ms, a.vm_name, a.vm_uuid, a.core_count, a.memory_mb, a.os_family, a.power_state, a.body FROM assets a JOIN asset_parents p ON p.id = a.parent';
 
 interface Row {
   id: number;
@@ -53,6 +54,11 @@ interface Row {
   create_ms: number;
   update_ms: number;
   vm_name: string | null;
+  vm_uuid: string | null;
+  core_count: number | null;
+  memory_mb: number | null;
+  os_family: string | null;
+  power_state: string | null;
   body: string;
   [column: string]: unknown;
 }
@@ -65,20 +71,25 @@ function splitName(name: string): { parent: string; id: string } | undefined {
 }
 
 export class SqliteAssetStore implements AssetStore {
-  private readonly upsertRow: BetterSqlite3.Statement;
+  private readonly insertRow: BetterSqlite3.Statement;
+  private readonly updateRow: BetterSqlite3.Statement;
   private readonly addSource: BetterSqlite3.Statement;
   private readonly dropLabels: BetterSqlite3.Statement;
   private readonly addLabel: BetterSqlite3.Statement;
 
   constructor(private readonly db: BetterSqlite3.Database) {
     db.exec(SCHEMA);
-    this.upsertRow = db.prepare(
-      `INSERT INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (parent, aid) DO UPDATE SET update_ms = excluded.update_ms, vm_name = excluded.vm_name, vm_uuid = excluded.vm_uuid,
-         core_count = excluded.core_count, memory_mb = excluded.memory_mb, os_family = excluded.os_family,
-         power_state = excluded.power_state, body = excluded.body
-       RETURNING id`,
+    // Nine indexes take random inserts during a run: a larger page cache keeps their hot pages.
+    db.pragma('cache_size = -32768');
+    // A new asset is one plain insert (the common case: an upsert with RETURNING costs twice as
+    // much in SQLite); an asset imported again is an update of the row found by (parent, aid).
+    this.insertRow = db.prepare(
+      `INSERT OR IGNORE INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.updateRow = db.prepare(
+      `UPDATE assets SET update_ms = ?, vm_name = ?, vm_uuid = ?, core_count = ?, memory_mb = ?, os_family = ?, power_state = ?, body = ?
+       WHERE parent = ? AND aid = ? RETURNING id`,
     );
     this.addSource = db.prepare('INSERT OR IGNORE INTO asset_sources (asset, reporter) VALUES (?, ?)');
     this.dropLabels = db.prepare('DELETE FROM asset_labels WHERE asset = ?');
@@ -100,19 +111,9 @@ export class SqliteAssetStore implements AssetStore {
     const parentId = this.intern('asset_parents', parent, true)!;
     const reporterId = this.intern('asset_reporters', reporter, true)!;
     for (const r of rows) {
-      const { id } = this.upsertRow.get(
-        parentId,
-        r.id,
-        time,
-        time,
-        r.vmName ?? null,
-        r.vmUuid ?? null,
-        r.coreCount ?? null,
-        r.memoryMb ?? null,
-        r.osFamily ?? null,
-        r.powerState ?? null,
-        r.body,
-      ) as { id: number };
+      const columns = [r.vmName ?? null, r.vmUuid ?? null, r.coreCount ?? null, r.memoryMb ?? null, r.osFamily ?? null, r.powerState ?? null, r.body];
+      const inserted = this.insertRow.run(parentId, r.id, time, time, ...columns);
+      const id = inserted.changes > 0 ? Number(inserted.lastInsertRowid) : (this.updateRow.get(time, ...columns, parentId, r.id) as { id: number }).id;
       this.addSource.run(id, reporterId);
       this.dropLabels.run(id);
       for (const key of Object.keys(r.labels)) this.addLabel.run(id, key, r.labels[key]);
@@ -142,6 +143,11 @@ export class SqliteAssetStore implements AssetStore {
       createTime: r.create_ms,
       updateTime: r.update_ms,
       ...(r.vm_name !== null ? { vmName: r.vm_name } : {}),
+      ...(r.vm_uuid !== null ? { vmUuid: r.vm_uuid } : {}),
+      ...(r.core_count !== null ? { coreCount: r.core_count } : {}),
+      ...(r.memory_mb !== null ? { memoryMb: r.memory_mb } : {}),
+      ...(r.os_family !== null ? { osFamily: r.os_family } : {}),
+      ...(r.power_state !== null ? { powerState: r.power_state } : {}),
       sources: sources.get(r.id) ?? [],
       body: JSON.parse(r.body) as Record<string, unknown>,
     }));

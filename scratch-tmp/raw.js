@@ -1,0 +1,13 @@
+const D = require('better-sqlite3'); const fs = require('fs'); const { createHash } = require('crypto');
+const variant = process.env.V;
+fs.rmSync('/tmp/a/raw.db', { force: true }); fs.rmSync('/tmp/a/raw.db-wal', { force: true });
+const db = new D('/tmp/a/raw.db'); db.pragma('journal_mode=WAL'); db.pragma('synchronous=' + (process.env.S || 'FULL')); db.pragma('cache_size=' + (process.env.C || -2000));
+db.exec(`CREATE TABLE assets (id INTEGER PRIMARY KEY, parent INTEGER NOT NULL, aid TEXT NOT NULL, create_ms INTEGER NOT NULL, update_ms INTEGER NOT NULL, vm_name TEXT, vm_uuid TEXT, core_count INTEGER, memory_mb INTEGER, os_family TEXT, power_state TEXT, body TEXT NOT NULL);
+CREATE UNIQUE INDEX assets_by_id ON assets (parent, aid);`);
+if (variant !== 'noidx') db.exec(`CREATE INDEX i1 ON assets (parent, vm_name, aid);CREATE INDEX i2 ON assets (parent, vm_uuid, aid);CREATE INDEX i3 ON assets (parent, core_count, aid);CREATE INDEX i4 ON assets (parent, memory_mb, aid);CREATE INDEX i5 ON assets (parent, os_family, aid);CREATE INDEX i6 ON assets (parent, power_state, aid);CREATE INDEX i7 ON assets (parent, create_ms, aid);CREATE INDEX i8 ON assets (parent, update_ms, aid);`);
+const body = 'x'.repeat(780);
+const ins = db.prepare(variant === 'upsert' ? `INSERT INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (parent, aid) DO UPDATE SET body=excluded.body` : variant === 'plainret' ? `INSERT INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id` : variant === 'plain' ? 'INSERT INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body) VALUES (?,?,?,?,?,?,?,?,?,?,?)' : `INSERT INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (parent, aid) DO UPDATE SET body=excluded.body RETURNING id`);
+const N = 100000; const t = Date.now(); const now = Date.now();
+const tx = db.transaction((b) => { for (let i = b; i < b + 10000; i++) { const aid = 'asset-' + createHash('sha256').update('vm-' + i).digest('hex').slice(0, 32); const args = [1, aid, now, now, 'host-' + i, 'vm-' + String(i).padStart(8, '0'), 1 << (i % 6), 4096 << (i % 6), 'OS_FAMILY_LINUX', 'poweredOn', body]; if (variant === 'plain' || variant === 'upsert') ins.run(...args); else ins.get(...args); } });
+for (let b = 0; b < N; b += 10000) tx(b);
+console.log(variant, Date.now() - t, 'ms', fs.statSync('/tmp/a/raw.db').size / N);
