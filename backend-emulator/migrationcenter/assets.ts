@@ -122,7 +122,7 @@ export class Assets {
 
   /**
    * ListAssets in the requested `view` (default BASIC), in the wire shape: filter and orderBy run
-   * as SQL on the asset table's indexes; the page token is the last item's (order key, id).
+   * as SQL on the asset table's indexes; the page token is the last item's (order key, tie-break).
    */
   list(parent: string, request: ListRequest, view?: string): { assets: AssetWire[]; nextPageToken?: string } {
     const checked = checkAssetView(view);
@@ -134,7 +134,9 @@ export class Assets {
     const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), `assets:${parent}`);
     let after: AssetKey | undefined;
     if (request.pageToken) {
-      const body = readPageToken(request.pageToken, hash, (k) => k.length === order.length + 1 && typeof k[order.length] === 'string');
+      // The last key is the tie-break: the asset id without orderBy, the row id with one.
+      const tieType = order.length > 0 ? 'number' : 'string';
+      const body = readPageToken(request.pageToken, hash, (k) => k.length === order.length + 1 && typeof k[order.length] === tieType);
       after = body.k.map((v) => (v === undefined ? null : (v as string | number | null)));
     }
     const rows = this.store.assets.page({ parent, filter, order, after, limit: pageSize + 1 });

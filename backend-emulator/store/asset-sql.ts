@@ -195,17 +195,20 @@ export function parseAssetOrder(text: string | undefined): AssetOrder[] {
 }
 
 /**
- * The ordering's SQL (ties break on the asset id, in the direction of the last key, so that a
- * one-field ordering walks one index either way) and the keyset condition "after `after`".
+ * The ordering's SQL and the keyset condition "after `after`". Without an ordering, assets come by
+ * name (the (parent, aid) index). With one, ties break on the row id (the order assets were first
+ * imported), in the direction of the last key: each field's index is (parent, field) and ends with
+ * the row id, so a one-field ordering walks one index either way, and the indexes stay small.
  * SQLite sorts NULL (a missing field) before every value.
  */
 export function orderSql(order: AssetOrder[], after: AssetKey | undefined): { orderBy: string; after?: SqlPart } {
   const tieDesc = order.length > 0 ? order[order.length - 1].desc : false;
-  const keys = [...order.map((o) => ({ col: ASSET_COLUMNS[o.field], desc: o.desc })), { col: 'a.aid', desc: tieDesc }];
+  const tie = order.length > 0 ? 'a.id' : 'a.aid';
+  const keys = [...order.map((o) => ({ col: ASSET_COLUMNS[o.field], desc: o.desc })), { col: tie, desc: tieDesc }];
   const orderBy = keys.map((k) => `${k.col}${k.desc ? ' DESC' : ''}`).join(', ');
   if (!after) return { orderBy };
   if (keys.length === 1) return { orderBy, after: part(`a.aid ${tieDesc ? '<' : '>'} ?`, after[0]) };
-  if (keys.length === 2) return { orderBy, after: oneKeyAfter(keys[0].col, tieDesc, after) };
+  if (keys.length === 2) return { orderBy, after: oneKeyAfter(keys[0].col, tie, tieDesc, after) };
   const ors: string[] = [];
   const params: SqlValue[] = [];
   for (let i = 0; i < keys.length; i++) {
@@ -234,11 +237,11 @@ export function orderSql(order: AssetOrder[], after: AssetKey | undefined): { or
 }
 
 /**
- * "After" for one order field and the id, as a row-value comparison that SQLite serves from the
- * (parent, field, id) index; NULLs (sorting first) are handled beside it.
+ * "After" for one order field and the tie-break, as a row-value comparison that SQLite serves
+ * from the (parent, field) index; NULLs (sorting first) are handled beside it.
  */
-function oneKeyAfter(col: string, desc: boolean, after: AssetKey): SqlPart {
+function oneKeyAfter(col: string, tie: string, desc: boolean, after: AssetKey): SqlPart {
   const [v, id] = after;
-  if (!desc) return v === null ? part(`((${col} IS NULL AND a.aid > ?) OR ${col} IS NOT NULL)`, id) : part(`(${col}, a.aid) > (?, ?)`, v, id);
-  return v === null ? part(`(${col} IS NULL AND a.aid < ?)`, id) : part(`((${col}, a.aid) < (?, ?) OR ${col} IS NULL)`, v, id);
+  if (!desc) return v === null ? part(`((${col} IS NULL AND ${tie} > ?) OR ${col} IS NOT NULL)`, id) : part(`(${col}, ${tie}) > (?, ?)`, v, id);
+  return v === null ? part(`(${col} IS NULL AND ${tie} < ?)`, id) : part(`((${col}, ${tie}) < (?, ?) OR ${col} IS NULL)`, v, id);
 }

@@ -5,7 +5,8 @@
  *   asset_parents(id, name)     parents, interned: an asset row holds a small integer
  *   asset_reporters(id, name)   sources (or import jobs) that reported assets, interned
  *   assets(id, parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb,
- *          os_family, power_state, body)   one row per asset; an index (parent, field, aid) per field
+ *          os_family, power_state, body)   one row per asset, unique on (parent, aid); an index
+ *                                      (parent, field) per field, which ends with the row id (the tie-break)
  *   asset_sources(asset, reporter)         an asset's `sources`, both ways indexed
  *   asset_labels(asset, key, value)        for `labels` filters, indexed by (key, value)
  *
@@ -30,14 +31,14 @@ CREATE TABLE IF NOT EXISTS assets (
   body TEXT NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS assets_by_id ON assets (parent, aid);
-CREATE INDEX IF NOT EXISTS assets_by_vm_name ON assets (parent, vm_name, aid);
-CREATE INDEX IF NOT EXISTS assets_by_vm_uuid ON assets (parent, vm_uuid, aid);
-CREATE INDEX IF NOT EXISTS assets_by_core_count ON assets (parent, core_count, aid);
-CREATE INDEX IF NOT EXISTS assets_by_memory_mb ON assets (parent, memory_mb, aid);
-CREATE INDEX IF NOT EXISTS assets_by_os_family ON assets (parent, os_family, aid);
-CREATE INDEX IF NOT EXISTS assets_by_power_state ON assets (parent, power_state, aid);
-CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms, aid);
-CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms, aid);
+CREATE INDEX IF NOT EXISTS assets_by_vm_name ON assets (parent, vm_name);
+CREATE INDEX IF NOT EXISTS assets_by_vm_uuid ON assets (parent, vm_uuid);
+CREATE INDEX IF NOT EXISTS assets_by_core_count ON assets (parent, core_count);
+CREATE INDEX IF NOT EXISTS assets_by_memory_mb ON assets (parent, memory_mb);
+CREATE INDEX IF NOT EXISTS assets_by_os_family ON assets (parent, os_family);
+CREATE INDEX IF NOT EXISTS assets_by_power_state ON assets (parent, power_state);
+CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms);
+CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms);
 CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS asset_sources_by_reporter ON asset_sources (reporter, asset);
 CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
@@ -76,6 +77,9 @@ export class SqliteAssetStore implements AssetStore {
   private readonly addSource: BetterSqlite3.Statement;
   private readonly dropLabels: BetterSqlite3.Statement;
   private readonly addLabel: BetterSqlite3.Statement;
+  /** Assets written since the planner's statistics were last refreshed (a hint: kept across rollbacks). */
+  private writtenSinceAnalyze = 0;
+  private analyzedCount = 0;
 
   constructor(private readonly db: BetterSqlite3.Database) {
     db.exec(SCHEMA);
@@ -118,6 +122,20 @@ export class SqliteAssetStore implements AssetStore {
       this.dropLabels.run(id);
       for (const key of Object.keys(r.labels)) this.addLabel.run(id, key, r.labels[key]);
     }
+    this.writtenSinceAnalyze += rows.length;
+    if (this.writtenSinceAnalyze > Math.max(1000, this.analyzedCount)) this.analyze();
+  }
+
+  /**
+   * Refreshes the query planner's statistics of the asset indexes (sampled: a few ms whatever the
+   * size), once the table has grown noticeably: with them, SQLite walks the index of a selective
+   * filter (`vmName = x`) and the name index for a filter most assets pass (`osFamily = ...`).
+   */
+  private analyze(): void {
+    this.db.pragma('analysis_limit = 1000');
+    this.db.exec('ANALYZE assets; ANALYZE asset_labels; ANALYZE asset_sources');
+    this.writtenSinceAnalyze = 0;
+    this.analyzedCount = this.count();
   }
 
   private sourcesOf(ids: number[]): Map<number, string[]> {
@@ -171,6 +189,7 @@ export class SqliteAssetStore implements AssetStore {
     const order = orderSql(query.order, query.after);
     const where = this.where(query.parent, query.filter, order.after ? [order.after] : []);
     const keyCols = query.order.map((o, i) => `, ${ASSET_COLUMNS[o.field]} AS k${i}`).join('');
+    // (SELECT already reads a.id: the tie-break of ordered lists.)
     return {
       sql: `${SELECT.replace(' FROM', `${keyCols} FROM`)} WHERE ${where.sql} ORDER BY ${order.orderBy} LIMIT ?`,
       params: [...where.params, query.limit],
@@ -181,7 +200,8 @@ export class SqliteAssetStore implements AssetStore {
     const { sql, params } = this.pageSql(query);
     const rows = this.db.prepare(sql).all(...params) as Row[];
     const assets = this.read(rows);
-    return rows.map((r, i) => ({ asset: assets[i], key: [...query.order.map((_, k) => r[`k${k}`] as SqlValue), r.aid] }));
+    const tie = (r: Row) => (query.order.length > 0 ? r.id : r.aid);
+    return rows.map((r, i) => ({ asset: assets[i], key: [...query.order.map((_, k) => r[`k${k}`] as SqlValue), tie(r)] }));
   }
 
   explain(query: AssetQuery): string[] {
