@@ -64,30 +64,44 @@ function assetRow(asset: Asset): AssetRow {
   for (const key of Object.keys(details)) {
     if (!(DETAIL_COLUMNS as readonly string[]).includes(key) || row[key as (typeof DETAIL_COLUMNS)[number]] === undefined) rest[key] = details[key];
   }
-  return {
-    id: assetId(asset.machineId),
-    ...row,
-    labels,
-    // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
-    body: JSON.stringify({ labels, attributes, virtualMachineDetails: rest, ...(asset.performanceData ? { performanceData: asset.performanceData } : {}) }),
-  };
+  // `MachineId` is usually the VM UUID: then it is left out, and put back from the column on read.
+  if (attributes.MachineId === row.vmUuid) delete attributes.MachineId;
+  const body: StoredBody = { a: attributes, d: rest };
+  if (Object.keys(labels).length > 0) body.l = labels;
+  // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
+  if (asset.performanceData) body.p = asset.performanceData as unknown as Record<string, unknown>;
+  return { id: assetId(asset.machineId), ...row, labels, body: JSON.stringify(body) };
+}
+
+/**
+ * An asset's JSON body, with one-letter keys (hundreds of thousands of rows): `a` attributes
+ * (without `MachineId` when it equals the VM UUID), `d` the details not in columns, `l` labels
+ * (when any), `p` performance data (when any).
+ */
+interface StoredBody {
+  a: Record<string, string>;
+  d: Record<string, unknown>;
+  l?: Record<string, string>;
+  p?: Record<string, unknown>;
 }
 
 /** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
 function toWire(stored: StoredAsset): AssetWire {
-  const { labels, attributes, virtualMachineDetails, performanceData } = stored.body as Partial<AssetWire>;
+  const body = stored.body as unknown as StoredBody;
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
+  const attributes = { ...body.a };
+  if (attributes.MachineId === undefined && stored.vmUuid !== undefined) attributes.MachineId = stored.vmUuid;
   return {
     name: stored.name,
     createTime: new Date(stored.createTime).toISOString(),
     updateTime: new Date(stored.updateTime).toISOString(),
     ...(stored.vmName !== undefined ? { title: stored.vmName } : {}),
-    labels: labels ?? {},
-    attributes: attributes ?? {},
+    labels: body.l ?? {},
+    attributes,
     sources: stored.sources,
-    virtualMachineDetails: { ...details, ...(virtualMachineDetails ?? {}) },
-    ...(performanceData ? { performanceData } : {}),
+    virtualMachineDetails: { ...details, ...body.d },
+    ...(body.p ? { performanceData: body.p } : {}),
   };
 }
 

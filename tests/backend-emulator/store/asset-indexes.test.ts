@@ -19,7 +19,7 @@ beforeAll(() => {
     memoryMb: 1024 << (i % 6),
     osFamily: OS[i % 3],
     powerState: i % 7 === 0 ? 'poweredOff' : 'poweredOn',
-    labels: i % 10 === 0 ? { env: `e${i % 3}` } : {},
+    labels: (i % 10 === 0 ? { env: `e${i % 3}` } : {}) as Record<string, string>,
     body: '{}',
   }));
   store.transaction(() => store.assets.upsert(PARENT, `${PARENT}/sources/s`, Date.now(), rows));
