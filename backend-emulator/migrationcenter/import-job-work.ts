@@ -42,8 +42,10 @@ import {
 /**
  * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record,
  * so large batches keep a run near the cost of writing the rows, and a kill leaves whole batches.
+ * 5,000 rather than 10,000: the same run time within noise, and 70 MB less peak RSS at 600,000
+ * machines (the engine holds a batch of built assets).
  */
-export const RUN_BATCH_SIZE = 10_000;
+export const RUN_BATCH_SIZE = 5_000;
 
 export interface ImportJobWorkDeps {
   store: Store;
