@@ -1,6 +1,7 @@
 /**
- * Assets stored by executed import jobs (collection `assets`, key `{parent}/assets/{id}`), in the
- * v1alpha1 wire shape (`virtualMachineDetails`, `performanceData`, `sources`).
+ * Assets stored by executed import jobs (the store's asset table, store/asset-store.ts; name
+ * `{parent}/assets/{id}`), read in the v1alpha1 wire shape (`virtualMachineDetails`,
+ * `performanceData`, `sources`). Lists filter, order and aggregate in SQL on the table's indexes.
  *
  * An asset's id is derived from the machine id the payload gives it (`MachineId`, the VM UUID, ...),
  * so importing the same machine again updates the one asset: its details are replaced, its
