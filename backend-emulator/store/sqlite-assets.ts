@@ -117,9 +117,11 @@ export class SqliteAssetStore implements AssetStore {
     for (const r of rows) {
       const columns = [r.vmName ?? null, r.vmUuid ?? null, r.coreCount ?? null, r.memoryMb ?? null, r.osFamily ?? null, r.powerState ?? null, r.body];
       const inserted = this.insertRow.run(parentId, r.id, time, time, ...columns);
-      const id = inserted.changes > 0 ? Number(inserted.lastInsertRowid) : (this.updateRow.get(time, ...columns, parentId, r.id) as { id: number }).id;
+      const isNew = inserted.changes > 0;
+      const id = isNew ? Number(inserted.lastInsertRowid) : (this.updateRow.get(time, ...columns, parentId, r.id) as { id: number }).id;
       this.addSource.run(id, reporterId);
-      this.dropLabels.run(id);
+      // A new row has no labels yet: only an asset imported again drops its old ones.
+      if (!isNew) this.dropLabels.run(id);
       for (const key of Object.keys(r.labels)) this.addLabel.run(id, key, r.labels[key]);
     }
     this.writtenSinceAnalyze += rows.length;
