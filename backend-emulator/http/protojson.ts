@@ -28,7 +28,14 @@ export function isGoogleApiPath(url: string): boolean {
  * Fields whose value is a proto map (`map<string, string>`): an empty one is left out, but its
  * entries are user data, kept as they are (a label may have the value `""`) and never renamed.
  */
-const MAP_FIELDS: ReadonlySet<string> = new Set(['labels', 'attributes', 'headers', 'metadata']);
+const MAP_FIELDS: ReadonlySet<string> = new Set([
+  'labels',
+  'attributes',
+  'headers',
+  'metadata',
+  // AggregationResult.Frequency.values (map<string, int64>): an asset field's values, counted.
+  'values',
+]);
 
 /**
  * Messages whose entries are also user data: `google.rpc.ErrorInfo.metadata` is a map, but an

@@ -29,8 +29,6 @@ export const COLLECTIONS = {
   importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
   requestIds: 'migrationcenter.requestIds',
-  /** Assets that executed import jobs stored; key `{parent}/assets/{id}`. */
-  assets: 'assets',
 } as const;
 
 /** A path segment as it may appear in a project or location (checked loosely; ids are checked strictly). */

@@ -4,7 +4,7 @@
  * a default value — an empty list or map, `false`, `0`, `""`, `null`, or an enum zero
  * (`*_UNSPECIFIED`, `SOURCE_TYPE_UNKNOWN`, `OS_FAMILY_UNKNOWN`). Map entries are user data.
  */
-const MAPS = new Set(['labels', 'attributes', 'headers', 'metadata']);
+const MAPS = new Set(['labels', 'attributes', 'headers', 'metadata', 'values']); // values: AggregationResult.Frequency
 const ENUM_ZERO = /^[A-Z][A-Z0-9_]*_UNSPECIFIED$|^SOURCE_TYPE_UNKNOWN$|^OS_FAMILY_UNKNOWN$/;
 
 export function protoJsonDefaults(value: unknown, path = ''): string[] {

@@ -214,6 +214,29 @@ test('inline manual CSV: create, validate (FAILED_VALIDATION), fix, validate (RE
   const { data: webFull } = await mc.projects.locations.assets.get({ name: web.name!, view: 'ASSET_VIEW_FULL' }, NO_RETRY);
   expect(webFull.performanceData?.dailyResourceUsageAggregations?.length).toBeGreaterThan(0);
   expect(web.performanceData).toBeUndefined(); // list default BASIC
+  // A typed filter (numbers compare as numbers) and aggregateValues, through the client.
+  const { data: big } = await mc.projects.locations.assets.list(
+    { parent, filter: 'virtualMachineDetails.coreCount > 4', orderBy: 'virtualMachineDetails.memoryMb desc' },
+    NO_RETRY,
+  );
+  expect(big.assets!.map((a) => a.title)).toEqual(['db-1']);
+  const cores = assets.reduce((n, a) => n + (a.virtualMachineDetails!.coreCount ?? 0), 0);
+  const { data: aggregated } = await mc.projects.locations.assets.aggregateValues(
+    {
+      parent,
+      requestBody: {
+        aggregations: [
+          { field: 'virtualMachineDetails.coreCount', sum: {} },
+          { field: 'name', count: {} },
+        ],
+      },
+    },
+    NO_RETRY,
+  );
+  expect(aggregated.results).toEqual([
+    { field: 'virtualMachineDetails.coreCount', sum: { value: cores } },
+    { field: 'name', count: { value: '3' } },
+  ]);
 
   // A completed job with no data files is deleted without force (force concerns data files only).
   const { data: deleted } = await mc.projects.locations.importJobs.delete({ name }, NO_RETRY);
