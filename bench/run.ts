@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of the project, each printing its own figures.
- * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, reliability).
+ * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, assets, reliability).
  */
 import { runValidationBench } from './validation';
 
@@ -27,6 +27,9 @@ const BENCHES: Record<string, () => Promise<void>> = {
   async 'data-files'() {
     const m = await import('./data-files');
     m.printDataFilesBench(await m.runDataFilesBench());
+  },
+  async assets() {
+    await (await import('./assets')).runAssetsBench();
   },
   async reliability() {
     await (await import('./reliability')).runReliabilityBench();

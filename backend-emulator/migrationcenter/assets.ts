@@ -10,28 +10,15 @@ import { createHash } from 'crypto';
 import type { Store } from '../store/store';
 import { invalidArgument, notFound } from '../errors';
 import type { Asset } from '../import-engine/asset';
-import { COLLECTIONS, RESOURCE_TYPES } from './names';
+import { RESOURCE_TYPES } from './names';
 import type { AssetWire } from './types';
-import { listStorePage, type ListFields, type ListRequest } from './list-query';
-import { encodePageToken, listPage, type Page, type PageRequest } from '../http/paging';
+import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from './list-query';
+import { encodePageToken, type Page, type PageRequest } from '../http/paging';
+import type { AssetKey, AssetRow, StoredAsset } from '../store/asset-store';
+import { parseAssetOrder } from '../store/asset-sql';
+import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
-
-export const ASSET_LIST_FIELDS: ListFields<AssetWire> = {
-  scalars: {
-    name: (a) => a.name,
-    title: (a) => a.title,
-    createTime: (a) => a.createTime,
-    updateTime: (a) => a.updateTime,
-    'virtualMachineDetails.vmName': (a) => a.virtualMachineDetails.vmName as string | undefined,
-    'virtualMachineDetails.vmUuid': (a) => a.virtualMachineDetails.vmUuid as string | undefined,
-    'virtualMachineDetails.coreCount': (a) => a.virtualMachineDetails.coreCount as number | undefined,
-    'virtualMachineDetails.memoryMb': (a) => a.virtualMachineDetails.memoryMb as number | undefined,
-    'virtualMachineDetails.osFamily': (a) => a.virtualMachineDetails.osFamily as string | undefined,
-  },
-  maps: { labels: (a) => a.labels, attributes: (a) => a.attributes },
-  name: (a) => a.name,
-};
 
 /** The asset id for a machine id: stable, and a valid resource id whatever the machine id holds. */
 export function assetId(machineId: string): string {
@@ -51,8 +38,63 @@ export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
   return basic;
 }
 
-/** How many assets one scan step of `listReportedBy` reads. */
-const ASSET_SCAN_CHUNK = 500;
+/** The details held in typed columns, in Google's field order; the body keeps the others. */
+const DETAIL_COLUMNS = ['vmUuid', 'vmName', 'coreCount', 'memoryMb', 'powerState', 'osFamily'] as const;
+
+/**
+ * The stored row of an asset the engine built: the indexed details in typed columns (and not
+ * again in the body), the rest as compact JSON.
+ */
+function assetRow(asset: Asset): AssetRow {
+  const details = (asset.virtualMachineDetails ?? {}) as unknown as Record<string, unknown>;
+  const attributes: Record<string, string> = { ...(asset.attributes ?? {}) };
+  if (attributes.MachineId === undefined) attributes.MachineId = asset.machineId;
+  const labels = { ...(asset.labels ?? {}) };
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+  const row = {
+    vmUuid: text(details.vmUuid),
+    vmName: text(details.vmName),
+    coreCount: int(details.coreCount),
+    memoryMb: int(details.memoryMb),
+    powerState: text(details.powerState),
+    osFamily: text(details.osFamily),
+  };
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(details)) {
+    if (!(DETAIL_COLUMNS as readonly string[]).includes(key) || row[key as (typeof DETAIL_COLUMNS)[number]] === undefined) rest[key] = details[key];
+  }
+  return {
+    id: assetId(asset.machineId),
+    ...row,
+    labels,
+    // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
+    body: JSON.stringify({ labels, attributes, virtualMachineDetails: rest, ...(asset.performanceData ? { performanceData: asset.performanceData } : {}) }),
+  };
+}
+
+/** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
+function toWire(stored: StoredAsset): AssetWire {
+  const { labels, attributes, virtualMachineDetails, performanceData } = stored.body as Partial<AssetWire>;
+  const details: Record<string, unknown> = {};
+  for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
+  return {
+    name: stored.name,
+    createTime: new Date(stored.createTime).toISOString(),
+    updateTime: new Date(stored.updateTime).toISOString(),
+    ...(stored.vmName !== undefined ? { title: stored.vmName } : {}),
+    labels: labels ?? {},
+    attributes: attributes ?? {},
+    sources: stored.sources,
+    virtualMachineDetails: { ...details, ...(virtualMachineDetails ?? {}) },
+    ...(performanceData ? { performanceData } : {}),
+  };
+}
+
+function filterOf(text: string | undefined): FilterNode | undefined {
+  const trimmed = (text ?? '').trim();
+  return trimmed ? parseFilter(trimmed) : undefined;
+}
 
 export class Assets {
   constructor(
@@ -61,79 +103,83 @@ export class Assets {
   ) {}
 
   /**
-   * Writes one batch (call inside a transaction). `reporter` is the source (or, without one, the
-   * import job) added to each asset's `sources`. Returns how many assets were written.
+   * Writes one batch (call inside a transaction): one SQL upsert per asset, no read of the
+   * previous row. `reporter` is the source (or, without one, the import job) added to each
+   * asset's `sources`. Returns how many assets were written.
    */
   upsert(parent: string, reporter: string, batch: Asset[]): number {
-    const time = this.now();
-    for (const asset of batch) {
-      const name = `${parent}/assets/${assetId(asset.machineId)}`;
-      const previous = this.store.get<AssetWire>(COLLECTIONS.assets, name);
-      const attributes: Record<string, string> = { ...(asset.attributes ?? {}) };
-      if (attributes.MachineId === undefined) attributes.MachineId = asset.machineId;
-      const title = asset.virtualMachineDetails?.vmName;
-      const wire: AssetWire = {
-        name,
-        createTime: previous?.createTime ?? time,
-        updateTime: time,
-        ...(title !== undefined ? { title } : {}),
-        labels: { ...(asset.labels ?? {}) },
-        attributes,
-        sources: previous ? [...new Set([...previous.sources, reporter])] : [reporter],
-        // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
-        virtualMachineDetails: asset.virtualMachineDetails as unknown as Record<string, unknown>,
-        ...(asset.performanceData ? { performanceData: asset.performanceData as unknown as Record<string, unknown> } : {}),
-      };
-      this.store.put(COLLECTIONS.assets, name, wire);
-    }
+    this.store.assets.upsert(parent, reporter, Date.parse(this.now()), batch.map(assetRow));
     return batch.length;
   }
 
   /** GetAsset in the requested `view` (default BASIC). */
   get(name: string, view?: string): AssetWire {
-    const asset = this.store.get<AssetWire>(COLLECTIONS.assets, name);
+    const checked = checkAssetView(view);
+    const asset = this.store.assets.get(name);
     if (!asset) throw notFound(RESOURCE_TYPES.asset, name);
-    return assetInView(asset, checkAssetView(view));
+    return assetInView(toWire(asset), checked);
   }
 
-  /** ListAssets in the requested `view` (default BASIC), in the wire shape. */
+  /**
+   * ListAssets in the requested `view` (default BASIC), in the wire shape: filter and orderBy run
+   * as SQL on the asset table's indexes; the page token is the last item's (order key, tie-break).
+   */
   list(parent: string, request: ListRequest, view?: string): { assets: AssetWire[]; nextPageToken?: string } {
     const checked = checkAssetView(view);
-    const page = listStorePage(this.store, COLLECTIONS.assets, `${parent}/assets/`, request, ASSET_LIST_FIELDS, `assets:${parent}`);
-    return { assets: page.items.map((a) => assetInView(a, checked)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    const pageSize = parsePageSize(request.pageSize);
+    const filterText = (request.filter ?? '').trim();
+    const orderText = (request.orderBy ?? '').trim();
+    const filter = filterOf(filterText);
+    const order = parseAssetOrder(orderText);
+    const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), `assets:${parent}`);
+    let after: AssetKey | undefined;
+    if (request.pageToken) {
+      // The last key is the tie-break: the asset id without orderBy, the row id with one.
+      const tieType = order.length > 0 ? 'number' : 'string';
+      const body = readPageToken(request.pageToken, hash, (k) => k.length === order.length + 1 && typeof k[order.length] === tieType);
+      after = body.k.map((v) => (v === undefined ? null : (v as string | number | null)));
+    }
+    const rows = this.store.assets.page({ parent, filter, order, after, limit: pageSize + 1 });
+    const page = rows.slice(0, pageSize);
+    const out: { assets: AssetWire[]; nextPageToken?: string } = { assets: page.map((r) => assetInView(toWire(r.asset), checked)) };
+    if (rows.length > pageSize) out.nextPageToken = Buffer.from(JSON.stringify({ q: hash, k: page[page.length - 1].key })).toString('base64url');
+    return out;
+  }
+
+  /** AggregateAssetsValues: count, sum, histogram and frequency over the assets the filter selects. */
+  aggregateValues(parent: string, request: AggregateRequest): AggregateResponse {
+    const aggregations = checkAggregations(request);
+    const filter = filterOf(request.filter ?? undefined);
+    return toAggregationResults(aggregations, this.store.assets.aggregate(parent, filter, aggregations));
+  }
+
+  /**
+   * Takes a deleted source (or import job) out of every asset's `sources` (inside the delete's
+   * transaction): the assets stay, as on Google, and never name what no longer exists.
+   */
+  forgetReporter(reporter: string): number {
+    return this.store.assets.removeReporter(reporter);
   }
 
   /** Every asset of every project, in BASIC view, by name (the console's list). */
   listAll(page: PageRequest): Page<AssetWire> {
-    const result = listPage<AssetWire>(this.store, COLLECTIONS.assets, '', page);
-    return { items: result.items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')), nextPageToken: result.nextPageToken };
+    return this.paged(this.store.assets.pageAll(page.after, page.pageSize + 1), page);
   }
 
-  /**
-   * The assets of `parent` that `reporter` (a source, or an import job without one) reported, in
-   * BASIC view: a keyset scan of the parent's assets in chunks, so a page costs O(assets scanned).
-   */
+  /** The assets of `parent` that `reporter` (a source, or an import job without one) reported, in BASIC view, by name. */
   listReportedBy(parent: string, reporter: string, page: PageRequest): Page<AssetWire> {
-    const prefix = `${parent}/assets/`;
-    const found: Array<{ key: string; value: AssetWire }> = [];
-    let after = page.after;
-    for (;;) {
-      const chunk = this.store.list<AssetWire>(COLLECTIONS.assets, { prefix, after, limit: ASSET_SCAN_CHUNK });
-      for (const entry of chunk) {
-        if (Array.isArray(entry.value.sources) && entry.value.sources.includes(reporter)) found.push(entry);
-        if (found.length > page.pageSize) break;
-      }
-      if (found.length > page.pageSize || chunk.length < ASSET_SCAN_CHUNK) break;
-      after = chunk[chunk.length - 1].key;
-    }
+    return this.paged(this.store.assets.pageReportedBy(parent, reporter, page.after, page.pageSize + 1), page);
+  }
+
+  private paged(found: StoredAsset[], page: PageRequest): Page<AssetWire> {
     const items = found.slice(0, page.pageSize);
     return {
-      items: items.map((e) => assetInView(e.value, 'ASSET_VIEW_BASIC')),
-      ...(found.length > page.pageSize ? { nextPageToken: encodePageToken(items[items.length - 1].key, page.scope) } : {}),
+      items: items.map((a) => assetInView(toWire(a), 'ASSET_VIEW_BASIC')),
+      ...(found.length > page.pageSize ? { nextPageToken: encodePageToken(items[items.length - 1].name, page.scope) } : {}),
     };
   }
 
   count(): number {
-    return this.store.count(COLLECTIONS.assets);
+    return this.store.assets.count();
   }
 }

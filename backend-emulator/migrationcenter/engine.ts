@@ -10,6 +10,8 @@ import type { ImportJobFormat } from '../import-engine/types';
 export interface EngineCallOptions {
   /** Fires when the work must stop (cancel, shutdown, job deleted). */
   signal?: AbortSignal;
+  /** How many assets each sink write receives (the engine's default otherwise). */
+  sinkBatchSize?: number;
 }
 
 /** Typed from the module itself: a type-only import is erased, so the engine still loads lazily. */

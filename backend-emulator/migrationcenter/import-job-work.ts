@@ -39,6 +39,12 @@ import {
   type RunProgress,
 } from './import-job-model';
 
+/**
+ * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record,
+ * so large batches keep a run near the cost of writing the rows, and a kill leaves whole batches.
+ */
+export const RUN_BATCH_SIZE = 10_000;
+
 export interface ImportJobWorkDeps {
   store: Store;
   ops: ServiceOperations;
@@ -234,7 +240,7 @@ export class ImportJobWork {
           progress(framesWritten);
         },
       };
-      report = await raceAbort(engine.executeImport(format, files, sink, { signal }), signal);
+      report = await raceAbort(engine.executeImport(format, files, sink, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
     }

@@ -294,7 +294,8 @@ export class ImportJobs implements DataFileJobs {
   /**
    * Deletes a job in any state; work in progress (validation, run) is cancelled first. `force`
    * concerns data files only, as on Google: "if true, any ImportDataFiles of this job will also be
-   * deleted; if false, only works if the job has no data files". Imported assets stay.
+   * deleted; if false, only works if the job has no data files". Imported assets stay; the job
+   * leaves their `sources` if it is named there.
    */
   delete(name: string, parent: string, force: boolean, requestId: string | undefined): Operation {
     requestId = checkRequestId(requestId);
@@ -311,6 +312,8 @@ export class ImportJobs implements DataFileJobs {
       this.deps.dataFiles?.removeAll(name);
       this.store.delete(COLLECTIONS.importJobs, name);
       this.store.delete(RUN_PROGRESS, name);
+      // Assets a job without a source reported name the job: it leaves their `sources` (the assets stay).
+      this.deps.assets.forgetReporter(name);
       stopped = stored.activeOperation;
     });
     // Work in progress on the deleted job stops; its Operation ends ABORTED ("was deleted").

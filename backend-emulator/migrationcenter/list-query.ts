@@ -18,7 +18,7 @@ import { invalidArgument } from '../errors';
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
 
-type Scalar = string | number | boolean | undefined;
+export type Scalar = string | number | boolean | undefined;
 
 export interface ListFields<T> {
   /** Scalar fields usable in filter and orderBy. */
@@ -33,6 +33,8 @@ export interface ListFields<T> {
 
 // ---------------------------------------------------------------- filter
 
+export type FilterNode = Node;
+
 type Node =
   { kind: 'and' | 'or'; left: Node; right: Node } | { kind: 'not'; inner: Node } | { kind: 'cmp'; field: string; op: string; value: string; wildcard: boolean };
 
@@ -42,7 +44,7 @@ interface Token {
   pos: number;
 }
 
-function filterError(description: string) {
+export function filterError(description: string) {
   return invalidArgument([{ field: 'filter', description }], `Invalid filter: ${description}`);
 }
 
@@ -83,7 +85,7 @@ function tokenize(text: string): Token[] {
   return tokens;
 }
 
-function parseFilter(text: string): Node | undefined {
+export function parseFilter(text: string): Node | undefined {
   const tokens = tokenize(text);
   if (tokens.length === 0) return undefined;
   let k = 0;
@@ -210,7 +212,7 @@ function compileFilter<T>(node: Node, spec: ListFields<T>): (item: T) => boolean
  * `record[key]` only when it is the record's own entry: a field named `__proto__`, `constructor`
  * or `toString` in a filter or orderBy is an unknown field, never something inherited.
  */
-function own<V>(record: Record<string, V> | undefined, key: string): V | undefined {
+export function own<V>(record: Record<string, V> | undefined, key: string): V | undefined {
   return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
@@ -298,7 +300,7 @@ interface OrderKey {
   desc: boolean;
 }
 
-function orderError(description: string) {
+export function orderError(description: string) {
   return invalidArgument([{ field: 'orderBy', description }], `Invalid orderBy: ${description}`);
 }
 
@@ -342,7 +344,7 @@ export function parsePageSize(value: string | number | undefined): number {
   return Math.min(n, MAX_PAGE_SIZE);
 }
 
-interface TokenBody {
+export interface TokenBody {
   q: string;
   k: Scalar[];
 }
@@ -351,7 +353,7 @@ interface TokenBody {
  * A page token this list issued, for this query (`hash`), with a key of the expected shape;
  * INVALID_ARGUMENT naming pageToken otherwise.
  */
-function readPageToken(token: string, hash: string, keyFits: (k: Scalar[]) => boolean): TokenBody {
+export function readPageToken(token: string, hash: string, keyFits: (k: Scalar[]) => boolean): TokenBody {
   let body: TokenBody | undefined;
   try {
     body = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as TokenBody;
@@ -363,7 +365,7 @@ function readPageToken(token: string, hash: string, keyFits: (k: Scalar[]) => bo
   return body;
 }
 
-function queryHash(filter: string, orderBy: string, scope: string): string {
+export function queryHash(filter: string, orderBy: string, scope: string): string {
   return createHash('sha256')
     .update(JSON.stringify([filter, orderBy, scope]))
     .digest('base64url')

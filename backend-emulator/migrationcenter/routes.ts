@@ -13,6 +13,7 @@
  *   PATCH  /v1alpha1/{source}?updateMask=                                -> Operation (done; response Source)
  *   DELETE /v1alpha1/{source}?requestId=                                -> Operation (done; response Empty)
  *   GET    /v1alpha1/{parent}/assets?pageSize=&pageToken=&filter=&orderBy=&view=, GET /v1alpha1/{asset}?view=
+ *   POST   /v1alpha1/{parent}/assets:aggregateValues {aggregations, filter}  -> {results}
  *   GET    /v1alpha1/{parent}/operations[/{id}], DELETE .../{id}, POST .../{id}:cancel
  *   POST   /v1alpha1/{job}/importDataFiles?importDataFileId=&requestId=  -> Operation (done; response ImportDataFile)
  *   GET    /v1alpha1/{job}/importDataFiles?pageSize=&pageToken=&filter=&orderBy=, GET /v1alpha1/{dataFile}
@@ -33,6 +34,7 @@ import type { StorageSettings } from '../payloads';
 import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
 import { Sources } from './sources';
 import { Assets } from './assets';
+import type { AggregateRequest } from './asset-aggregations';
 import { ImportJobs, parseJobView } from './import-jobs';
 import { ImportDataFiles } from './import-data-files';
 import { DataFileBytes } from './data-file-bytes';
@@ -119,8 +121,8 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     if (tempStorage) fs.rmSync(tempStorage, { recursive: true, force: true });
   });
 
-  const sources = new Sources(store, ops);
   const assets = new Assets(store);
+  const sources = new Sources(store, ops, assets);
   // Data files: bytes in the data dir (a temporary one in memory), URLs signed with the data dir's key.
   const dataFileBytes = new DataFileBytes(ctx.config.dataDir);
   const uploadUrls = new UploadUrls(ctx.config.dataDir);
@@ -277,6 +279,12 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   app.get<{ Params: ParentParams }>(`${prefix}/assets`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
     return assets.list(parent, listRequest(request), queryParam(request, 'view'));
+  });
+
+  // The `assets:aggregateValues` verb path, registered before the `:asset` route (fastify's `::` is a literal colon).
+  app.post<{ Params: ParentParams; Body: AggregateRequest }>(`${prefix}/assets::aggregateValues`, async (request) => {
+    const { parent } = locationName(request.params.project, request.params.location);
+    return assets.aggregateValues(parent, (request.body ?? {}) as AggregateRequest);
   });
 
   app.get<{ Params: AssetParams }>(`${prefix}/assets/:asset`, async (request) => {

@@ -7,6 +7,7 @@
  * nothing is ever created implicitly.
  */
 import type { Store } from '../store/store';
+import type { Assets } from './assets';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
 import { requestHash } from '../operations/request-ids';
 import { checkRequestId } from './request-id-rule';
@@ -76,6 +77,8 @@ export class Sources {
   constructor(
     private readonly store: Store,
     private readonly ops: ServiceOperations,
+    /** The assets whose `sources` a deleted source leaves. */
+    private readonly assets?: Assets,
     private readonly now: () => string = () => new Date().toISOString(),
   ) {}
 
@@ -206,7 +209,8 @@ export class Sources {
   /**
    * Deletes a source (inside a transaction). A source that a validating or running import job
    * uses is FAILED_PRECONDITION; other jobs keep their `assetSource` text (as on the real service,
-   * a reference does not keep its target alive). Assets stay.
+   * a reference does not keep its target alive). Assets stay, as on Google, with the source taken
+   * out of their `sources` in the same transaction, so that none names a source that is gone.
    */
   remove(name: string): void {
     if (!this.find(name)) throw notFound(RESOURCE_TYPES.source, name);
@@ -220,5 +224,6 @@ export class Sources {
       );
     }
     this.store.delete(COLLECTIONS.sources, name);
+    this.assets?.forgetReporter(name);
   }
 }

@@ -10,6 +10,8 @@
 import * as path from 'path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ListOptions, Store, StoredEntry } from './store';
+import type { AssetStore } from './asset-store';
+import { SqliteAssetStore } from './sqlite-assets';
 import { DataDirError, lockedError, prepareDataDir, removeLockFile, writeLockFile } from './lock';
 
 export const DATABASE_FILE_NAME = 'emulator.sqlite';
@@ -40,6 +42,7 @@ export class SqliteStore implements Store {
   private readonly dataDir?: string;
   private readonly db: BetterSqlite3.Database;
   private readonly stmts: Statements;
+  readonly assets: AssetStore;
   private readonly runInTransaction: (fn: () => unknown) => unknown;
   private closed = false;
 
@@ -75,6 +78,7 @@ export class SqliteStore implements Store {
       deletePrefix: this.db.prepare('DELETE FROM documents WHERE collection = ? AND key >= ? AND key < ?'),
       clear: this.db.prepare('DELETE FROM documents'),
     };
+    this.assets = new SqliteAssetStore(this.db);
     // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
     // nested transaction is atomic inside the outer one and commits only with it.
     this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
@@ -119,6 +123,7 @@ export class SqliteStore implements Store {
 
   clear(): void {
     this.stmts.clear.run();
+    this.assets.clear();
   }
 
   /** Whether a transaction is open (for assertions in domain code and tests). */

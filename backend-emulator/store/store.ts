@@ -6,6 +6,8 @@
  * since Node runs it without yielding, no other request can interleave. Implementations must make
  * an acknowledged `put` durable before it returns (the SQLite store commits with WAL + synchronous=FULL).
  */
+import type { AssetStore } from './asset-store';
+
 export interface ListOptions {
   /** Only keys starting with this prefix. */
   prefix?: string;
@@ -32,7 +34,12 @@ export interface Store {
   deletePrefix(collection: string, prefix: string): number;
   /** Runs `fn` atomically; a throw rolls everything back. Nested calls join the outer one. */
   transaction<R>(fn: () => R): R;
-  /** Drops every document of every collection. */
+  /**
+   * Migration Center assets: a table of their own with typed, indexed columns (asset-store.ts),
+   * in the same database, so its writes join `transaction`.
+   */
+  readonly assets: AssetStore;
+  /** Drops every document of every collection, and every asset. */
   clear(): void;
   close(): void;
 }

@@ -97,7 +97,7 @@ test("a method of Google's APIs that the emulator does not implement is 501 UNIM
     ['POST', '/v1/projects/p1/locations/global/gateways/g1:setIamPolicy', 'networkservices.projects.locations.gateways.setIamPolicy'],
     ['GET', '/v1/projects/p1/locations', 'networkservices.projects.locations.list'],
     ['POST', '/v1alpha1/projects/p1/locations/us-central1/groups', 'migrationcenter.projects.locations.groups.create'],
-    ['POST', '/v1alpha1/projects/p1/locations/us-central1/assets:aggregateValues', 'migrationcenter.projects.locations.assets.aggregateValues'],
+    ['POST', '/v1alpha1/projects/p1/locations/us-central1/assets:batchDelete', 'migrationcenter.projects.locations.assets.batchDelete'],
     ['GET', '/v1alpha1/projects/p1/locations/us-central1/settings', 'migrationcenter.projects.locations.getSettings'],
     ['POST', '/v1alpha1/projects/p1/locations/l/groups/g%3AaddAssets', 'migrationcenter.projects.locations.groups.addAssets'],
   ]) {

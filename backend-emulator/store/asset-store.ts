@@ -1,0 +1,104 @@
+/**
+ * The store's table of Migration Center assets, apart from the generic documents: assets come by
+ * the hundred thousand, and lists filter, order and aggregate them, so the fields they filter and
+ * order on are typed, indexed columns and the rest of each asset is one compact JSON body.
+ *
+ * Filters arrive parsed (list-query.ts `parseFilter`) and orderings as field names of
+ * `ASSET_FIELDS`; the store translates them to SQL and refuses, with INVALID_ARGUMENT, what it
+ * cannot serve from an index.
+ */
+import type { FilterNode } from '../migrationcenter/list-query';
+
+/** How a filterable field compares: as text, as a number, or as an instant. */
+export type AssetFieldType = 'text' | 'int' | 'time';
+
+/** The scalar fields of an asset that filters, orderings and aggregations may name. */
+export const ASSET_FIELDS: Readonly<Record<string, AssetFieldType>> = {
+  name: 'text',
+  title: 'text',
+  createTime: 'time',
+  updateTime: 'time',
+  'virtualMachineDetails.vmName': 'text',
+  'virtualMachineDetails.vmUuid': 'text',
+  'virtualMachineDetails.coreCount': 'int',
+  'virtualMachineDetails.memoryMb': 'int',
+  'virtualMachineDetails.osFamily': 'text',
+  'virtualMachineDetails.powerState': 'text',
+};
+
+/** One asset to write: its id under the parent, its indexed fields, and its JSON body. */
+export interface AssetRow {
+  id: string;
+  vmName?: string;
+  vmUuid?: string;
+  coreCount?: number;
+  memoryMb?: number;
+  osFamily?: string;
+  powerState?: string;
+  labels: Record<string, string>;
+  /** The rest of the asset (labels, attributes, the other details, performance data) as JSON text. */
+  body: string;
+}
+
+/** One stored asset as read back. */
+export interface StoredAsset {
+  name: string;
+  /** Milliseconds since the epoch. */
+  createTime: number;
+  updateTime: number;
+  vmName?: string;
+  vmUuid?: string;
+  coreCount?: number;
+  memoryMb?: number;
+  osFamily?: string;
+  powerState?: string;
+  sources: string[];
+  body: Record<string, unknown>;
+}
+
+export interface AssetOrder {
+  field: string;
+  desc: boolean;
+}
+
+export type AssetKey = Array<string | number | null>;
+
+export interface AssetQuery {
+  parent: string;
+  filter?: FilterNode;
+  order: AssetOrder[];
+  /** The key (order values, then the asset id) of the last item of the previous page. */
+  after?: AssetKey;
+  limit: number;
+}
+
+export interface AssetAggregation {
+  field: string;
+  kind: 'count' | 'sum' | 'histogram' | 'frequency';
+  lowerBounds?: number[];
+}
+
+export type AssetAggregateResult =
+  | { kind: 'count'; value: number }
+  | { kind: 'sum'; value: number }
+  | { kind: 'histogram'; counts: number[] }
+  | { kind: 'frequency'; values: Array<[string, number]> };
+
+export interface AssetStore {
+  /** Inserts or updates each asset of `parent` by id, adding `reporter` to its sources (call inside a transaction). */
+  upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
+  get(name: string): StoredAsset | undefined;
+  /** One page of `query` with each item's page key. */
+  page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }>;
+  /** Every asset of every parent in name order, after `afterName`. */
+  pageAll(afterName: string | undefined, limit: number): StoredAsset[];
+  /** The assets of `parent` that `reporter` reported, in name order, after `afterName`. */
+  pageReportedBy(parent: string, reporter: string, afterName: string | undefined, limit: number): StoredAsset[];
+  aggregate(parent: string, filter: FilterNode | undefined, aggregations: AssetAggregation[]): AssetAggregateResult[];
+  /** Takes `reporter` out of every asset's sources; returns how many assets it left. */
+  removeReporter(reporter: string): number;
+  count(): number;
+  /** `EXPLAIN QUERY PLAN` of the page query (for the tests that keep the indexes used). */
+  explain(query: AssetQuery): string[];
+  clear(): void;
+}

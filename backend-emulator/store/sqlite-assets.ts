@@ -1,0 +1,292 @@
+/**
+ * The SQLite asset table (AssetStore), in the store's database, so that asset writes join the
+ * store's transactions (a run's batch and its progress record commit together).
+ *
+ *   asset_parents(id, name)     parents, interned: an asset row holds a small integer
+ *   asset_reporters(id, name)   sources (or import jobs) that reported assets, interned
+ *   assets(id, parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb,
+ *          os_family, power_state, body)   one row per asset, unique on (parent, aid); an index
+ *                                      (parent, field) per field, which ends with the row id (the tie-break)
+ *   asset_sources(asset, reporter)         an asset's `sources`, both ways indexed
+ *   asset_labels(asset, key, value)        for `labels` filters, indexed by (key, value)
+ *
+ * An asset is written by one SQL upsert on (parent, aid): no read of the previous row, its
+ * createTime kept by the conflict clause, its reporter added to asset_sources.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { FilterNode } from '../migrationcenter/list-query';
+import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
+import { ASSET_COLUMNS, AssetSqlCompiler, orderSql, type SqlPart, type SqlValue } from './asset-sql';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS asset_parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS asset_reporters (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS assets (
+  id INTEGER PRIMARY KEY,
+  parent INTEGER NOT NULL,
+  aid TEXT NOT NULL,
+  create_ms INTEGER NOT NULL,
+  update_ms INTEGER NOT NULL,
+  vm_name TEXT, vm_uuid TEXT, core_count INTEGER, memory_mb INTEGER, os_family TEXT, power_state TEXT,
+  body TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS assets_by_id ON assets (parent, aid);
+CREATE INDEX IF NOT EXISTS assets_by_vm_name ON assets (parent, vm_name);
+CREATE INDEX IF NOT EXISTS assets_by_vm_uuid ON assets (parent, vm_uuid);
+CREATE INDEX IF NOT EXISTS assets_by_core_count ON assets (parent, core_count);
+CREATE INDEX IF NOT EXISTS assets_by_memory_mb ON assets (parent, memory_mb);
+CREATE INDEX IF NOT EXISTS assets_by_os_family ON assets (parent, os_family);
+CREATE INDEX IF NOT EXISTS assets_by_power_state ON assets (parent, power_state);
+CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms);
+CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms);
+CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS asset_sources_by_reporter ON asset_sources (reporter, asset);
+CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS asset_labels_by_key ON asset_labels (key, value, asset);
+`;
+
+const SELECT =
+  'SELECT a.id, p.name AS parent, a.aid, a.create_ms, a.update_ms, a.vm_name, a.vm_uuid, a.core_count, a.memory_mb, a.os_family, a.power_state, a.body FROM assets a JOIN asset_parents p ON p.id = a.parent';
+
+interface Row {
+  id: number;
+  parent: string;
+  aid: string;
+  create_ms: number;
+  update_ms: number;
+  vm_name: string | null;
+  vm_uuid: string | null;
+  core_count: number | null;
+  memory_mb: number | null;
+  os_family: string | null;
+  power_state: string | null;
+  body: string;
+  [column: string]: unknown;
+}
+
+/** Splits `{parent}/assets/{id}`; undefined for any other name. */
+function splitName(name: string): { parent: string; id: string } | undefined {
+  const at = name.lastIndexOf('/assets/');
+  if (at <= 0) return undefined;
+  return { parent: name.slice(0, at), id: name.slice(at + '/assets/'.length) };
+}
+
+export class SqliteAssetStore implements AssetStore {
+  private readonly insertRow: BetterSqlite3.Statement;
+  private readonly updateRow: BetterSqlite3.Statement;
+  private readonly addSource: BetterSqlite3.Statement;
+  private readonly dropLabels: BetterSqlite3.Statement;
+  private readonly addLabel: BetterSqlite3.Statement;
+  /** Assets written since the planner's statistics were last refreshed (a hint: kept across rollbacks). */
+  private writtenSinceAnalyze = 0;
+  private analyzedCount = 0;
+
+  constructor(private readonly db: BetterSqlite3.Database) {
+    db.exec(SCHEMA);
+    // Nine indexes take random inserts during a run: a larger page cache keeps their hot pages.
+    db.pragma('cache_size = -32768');
+    // A new asset is one plain insert (the common case: an upsert with RETURNING costs twice as
+    // much in SQLite); an asset imported again is an update of the row found by (parent, aid).
+    this.insertRow = db.prepare(
+      `INSERT OR IGNORE INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.updateRow = db.prepare(
+      `UPDATE assets SET update_ms = ?, vm_name = ?, vm_uuid = ?, core_count = ?, memory_mb = ?, os_family = ?, power_state = ?, body = ?
+       WHERE parent = ? AND aid = ? RETURNING id`,
+    );
+    this.addSource = db.prepare('INSERT OR IGNORE INTO asset_sources (asset, reporter) VALUES (?, ?)');
+    this.dropLabels = db.prepare('DELETE FROM asset_labels WHERE asset = ?');
+    this.addLabel = db.prepare('INSERT OR REPLACE INTO asset_labels (asset, key, value) VALUES (?, ?, ?)');
+  }
+
+  /**
+   * The id of an interned name, created on first use when `create`. Looked up every time (one
+   * indexed read per batch or query): a cache could outlive a rolled-back transaction.
+   */
+  private intern(table: 'asset_parents' | 'asset_reporters', name: string, create: boolean): number | undefined {
+    const found = this.db.prepare(`SELECT id FROM ${table} WHERE name = ?`).get(name) as { id: number } | undefined;
+    if (found) return found.id;
+    if (!create) return undefined;
+    return Number(this.db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).run(name).lastInsertRowid);
+  }
+
+  upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void {
+    const parentId = this.intern('asset_parents', parent, true)!;
+    const reporterId = this.intern('asset_reporters', reporter, true)!;
+    for (const r of rows) {
+      const columns = [r.vmName ?? null, r.vmUuid ?? null, r.coreCount ?? null, r.memoryMb ?? null, r.osFamily ?? null, r.powerState ?? null, r.body];
+      const inserted = this.insertRow.run(parentId, r.id, time, time, ...columns);
+      const id = inserted.changes > 0 ? Number(inserted.lastInsertRowid) : (this.updateRow.get(time, ...columns, parentId, r.id) as { id: number }).id;
+      this.addSource.run(id, reporterId);
+      this.dropLabels.run(id);
+      for (const key of Object.keys(r.labels)) this.addLabel.run(id, key, r.labels[key]);
+    }
+    this.writtenSinceAnalyze += rows.length;
+    if (this.writtenSinceAnalyze > Math.max(1000, this.analyzedCount)) this.analyze();
+  }
+
+  /**
+   * Refreshes the query planner's statistics of the asset indexes (sampled: a few ms whatever the
+   * size), once the table has grown noticeably: with them, SQLite walks the index of a selective
+   * filter (`vmName = x`) and the name index for a filter most assets pass (`osFamily = ...`).
+   */
+  private analyze(): void {
+    this.db.pragma('analysis_limit = 1000');
+    this.db.exec('ANALYZE assets; ANALYZE asset_labels; ANALYZE asset_sources');
+    this.writtenSinceAnalyze = 0;
+    this.analyzedCount = this.count();
+  }
+
+  private sourcesOf(ids: number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        'SELECT s.asset, r.name FROM asset_sources s JOIN asset_reporters r ON r.id = s.reporter WHERE s.asset IN (SELECT value FROM json_each(?)) ORDER BY s.asset, s.reporter',
+      )
+      .all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
+    for (const row of rows) {
+      const list = out.get(row.asset);
+      if (list) list.push(row.name);
+      else out.set(row.asset, [row.name]);
+    }
+    return out;
+  }
+
+  private read(rows: Row[]): StoredAsset[] {
+    const sources = this.sourcesOf(rows.map((r) => r.id));
+    return rows.map((r) => ({
+      name: `${r.parent}/assets/${r.aid}`,
+      createTime: r.create_ms,
+      updateTime: r.update_ms,
+      ...(r.vm_name !== null ? { vmName: r.vm_name } : {}),
+      ...(r.vm_uuid !== null ? { vmUuid: r.vm_uuid } : {}),
+      ...(r.core_count !== null ? { coreCount: r.core_count } : {}),
+      ...(r.memory_mb !== null ? { memoryMb: r.memory_mb } : {}),
+      ...(r.os_family !== null ? { osFamily: r.os_family } : {}),
+      ...(r.power_state !== null ? { powerState: r.power_state } : {}),
+      sources: sources.get(r.id) ?? [],
+      body: JSON.parse(r.body) as Record<string, unknown>,
+    }));
+  }
+
+  get(name: string): StoredAsset | undefined {
+    const split = splitName(name);
+    if (!split) return undefined;
+    const row = this.db.prepare(`${SELECT} WHERE p.name = ? AND a.aid = ?`).get(split.parent, split.id) as Row | undefined;
+    return row ? this.read([row])[0] : undefined;
+  }
+
+  private where(parent: string, filter: FilterNode | undefined, extra: SqlPart[] = []): SqlPart {
+    const parts: SqlPart[] = [{ sql: 'a.parent = ?', params: [this.intern('asset_parents', parent, false) ?? -1] }];
+    if (filter) parts.push(new AssetSqlCompiler(parent).filter(filter));
+    parts.push(...extra);
+    return { sql: parts.map((p) => p.sql).join(' AND '), params: parts.flatMap((p) => p.params) };
+  }
+
+  private pageSql(query: AssetQuery): SqlPart {
+    const order = orderSql(query.order, query.after);
+    const where = this.where(query.parent, query.filter, order.after ? [order.after] : []);
+    const keyCols = query.order.map((o, i) => `, ${ASSET_COLUMNS[o.field]} AS k${i}`).join('');
+    // (SELECT already reads a.id: the tie-break of ordered lists.)
+    return {
+      sql: `${SELECT.replace(' FROM', `${keyCols} FROM`)} WHERE ${where.sql} ORDER BY ${order.orderBy} LIMIT ?`,
+      params: [...where.params, query.limit],
+    };
+  }
+
+  page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }> {
+    const { sql, params } = this.pageSql(query);
+    const rows = this.db.prepare(sql).all(...params) as Row[];
+    const assets = this.read(rows);
+    const tie = (r: Row) => (query.order.length > 0 ? r.id : r.aid);
+    return rows.map((r, i) => ({ asset: assets[i], key: [...query.order.map((_, k) => r[`k${k}`] as SqlValue), tie(r)] }));
+  }
+
+  explain(query: AssetQuery): string[] {
+    const { sql, params } = this.pageSql(query);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+  }
+
+  pageAll(afterName: string | undefined, limit: number): StoredAsset[] {
+    const split = afterName === undefined ? undefined : splitName(afterName);
+    const rows = (
+      split
+        ? this.db
+            .prepare(`${SELECT} WHERE p.name > ? OR (p.name = ? AND a.aid > ?) ORDER BY p.name, a.aid LIMIT ?`)
+            .all(split.parent, split.parent, split.id, limit)
+        : this.db.prepare(`${SELECT} ORDER BY p.name, a.aid LIMIT ?`).all(limit)
+    ) as Row[];
+    return this.read(rows);
+  }
+
+  pageReportedBy(parent: string, reporter: string, afterName: string | undefined, limit: number): StoredAsset[] {
+    const reporterId = this.intern('asset_reporters', reporter, false);
+    if (reporterId === undefined) return [];
+    const after = afterName === undefined ? undefined : splitName(afterName)?.id;
+    const where = this.where(parent, undefined, [
+      { sql: 'EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset = a.id AND s.reporter = ?)', params: [reporterId] },
+      ...(after !== undefined ? [{ sql: 'a.aid > ?', params: [after] }] : []),
+    ]);
+    const rows = this.db.prepare(`${SELECT} WHERE ${where.sql} ORDER BY a.aid LIMIT ?`).all(...where.params, limit) as Row[];
+    return this.read(rows);
+  }
+
+  aggregate(parent: string, filter: FilterNode | undefined, aggregations: AssetAggregation[]): AssetAggregateResult[] {
+    const where = this.where(parent, filter);
+    const from = `FROM assets a WHERE ${where.sql}`;
+    return aggregations.map((agg): AssetAggregateResult => {
+      const col = ASSET_COLUMNS[agg.field];
+      switch (agg.kind) {
+        case 'count': {
+          const row = this.db.prepare(`SELECT count(${col}) AS n ${from}`).get(...where.params) as { n: number };
+          return { kind: 'count', value: row.n };
+        }
+        case 'sum': {
+          const row = this.db.prepare(`SELECT total(${col}) AS n ${from}`).get(...where.params) as { n: number };
+          return { kind: 'sum', value: row.n };
+        }
+        case 'histogram': {
+          const bounds = agg.lowerBounds ?? [];
+          const buckets = [`sum(${col} < ?)`, ...bounds.map((_, i) => (i + 1 < bounds.length ? `sum(${col} >= ? AND ${col} < ?)` : `sum(${col} >= ?)`))];
+          const params: SqlValue[] = [bounds[0] ?? Infinity, ...bounds.flatMap((b, i) => (i + 1 < bounds.length ? [b, bounds[i + 1]] : [b]))];
+          if (bounds.length === 0) {
+            buckets[0] = `count(${col})`;
+            params.length = 0;
+          }
+          const row = this.db.prepare(`SELECT ${buckets.map((b, i) => `${b} AS b${i}`).join(', ')} ${from}`).get(...params, ...where.params) as Record<
+            string,
+            number | null
+          >;
+          return { kind: 'histogram', counts: buckets.map((_, i) => row[`b${i}`] ?? 0) };
+        }
+        case 'frequency': {
+          const rows = this.db
+            .prepare(`SELECT ${col} AS v, count(*) AS n ${from} AND ${col} IS NOT NULL GROUP BY ${col} ORDER BY ${col}`)
+            .all(...where.params) as Array<{
+            v: string | number;
+            n: number;
+          }>;
+          return { kind: 'frequency', values: rows.map((r) => [String(r.v), r.n]) };
+        }
+      }
+    });
+  }
+
+  removeReporter(reporter: string): number {
+    const id = this.intern('asset_reporters', reporter, false);
+    if (id === undefined) return 0;
+    const n = this.db.prepare('DELETE FROM asset_sources WHERE reporter = ?').run(id).changes;
+    this.db.prepare('DELETE FROM asset_reporters WHERE id = ?').run(id);
+    return n;
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM assets').get() as { n: number }).n;
+  }
+
+  clear(): void {
+    this.db.exec('DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;');
+  }
+}
