@@ -45,6 +45,8 @@ module.exports = tseslint.config(
         fetch: 'readonly',
         URL: 'readonly',
         URLSearchParams: 'readonly',
+        XMLHttpRequest: 'readonly',
+        setTimeout: 'readonly',
       },
     },
     rules: { '@typescript-eslint/no-this-alias': 'off' },

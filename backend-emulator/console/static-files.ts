@@ -1,5 +1,5 @@
 /**
- * The console's static files (one HTML page, one script, one style sheet) live as plain files in
+ * The console's static files (one HTML page, its scripts, one style sheet) live as plain files in
  * `backend-emulator/console/static/`. tsc does not copy non-TS files into `dist/`, so the folder
  * is found at run time relative to the package root rather than next to the compiled module:
  *
@@ -26,6 +26,10 @@ export interface StaticFile {
 
 export const STATIC_FILES: readonly StaticFile[] = [
   { url: '/', file: 'index.html', contentType: 'text/html; charset=utf-8' },
+  { url: '/console/kit.js', file: 'kit.js', contentType: 'text/javascript; charset=utf-8' },
+  { url: '/console/charts.js', file: 'charts.js', contentType: 'text/javascript; charset=utf-8' },
+  { url: '/console/import.js', file: 'import.js', contentType: 'text/javascript; charset=utf-8' },
+  { url: '/console/inventory.js', file: 'inventory.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/app.js', file: 'app.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/console.css', file: 'console.css', contentType: 'text/css; charset=utf-8' },
 ];

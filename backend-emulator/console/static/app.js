@@ -555,6 +555,34 @@
     select.value = state.severity;
   }
 
+  /**
+   * One row error opened: where it is (file, sheet, row), the machine it names and the error. The
+   * report holds no cell values (Google's ImportRowError has none), so the row's cells are not
+   * shown; the error's details name the column and the value.
+   */
+  function showRowError(r) {
+    var box = $('row-detail');
+    clear(box);
+    box.hidden = false;
+    box.appendChild(h('h4', { id: 'row-detail-title', text: r.fileName + (r.sheet ? ' · sheet ' + r.sheet : '') + ' · row ' + r.rowNumber }));
+    var dl = h('dl', { class: 'meta' });
+    [
+      ['File', r.fileName],
+      ['Sheet', r.sheet],
+      ['Row', String(r.rowNumber)],
+      ['VM name', r.vmName || r.assetTitle],
+      ['VM UUID', r.vmUuid],
+      ['Severity', r.severity],
+      ['Details', r.errorDetails],
+    ].forEach(function (pair) {
+      if (!pair[1]) return;
+      dl.appendChild(h('dt', { text: pair[0] }));
+      dl.appendChild(h('dd', { class: 'row-detail-' + pair[0].toLowerCase().replace(/ /g, '-'), text: pair[1] }));
+    });
+    box.appendChild(dl);
+    box.focus();
+  }
+
   var loadRowErrors = panel(function (current, state) {
     var table = $('row-errors');
     table.setAttribute('aria-busy', 'true');
@@ -579,7 +607,21 @@
         frag.appendChild(
           h(
             'tr',
-            { class: 'row-error', 'data-severity': r.severity },
+            {
+              class: 'row-error',
+              'data-severity': r.severity,
+              tabindex: 0,
+              'aria-label': 'Row ' + r.rowNumber + ' of ' + r.fileName + ': ' + r.severity,
+              onclick: function () {
+                showRowError(r);
+              },
+              onkeydown: function (ev) {
+                if (ev.key === 'Enter' || ev.key === ' ') {
+                  ev.preventDefault();
+                  showRowError(r);
+                }
+              },
+            },
             h('td', { class: 'file', text: r.fileName + (r.sheet ? ' · ' + r.sheet : '') }),
             h('td', { class: 'num row-number', text: String(r.rowNumber) }),
             h('td', { text: r.vmName || r.assetTitle || '' }),

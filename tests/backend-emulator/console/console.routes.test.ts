@@ -95,7 +95,15 @@ describe('static files', () => {
     );
     // Outside any copy of the package there is nothing to find.
     expect(findStaticDir('/')).toBeUndefined();
-    expect(STATIC_FILES.map((f) => f.url)).toEqual(['/', '/console/app.js', '/console/console.css']);
+    expect(STATIC_FILES.map((f) => f.url)).toEqual([
+      '/',
+      '/console/kit.js',
+      '/console/charts.js',
+      '/console/import.js',
+      '/console/inventory.js',
+      '/console/app.js',
+      '/console/console.css',
+    ]);
   });
 });
 

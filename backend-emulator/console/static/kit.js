@@ -1,0 +1,222 @@
+/*
+ * The console's shared helpers for its Migration Center views (import, inventory, asset, summary):
+ * building elements (values always as text, never HTML), calling the public REST API with the
+ * token of --auth, waiting for operations, and the view router of the URL fragment
+ * (#view=import|inventory|asset|summary&...). Plain ES5, no build step; exposed as window.GNL.
+ */
+(function () {
+  'use strict';
+
+  var TOKEN_KEY = 'google-native-local.console.token';
+
+  function $(id) {
+    return document.getElementById(id);
+  }
+
+  function append(el, child) {
+    if (child === undefined || child === null || child === false) return;
+    if (Array.isArray(child))
+      child.forEach(function (c) {
+        append(el, c);
+      });
+    else if (typeof child === 'string' || typeof child === 'number') el.appendChild(document.createTextNode(String(child)));
+    else el.appendChild(child);
+  }
+
+  /** h('td', {class: 'x', text: 'value'}, child, ...): attributes and text are set, never parsed. */
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === undefined || v === null || v === false) return;
+        if (k === 'class') el.className = v;
+        else if (k === 'text') el.textContent = v;
+        else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+        else el.setAttribute(k, v === true ? '' : String(v));
+      });
+    }
+    for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);
+    return el;
+  }
+
+  function clear(el) {
+    while (el.firstChild) el.removeChild(el.firstChild);
+    return el;
+  }
+
+  function num(n) {
+    var v = typeof n === 'string' && n !== '' ? Number(n) : n;
+    return typeof v === 'number' && isFinite(v) ? v.toLocaleString('en-US') : '';
+  }
+
+  function lastSegment(name) {
+    return String(name).slice(String(name).lastIndexOf('/') + 1);
+  }
+
+  function token() {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY) || '';
+    } catch (e) {
+      return '';
+    }
+  }
+
+  function setToken(value) {
+    try {
+      if (value) sessionStorage.setItem(TOKEN_KEY, value);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch (e) {
+      /* private mode: nothing kept */
+    }
+  }
+
+  /** An error answer of the API: HTTP status, Google's status name, message. */
+  function ApiError(status, message, code) {
+    this.status = status;
+    this.code = code;
+    this.message = (code ? code + ': ' : '') + message;
+  }
+
+  /** One REST call: JSON in and out, the token as a bearer header, errors as ApiError. */
+  function request(method, path, params, body) {
+    var url = new URL(path, location.origin);
+    Object.keys(params || {}).forEach(function (k) {
+      var v = params[k];
+      if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+    });
+    var headers = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token()) headers.Authorization = 'Bearer ' + token();
+    return fetch(url.toString(), { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(function (res) {
+      return res.text().then(function (text) {
+        var json;
+        try {
+          json = text ? JSON.parse(text) : {};
+        } catch (e) {
+          json = undefined;
+        }
+        if (!res.ok) {
+          var err = (json && json.error) || {};
+          throw new ApiError(res.status, err.message || res.statusText, err.status);
+        }
+        return json;
+      });
+    });
+  }
+
+  /** The REST path of a resource name: /v1alpha1/projects/P/locations/L/... (segments escaped). */
+  function v1alpha1(name, verb) {
+    return '/v1alpha1/' + String(name).split('/').map(encodeURIComponent).join('/') + (verb ? ':' + verb : '');
+  }
+
+  function sleep(ms) {
+    return new Promise(function (resolve) {
+      setTimeout(resolve, ms);
+    });
+  }
+
+  /** Polls an Operation until done; resolves to its response, rejects with its error. */
+  function waitOperation(op) {
+    if (op.done) {
+      if (op.error) return Promise.reject(new ApiError(0, op.error.message || 'operation failed', 'OPERATION_FAILED'));
+      return Promise.resolve(op.response);
+    }
+    return sleep(200).then(function () {
+      return request('GET', v1alpha1(op.name)).then(waitOperation);
+    });
+  }
+
+  function notice(err) {
+    var el = $('notice');
+    var text = err && err.message ? err.message : String(err);
+    if (err && (err.status === 401 || err.status === 403)) text += ' — this emulator runs with --auth: enter a token in the Token field.';
+    el.textContent = text;
+    el.hidden = false;
+  }
+
+  // ---------------------------------------------------------------- views
+
+  var views = {};
+
+  function params() {
+    return new URLSearchParams(location.hash.replace(/^#/, ''));
+  }
+
+  /** Sets the fragment to the view and its parameters (empty values left out). */
+  function go(view, values) {
+    var p = new URLSearchParams();
+    p.set('view', view);
+    Object.keys(values || {}).forEach(function (k) {
+      if (values[k] !== undefined && values[k] !== null && values[k] !== '') p.set(k, String(values[k]));
+    });
+    location.hash = p.toString();
+  }
+
+  function route() {
+    var p = params();
+    var view = p.get('view') || '';
+    var known = Object.prototype.hasOwnProperty.call(views, view);
+    // The overview (policies, jobs, one job's report) is app.js's page: shown when no view is named.
+    document.body.setAttribute('data-view', known ? view : 'overview');
+    Object.keys(views).forEach(function (k) {
+      $(k + '-view').hidden = k !== view;
+    });
+    [].forEach.call(document.querySelectorAll('header.top nav a[data-view]'), function (a) {
+      if (a.getAttribute('data-view') === (known ? view : 'overview')) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+    });
+    if (known) views[view](p);
+  }
+
+  /** The project/location parent last used, kept for the views that need one. */
+  var PARENT_KEY = 'google-native-local.console.parent';
+  function lastParent() {
+    try {
+      return sessionStorage.getItem(PARENT_KEY) || '';
+    } catch (e) {
+      return '';
+    }
+  }
+  function rememberParent(parent) {
+    try {
+      sessionStorage.setItem(PARENT_KEY, parent);
+    } catch (e) {
+      /* not kept */
+    }
+  }
+
+  function start() {
+    var field = $('token-field');
+    field.value = token();
+    field.addEventListener('change', function () {
+      setToken(field.value.trim());
+    });
+    window.addEventListener('hashchange', route);
+    route();
+  }
+
+  window.GNL = {
+    $: $,
+    h: h,
+    append: append,
+    clear: clear,
+    num: num,
+    lastSegment: lastSegment,
+    token: token,
+    request: request,
+    v1alpha1: v1alpha1,
+    waitOperation: waitOperation,
+    sleep: sleep,
+    notice: notice,
+    views: views,
+    params: params,
+    go: go,
+    lastParent: lastParent,
+    rememberParent: rememberParent,
+  };
+
+  // After every deferred script (the views register themselves as they load).
+  if (document.readyState === 'complete') start();
+  else document.addEventListener('DOMContentLoaded', start);
+})();
