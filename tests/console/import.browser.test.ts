@@ -4,7 +4,7 @@
  * (every step through the public REST API, uploads through the signed URLs), a row error is
  * opened, the inventory is filtered and sorted, an asset is opened, and the summary draws its
  * charts from assets:aggregateValues. Screenshots go to a temp folder and are copied to
- * docs/console/ for docs/console.md; the test asserts what they show (counts, names).
+ * docs/console/ for docs/console.md when UPDATE_CONSOLE_SCREENSHOTS=1; the test asserts what they show (counts, names).
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -115,10 +115,13 @@ afterAll(async () => {
   await browser?.close();
   await emulator?.close();
   if (shots) {
-    // The reviewed set, small PNGs next to docs/console.md.
-    fs.mkdirSync(DOCS_SHOTS, { recursive: true });
-    for (const file of written) fs.copyFileSync(file, path.join(DOCS_SHOTS, path.basename(file)));
-    console.log(`console screenshots: ${shots} (copied to ${DOCS_SHOTS})`);
+    // The reviewed set, small PNGs next to docs/console.md: refreshed on request only
+    // (UPDATE_CONSOLE_SCREENSHOTS=1), so that a test run leaves the work tree as it was.
+    if (process.env.UPDATE_CONSOLE_SCREENSHOTS === '1') {
+      fs.mkdirSync(DOCS_SHOTS, { recursive: true });
+      for (const file of written) fs.copyFileSync(file, path.join(DOCS_SHOTS, path.basename(file)));
+    }
+    console.log(`console screenshots: ${shots}${process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? ` (copied to ${DOCS_SHOTS})` : ''}`);
   }
 });
 
