@@ -9,17 +9,17 @@
  *     (target 10x); aggregateValues against the same aggregate as a bare SQLite query on the
  *     floor's table (target 2x);
  *   - the data dir's bytes per asset (target 1 KB) and the emulator's peak RSS (target 300 MB):
- *     the emulator runs in a child process of its own, its RSS sampled every 50 ms.
+ *     the emulator is the compiled CLI in a process of its own, reached over HTTP as users run
+ *     it, its RSS sampled every 50 ms from /proc.
  * The bare baselines run in this process, on the same file, in the same run.
  */
-import { fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { generateVmInfo } from './import-csv';
-import { buildEmulatorApp } from '../backend-emulator/app';
+import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.ASSETS_BENCH_ROWS ?? 600_000);
 const PARENT = 'projects/bench/locations/us-central1';
@@ -106,22 +106,40 @@ interface EmulatorFigures {
   lookup: number;
   aggregate: number;
   peakRss: number;
-  /** RSS once the app is ready, before any import (under ts-node, it holds the TypeScript compiler). */
+  /** RSS once the compiled emulator listens, before any import. */
   startRss: number;
 }
 
-/** The emulator's part, in the child process: the REST calls against a data dir. */
-async function emulatorPhase(dataDir: string, storageDir: string): Promise<EmulatorFigures> {
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const app = buildEmulatorApp({ dataDir, storageDir, logLevel: 'silent' });
+/** VmRSS of a process, from /proc (Linux): the emulator is measured from outside, as it runs. */
+function rssOf(pid: number): number {
   try {
-    await app.ready();
-    const startRss = process.memoryUsage().rss;
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The emulator as users run it: the compiled CLI in a process of its own, with a durable data
+ * dir, reached over HTTP; its RSS sampled every 50 ms from /proc.
+ */
+async function emulatorOverHttp(dataDir: string, storageDir: string): Promise<EmulatorFigures> {
+  const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--storage-dir', storageDir, '--log-level', 'silent'], {}, 60_000);
+  const pid = server.child.pid as number;
+  let peak = rssOf(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+  try {
+    const startRss = rssOf(pid);
     const req = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-      const res = await app.inject({ method, url, ...(body !== undefined ? { payload: body as object } : {}) });
-      if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 500)}`);
-      return res.json();
+      const res = await fetch(`${server.url}${url}`, {
+        method,
+        headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+      return JSON.parse(text);
     };
     const waitOp = async (name: string) => {
       for (;;) {
@@ -171,23 +189,9 @@ async function emulatorPhase(dataDir: string, storageDir: string): Promise<Emula
     };
   } finally {
     clearInterval(sampler);
-    await app.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
   }
-}
-
-function emulatorInChild(dataDir: string, storageDir: string): Promise<EmulatorFigures> {
-  return new Promise((resolve, reject) => {
-    const child = fork(__filename, ['--emulator', dataDir, storageDir], {
-      // Never inherit execArgv (see import-csv.ts): only ts-node's hook, when running from source.
-      execArgv: __filename.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child.once('message', (m) => resolve(m as EmulatorFigures));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`the emulator phase exited with ${code}`));
-    });
-  });
 }
 
 export async function runAssetsBench(): Promise<void> {
@@ -201,7 +205,7 @@ export async function runAssetsBench(): Promise<void> {
     console.log(`assets: ${ROWS} rows, ${(bytes / 1e6).toFixed(1)} MB vmInfo.csv`);
     const [parseS] = await time(() => parse(file, () => undefined));
     const [floorS, floorDb] = await time(() => bareFloor(file, root));
-    const e = await emulatorInChild(dataDir, storageDir);
+    const e = await emulatorOverHttp(dataDir, storageDir);
     const bareAggregate = await median(3, async () => {
       floorDb.prepare('SELECT total(cores) FROM a').get();
       floorDb.prepare('SELECT os, count(*) FROM a GROUP BY os').all();
@@ -225,15 +229,4 @@ export async function runAssetsBench(): Promise<void> {
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-}
-
-if (require.main === module && process.argv.includes('--emulator')) {
-  const at = process.argv.indexOf('--emulator');
-  emulatorPhase(process.argv[at + 1], process.argv[at + 2]).then(
-    (r) => process.send!(r, () => process.exit(0)),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
 }
