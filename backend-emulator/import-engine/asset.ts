@@ -4,7 +4,7 @@
  * `Schema$VirtualMachineDetails`, `Schema$VirtualMachineDiskDetails`, `Schema$DiskEntry`,
  * `Schema$VirtualMachineNetworkDetails`, `Schema$NetworkAdapterList`, `Schema$NetworkAddressList`,
  * `Schema$PlatformDetails`, `Schema$AssetPerformanceData`), trimmed to what the import formats can
- * fill. Every key below exists there with the same name and shape (tests/import-engine/
+ * fill. Every key below exists there with the same name and shape (tests/backend-emulator/import-engine/
  * asset-shape.test.ts checks it against the client's type definitions), so the store writes it
  * as it is. int64 fields (`*Bytes`) are decimal strings, as on the wire.
  *
