@@ -261,6 +261,8 @@ test('a run inline CSV: both reports and the assets the import produced', async 
 test("a job's import data files: names, format and state in the job view", async () => {
   await openJob('Data files');
   await waitText('#job-title', /with-files/);
+  // The title is shown at once; the details (with the data files) arrive with the job's GET.
+  await waitText('#data-files tbody', /vmInfo\.csv/);
   const rows = await rowTexts('#data-files tbody tr');
   expect(rows).toEqual([
     expect.stringMatching(/^perfInfo\.csv perf-infoMANUAL_CSVCREATING\d{4}-/),
