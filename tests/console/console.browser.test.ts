@@ -12,7 +12,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import {
   BIG_FILES,
@@ -27,20 +27,10 @@ import {
   inlinePayload,
   SOURCE_SEED,
 } from '../support/console';
+import { openBrowserPage, waitText as waitTextIn } from '../support/browser';
 
 jest.setTimeout(180_000);
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /**
  * A hang guard for the first page of the 100,000-line table, not a budget: how long it took is
  * logged, never asserted (a loaded machine moves it).
@@ -52,7 +42,7 @@ let browser: Browser;
 let page: Page;
 let shots: string;
 let etag: string;
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 async function api(method: string, url: string, body?: unknown): Promise<any> {
   const res = await fetch(`${emulator.url}${url}`, {
@@ -91,16 +81,9 @@ async function importJob(id: string, csvText: string, run: boolean): Promise<voi
   if (run) await waitOperation((await api('POST', `/v1alpha1/${MC_PARENT}/importJobs/${id}:run`, {})).name);
 }
 
-/** Waits until the element's text matches (polling from Node: the test code has no DOM types). */
-async function waitText(selector: string, pattern: RegExp, timeout = 15_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  let last: string;
-  for (;;) {
-    last = (await page.locator(selector).first().textContent({ timeout })) ?? '';
-    if (pattern.test(last)) return last;
-    if (Date.now() > deadline) throw new Error(`${selector} never matched ${pattern}; last text: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** Waits until the first element's text matches. */
+function waitText(selector: string, pattern: RegExp, timeout = 15_000): Promise<string> {
+  return waitTextIn(page, selector, pattern, timeout);
 }
 
 async function rowTexts(selector: string): Promise<string[]> {
@@ -118,12 +101,6 @@ async function screenshot(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: the web console's browser test drives Debian's chromium through playwright-core. ` +
-        'Install it with `apt-get update && apt-get install -y chromium` (CI installs it from .ci/apt-packages).',
-    );
-  }
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
 
   // An endpoint policy with an IAM policy holding a conditional binding, and one without.
@@ -166,12 +143,7 @@ beforeAll(async () => {
   await api('POST', '/emulator/v1/seed', { sources: [SOURCE_SEED], importJobs: [bigJobSeed('big-report')] });
 
   shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
-  });
+  ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1440, height: 1000 }));
   await page.goto(`${emulator.url}/`);
 });
 

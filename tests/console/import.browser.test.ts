@@ -9,23 +9,13 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { FIXTURES } from '../support/import-formats';
+import { openBrowserPage, waitAttribute as waitAttributeIn, waitText as waitTextIn } from '../support/browser';
 
 jest.setTimeout(180_000);
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PARENT = 'projects/p1/locations/us-central1';
 const DOCS_SHOTS = path.join(__dirname, '..', '..', 'docs', 'console');
 const MANUAL = path.join(FIXTURES, 'manual-csv', 'valid', 'basic');
@@ -38,7 +28,7 @@ let browser: Browser;
 let page: Page;
 let shots: string;
 const written: string[] = [];
-const pageErrors: string[] = [];
+let pageErrors: string[] = [];
 
 /** Assets per source name, counted through the public REST list (every page). */
 async function assetsBySource(): Promise<Map<string, number>> {
@@ -69,15 +59,12 @@ function vmInfoWithWarning(): Buffer {
   return Buffer.from(text + '\n' + header.map((c) => values[c] ?? '').join(',') + '\n');
 }
 
-async function waitText(selector: string, pattern: RegExp, timeout = 30_000): Promise<string> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const last = (await page.locator(selector).first().textContent({ timeout })) ?? '';
-    if (pattern.test(last)) return last;
-    if (Date.now() > deadline)
-      throw new Error(`${selector} never matched ${pattern}; last text: ${JSON.stringify(last)}; page errors: ${pageErrors.join(' | ')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function waitText(selector: string, pattern: RegExp, timeout?: number): Promise<string> {
+  return waitTextIn(page, selector, pattern, timeout);
+}
+
+function waitAttribute(selector: string, name: string, pattern: RegExp): Promise<string> {
+  return waitAttributeIn(page, selector, name, pattern);
 }
 
 async function screenshot(name: string): Promise<void> {
@@ -100,15 +87,9 @@ async function importFiles(sourceId: string, jobId: string, files: Parameters<Pa
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is not installed at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium).`);
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
   shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-import-'));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`);
-  });
+  ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1280, height: 900 }));
 });
 
 afterAll(async () => {
@@ -202,8 +183,10 @@ test('the inventory: server pages, filtered by name and OS family, sorted by cor
   await page.fill('#inv-name', '');
   await page.selectOption('#inv-os', 'OS_FAMILY_WINDOWS');
   await page.selectOption('#inv-order', 'virtualMachineDetails.coreCount desc');
-  await waitText('#inv-range', /^Page 1 · /);
   await page.waitForURL(/coreCount/);
+  // The hash changes before the list is fetched: wait for the page that answers this filter and
+  // order (the table says which query its rows answer), not for whatever page is on screen.
+  await waitAttribute('#inventory', 'data-query', /OS_FAMILY_WINDOWS.*\nvirtualMachineDetails\.coreCount desc$/s);
   await waitText('#inv-range', /^Page 1 · \d+ assets?/);
   expect(new Set(await page.locator('#inventory td.os').allTextContents())).toEqual(new Set(['WINDOWS']));
   const cores = (await page.locator('#inventory td.cores').allTextContents()).map((c) => Number(c.replace(/,/g, '') || 0));

@@ -168,6 +168,9 @@
         $('inv-next').setAttribute('data-page', String(index + 1));
         $('inv-prev').setAttribute('data-page', String(index - 1));
         table.removeAttribute('aria-busy');
+        // What the rows on screen answer (parent, filter, order): readers and tests can tell a
+        // fresh page from the one it replaces.
+        table.setAttribute('data-query', key);
       })
       .catch(function (err) {
         if (mine !== seq) return;
