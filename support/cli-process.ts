@@ -2,73 +2,15 @@
  * The emulator's CLI compiled from the current sources, and child processes running it (or any
  * server that prints `listening on URL`): used by the CLI tests and the benchmarks alike.
  */
-import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'child_process';
-import * as crypto from 'crypto';
-import * as fs from 'fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'child_process';
 import * as path from 'path';
+import { compiledPackage, ROOT } from './compiled';
 
-/** The repository's root folder. */
-export const ROOT = path.resolve(__dirname, '..');
+export { ROOT };
 
-function sourceFingerprint(): string {
-  const hash = crypto.createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (/\.(ts|json)$/.test(entry.name)) hash.update(p).update(String(fs.statSync(p).mtimeMs));
-    }
-  };
-  walk(path.join(ROOT, 'backend-emulator'));
-  walk(path.join(ROOT, 'schemas'));
-  return hash.digest('hex').slice(0, 16);
-}
-
-/**
- * The CLI compiled from the current sources (type checks are the job of `tsc --noEmit`; this is
- * a fast `--noCheck` emit), cached under node_modules/.cache so node_modules resolve. Built once
- * per source state; concurrent jest workers build into private folders and rename.
- */
+/** The emulator's CLI, from the package compiled once per source state (support/compiled.ts). */
 export function compiledCli(): string {
-  const cacheRoot = path.join(ROOT, 'node_modules', '.cache', 'gnl-emulator-cli');
-  const dir = path.join(cacheRoot, sourceFingerprint());
-  const cli = path.join(dir, 'backend-emulator', 'cli.js');
-  if (fs.existsSync(path.join(dir, '.complete'))) return cli;
-  const tmp = `${dir}.${process.pid}.${Date.now()}`;
-  fs.mkdirSync(cacheRoot, { recursive: true });
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        require.resolve('typescript/bin/tsc'),
-        '-p',
-        path.join(ROOT, 'tsconfig.json'),
-        '--outDir',
-        tmp,
-        '--noCheck',
-        '--declaration',
-        'false',
-        '--sourceMap',
-        'false',
-      ],
-      { cwd: ROOT, stdio: 'pipe' },
-    );
-  } catch (err) {
-    // tsc exits non-zero on errors it still emits around; only a missing cli.js is fatal.
-    if (!fs.existsSync(path.join(tmp, 'backend-emulator', 'cli.js'))) throw err;
-  }
-  fs.writeFileSync(path.join(tmp, '.complete'), '');
-  try {
-    fs.renameSync(tmp, dir);
-  } catch {
-    fs.rmSync(tmp, { recursive: true, force: true }); // another worker won the race
-  }
-  // Drop builds of older source states (an hour old: no running test can still use them).
-  for (const old of fs.readdirSync(cacheRoot)) {
-    const p = path.join(cacheRoot, old);
-    if (p !== dir && Date.now() - fs.statSync(p).mtimeMs > 3_600_000) fs.rmSync(p, { recursive: true, force: true });
-  }
-  return cli;
+  return path.join(compiledPackage(), 'backend-emulator', 'cli.js');
 }
 
 export interface CliProcess {

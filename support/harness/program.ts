@@ -14,22 +14,21 @@
  * segment), and its own dependencies through `node_modules/google-native-local/node_modules`, a
  * symlink to the repository's `node_modules`.
  */
-import { spawnSync } from 'child_process';
-import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { compiledPackage, ROOT } from '../compiled';
 
 /** The repository root (the folder with package.json). */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const REPO_ROOT = ROOT;
 
 export interface TestProgramOptions {
   /** The package to install (default: this repository). */
   packageRoot?: string;
   /**
    * Where the compiled JavaScript comes from:
-   * - `tsc` (default): compile the package's sources with its tsconfig.json into a cache folder
-   *   keyed by a hash of the sources (so jest workers and reruns share one build), then copy;
+   * - `tsc` (default): this repository compiled once per source state (support/compiled.ts, the
+   *   build the CLI tests and benchmarks share), then copied;
    * - `dist`: copy the package's own `dist/` (run `npm run build` first).
    */
   build?: 'tsc' | 'dist';
@@ -44,8 +43,6 @@ export interface TestProgram {
   packageDir: string;
   /** The package name from package.json (`google-native-local`). */
   packageName: string;
-  /** Compiler output of the `tsc` build (diagnostics are not fatal; missing output is). */
-  buildLog: string;
   /**
    * Loads a module of the installed copy in THIS process, e.g.
    * `requirePackage('dist/provider/client')`, so that a provider built from it serialises with
@@ -66,7 +63,6 @@ export async function createTestProgram(options: TestProgramOptions = {}): Promi
   fs.rmSync(packageDir, { recursive: true, force: true });
   fs.mkdirSync(packageDir, { recursive: true });
 
-  let buildLog = '';
   let distSource: string;
   if ((options.build ?? 'tsc') === 'dist') {
     distSource = path.join(packageRoot, 'dist');
@@ -74,9 +70,8 @@ export async function createTestProgram(options: TestProgramOptions = {}): Promi
       throw new Error(`${distSource} does not exist: run \`npm run build\` first, or use build: 'tsc'`);
     }
   } else {
-    const built = buildWithTsc(packageRoot);
-    distSource = built.dist;
-    buildLog = built.log;
+    if (packageRoot !== ROOT) throw new Error(`build: 'tsc' compiles this repository only; for ${packageRoot} use build: 'dist'`);
+    distSource = compiledPackage();
   }
 
   fs.copyFileSync(path.join(packageRoot, 'package.json'), path.join(packageDir, 'package.json'));
@@ -96,7 +91,6 @@ export async function createTestProgram(options: TestProgramOptions = {}): Promi
     dir,
     packageDir,
     packageName: pkg.name,
-    buildLog,
     requirePackage<T>(subpath?: string): T {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       return require(subpath ? path.join(packageDir, subpath) : packageDir) as T;
@@ -105,88 +99,4 @@ export async function createTestProgram(options: TestProgramOptions = {}): Promi
       if (!options.dir) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Source folders and files compiled by tsconfig.json (its `include`). */
-function sourceFiles(packageRoot: string): string[] {
-  const out: string[] = [];
-  const walk = (p: string) => {
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(p);
-    } catch {
-      return;
-    }
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(p).sort()) {
-        if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-        walk(path.join(p, name));
-      }
-    } else if (/\.(ts|json)$/.test(p)) {
-      out.push(p);
-    }
-  };
-  for (const entry of ['index.ts', 'schemas', 'backend-emulator', 'provider', 'tsconfig.json', 'package.json']) {
-    walk(path.join(packageRoot, entry));
-  }
-  return out;
-}
-
-/** Compiles the package into `<tmp>/gnl-build-<hash>/dist`, once per distinct source tree. */
-function buildWithTsc(packageRoot: string): { dist: string; log: string } {
-  const hash = crypto.createHash('sha256');
-  for (const file of sourceFiles(packageRoot)) {
-    hash.update(path.relative(packageRoot, file));
-    hash.update('\0');
-    hash.update(fs.readFileSync(file));
-    hash.update('\0');
-  }
-  const key = hash.digest('hex').slice(0, 16);
-  const cacheDir = path.join(os.tmpdir(), `gnl-build-${key}`);
-  const dist = path.join(cacheDir, 'dist');
-  const logFile = path.join(cacheDir, 'tsc.log');
-  if (fs.existsSync(path.join(cacheDir, 'done'))) {
-    const now = new Date();
-    fs.utimesSync(cacheDir, now, now); // in use: keep it from pruning
-    return { dist, log: fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '' };
-  }
-  // Build into a private folder, then rename: concurrent jest workers never see half a build.
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), `gnl-build-${key}-tmp-`));
-  const tsc = require.resolve('typescript/bin/tsc', { paths: [packageRoot] });
-  const result = spawnSync(
-    process.execPath,
-    [tsc, '-p', path.join(packageRoot, 'tsconfig.json'), '--outDir', path.join(work, 'dist'), '--declaration', 'false', '--incremental', 'false'],
-    { cwd: packageRoot, encoding: 'utf8' },
-  );
-  const log = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  fs.writeFileSync(path.join(work, 'tsc.log'), log);
-  if (!fs.existsSync(path.join(work, 'dist'))) {
-    fs.rmSync(work, { recursive: true, force: true });
-    throw new Error(`tsc produced no output for ${packageRoot}:\n${log}`);
-  }
-  fs.writeFileSync(path.join(work, 'done'), '');
-  try {
-    fs.renameSync(work, cacheDir);
-  } catch {
-    // Another worker finished the same build first: use theirs.
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-  pruneOldBuilds(cacheDir);
-  return { dist, log };
-}
-
-/** Removes builds of older source trees (untouched for an hour), so /tmp does not fill up. */
-function pruneOldBuilds(keep: string): void {
-  const tmp = os.tmpdir();
-  const cutoff = Date.now() - 60 * 60 * 1000;
-  for (const name of fs.readdirSync(tmp)) {
-    if (!name.startsWith('gnl-build-')) continue;
-    const full = path.join(tmp, name);
-    if (full === keep) continue;
-    try {
-      if (fs.statSync(full).mtimeMs < cutoff) fs.rmSync(full, { recursive: true, force: true });
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
 }

@@ -9,7 +9,7 @@
  *   of every run are unreachable once the property is over (counted after a full
  *   collection, tests/support/reachability.ts: a count the machine's load cannot move, where a
  *   heap figure in MB would be).
- * Runs are kept modest (FC_RUNS scales them) so the suite stays fast.
+ * Runs are kept modest (FC_RUNS scales them: tests/support/property-runs.ts) so the suite stays fast.
  */
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
@@ -19,11 +19,11 @@ import { ALL_SCHEMAS, validate, validateImportJobArgs, type SchemaName } from '.
 import { handWorkbook, inlineRow, sheetXml } from '../../support/xlsx-build';
 import { freshBuffer, Reachability } from '../support/reachability';
 import { chunkedFile } from '../support/payload-files';
+import { propertyRuns } from '../support/property-runs';
 
 jest.setTimeout(180_000);
 
-const SCALE = Number(process.env.FC_RUNS ?? 1);
-const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
+const runs = propertyRuns;
 /** One run of a parser may not take longer than this (a hang fails the property). */
 const RUN_TIMEOUT_MS = 10_000;
 

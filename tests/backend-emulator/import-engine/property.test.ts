@@ -9,9 +9,10 @@ import { csvReader } from '../../../backend-emulator/import-engine/readers/csv';
 import { validate as validateSchema } from '../../../schemas';
 import { MemorySink, VM_HEADER } from '../../support/import-engine';
 import { chunkedFile } from '../../support/payload-files';
+import { propertyRuns } from '../../support/property-runs';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
-const RUNS = Number(process.env.FC_RUNS ?? 150);
+const RUNS = propertyRuns(150);
 
 /** Characters that stress CSV: separators, quotes, line breaks, BOM, multi-byte, formula starters. */
 const cellChar = fc.constantFrom(',', '"', '\n', '\r', ' ', 'a', 'Z', '0', '9', '.', '-', '=', '@', '+', ';', ':', '\uFEFF', 'é', '€', '😀', '\t', '\u0000');

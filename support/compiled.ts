@@ -1,0 +1,89 @@
+/**
+ * The package compiled from the current sources, once per source state, for everything that runs
+ * it as JavaScript in another process: the CLI tests, the benchmarks, and the Pulumi program
+ * harness (which installs it into a program's node_modules). One build serves all of them; a jest
+ * run on an edited tree pays for one compile, not one per consumer.
+ */
+import { execFileSync } from 'child_process';
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** The repository's root folder. */
+export const ROOT = path.resolve(__dirname, '..');
+
+/** What tsconfig.json compiles (its `include`), plus the files that change how. */
+const SOURCES = ['index.ts', 'schemas', 'backend-emulator', 'provider', 'tsconfig.json', 'package.json'];
+
+/** A hash of the sources' paths and contents (not mtimes: a checkout touches every file). */
+function sourceFingerprint(): string {
+  const hash = crypto.createHash('sha256');
+  const walk = (p: string): void => {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      return;
+    }
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) {
+        if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+        walk(path.join(p, name));
+      }
+    } else if (/\.(ts|json)$/.test(p)) {
+      hash.update(path.relative(ROOT, p)).update('\0').update(fs.readFileSync(p)).update('\0');
+    }
+  };
+  for (const entry of SOURCES) walk(path.join(ROOT, entry));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The folder holding the compiled package (`backend-emulator/cli.js`, `provider/...`, laid out as
+ * the sources). A fast `--noCheck` emit: type checks are `npm run typecheck`'s job. It lives under
+ * node_modules/.cache so that the compiled modules resolve the repository's node_modules; concurrent
+ * jest workers build into private folders and rename.
+ */
+export function compiledPackage(): string {
+  const cacheRoot = path.join(ROOT, 'node_modules', '.cache', 'gnl-compiled');
+  const dir = path.join(cacheRoot, sourceFingerprint());
+  if (fs.existsSync(path.join(dir, '.complete'))) {
+    const now = new Date();
+    fs.utimesSync(dir, now, now); // in use: keep it from pruning
+    return dir;
+  }
+  const tmp = `${dir}.${process.pid}.${Date.now()}`;
+  fs.mkdirSync(cacheRoot, { recursive: true });
+  const tsc = require.resolve('typescript/bin/tsc');
+  const args = [
+    '-p',
+    path.join(ROOT, 'tsconfig.json'),
+    '--outDir',
+    tmp,
+    '--noCheck',
+    '--declaration',
+    'false',
+    '--sourceMap',
+    'false',
+    '--incremental',
+    'false',
+  ];
+  try {
+    execFileSync(process.execPath, [tsc, ...args], { cwd: ROOT, stdio: 'pipe' });
+  } catch (err) {
+    // tsc exits non-zero on errors it still emits around; only a missing cli.js is fatal.
+    if (!fs.existsSync(path.join(tmp, 'backend-emulator', 'cli.js'))) throw err;
+  }
+  fs.writeFileSync(path.join(tmp, '.complete'), '');
+  try {
+    fs.renameSync(tmp, dir);
+  } catch {
+    fs.rmSync(tmp, { recursive: true, force: true }); // another worker won the race
+  }
+  // Drop builds of older source states (an hour unused: no running test can still use them).
+  for (const old of fs.readdirSync(cacheRoot)) {
+    const p = path.join(cacheRoot, old);
+    if (p !== dir && Date.now() - fs.statSync(p).mtimeMs > 3_600_000) fs.rmSync(p, { recursive: true, force: true });
+  }
+  return dir;
+}
