@@ -2,19 +2,14 @@
  * The compiled CLI killed while it works: graceful SIGTERM with a request under way, and every
  * acknowledged write surviving kill -9. Kill tests: run by `npm test`, left out of `test:quick`.
  */
-import { http, spawnCli, type CliProcess } from '../../support/cli-process';
+import { http } from '../../support/cli-process';
 import { tempDir } from '../../support/temp-dir';
-import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { cliStarterOfThisFile } from '../support/cli-processes';
 import { MATCHER, PARENT, policyName } from '../support/networkservices';
 
 jest.setTimeout(60_000);
 
-const running = cliProcessesOfThisFile();
-async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliProcess> {
-  const p = await spawnCli(args, env);
-  running.push(p);
-  return p;
-}
+const start = cliStarterOfThisFile();
 
 describe('kill -9', () => {
   test('every acknowledged write survives kill -9 (writes still in flight when killed)', async () => {

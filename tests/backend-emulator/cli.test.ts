@@ -5,19 +5,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
-import { http, runCli, spawnCli, type CliProcess } from '../../support/cli-process';
+import { http, runCli } from '../../support/cli-process';
 import { tempDir } from '../../support/temp-dir';
-import { cliProcessesOfThisFile } from '../support/cli-processes';
+import { cliStarterOfThisFile } from '../support/cli-processes';
 import { PARENT } from '../support/networkservices';
 
 jest.setTimeout(60_000);
 
-const running = cliProcessesOfThisFile();
-async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliProcess> {
-  const p = await spawnCli(args, env);
-  running.push(p);
-  return p;
-}
+const start = cliStarterOfThisFile();
 
 describe('flags', () => {
   test('--help prints the usage and exits 0', async () => {

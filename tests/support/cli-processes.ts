@@ -1,5 +1,5 @@
 /** The jest side of running the compiled CLI: one build per test file, no process left behind. */
-import { compiledCli, type CliProcess } from '../../support/cli-process';
+import { compiledCli, spawnCli, type CliProcess } from '../../support/cli-process';
 
 /**
  * For a test file that runs the compiled CLI: builds it once before the tests (so no test pays
@@ -20,4 +20,17 @@ export function cliProcessesOfThisFile(): CliProcess[] {
     }
   });
   return running;
+}
+
+/**
+ * For a test file that starts the compiled CLI and waits for it to listen: `start(args, env)`,
+ * with the same build-once and clean-up-after-each-test as cliProcessesOfThisFile().
+ */
+export function cliStarterOfThisFile(): (args: string[], env?: NodeJS.ProcessEnv) => Promise<CliProcess> {
+  const running = cliProcessesOfThisFile();
+  return async (args, env = {}) => {
+    const p = await spawnCli(args, env);
+    running.push(p);
+    return p;
+  };
 }
