@@ -371,6 +371,28 @@ export function jobRowErrorPage(domains: ConsoleDomains, name: string, query: Ro
   return { name, report: query.report, jobUpdateTime: job.updateTime, ...rowErrorPage(report, query) };
 }
 
+/** One row of a job's data, for an opened row error: its table's column names and its cells, as text. */
+export interface RowCellsView {
+  header?: string[];
+  cells?: string[];
+}
+
+/**
+ * The row a row error names, read back from the job's payload or data files (reports hold no cell
+ * values). `{}` when the row is not there any more (the file changed, or the row was skipped unread).
+ */
+export async function jobRowCells(
+  domains: ConsoleDomains,
+  name: string,
+  where: { fileName: string; sheet?: string; rowNumber: number },
+): Promise<RowCellsView> {
+  if (!domains.importJobs) throw notFound(RESOURCE_TYPES.importJob, name);
+  const row = await domains.importJobs.rowCells(name, where);
+  if (!row) return {};
+  const text = (v: unknown): string => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v));
+  return { header: row.header.map(text), cells: row.cells.map(text) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Assets
 

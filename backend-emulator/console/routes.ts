@@ -14,6 +14,8 @@
  *   GET /emulator/v1/console/projects/P/locations/L/importJobs/J/rowErrors
  *         ?report=validation|execution&file=&severity=ERROR|WARNING|INFO&offset=&pageSize=
  *         -> {rowErrors: [one line per error of a row], totalSize, severityCounts, nextOffset?, ...}
+ *   GET /emulator/v1/console/projects/P/locations/L/importJobs/J/rowCells?file=&sheet=&row=
+ *         -> {header, cells} of that row, read back from the job's files ({} when it is not there)
  *   GET /emulator/v1/console/assets?importJob=NAME&pageSize=&pageToken=
  *         -> {assets: [Asset (BASIC view)], nextPageToken?, reporter?}
  *
@@ -26,7 +28,7 @@ import type { EmulatorContext } from '../context';
 import { intQueryParam, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
-import { unknownPath } from '../errors';
+import { invalidArgument, unknownPath } from '../errors';
 import {
   ROW_ERRORS_DEFAULT_PAGE,
   ROW_ERRORS_MAX_PAGE,
@@ -34,6 +36,7 @@ import {
   endpointPolicyPage,
   jobDetail,
   jobPage,
+  jobRowCells,
   jobRowErrorPage,
   parseReportKind,
   parseSeverity,
@@ -125,6 +128,16 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
         offset: intQueryParam(request, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
         pageSize: !size ? ROW_ERRORS_DEFAULT_PAGE : Math.min(size, ROW_ERRORS_MAX_PAGE),
       });
+    });
+
+    api.get<{ Params: JobParams }>(`${jobPath}/rowCells`, async (request) => {
+      const name = jobName(request);
+      const fileName = queryParam(request, 'file');
+      if (!fileName) throw invalidArgument([{ field: 'file', description: 'is required: the file name the row error gives' }]);
+      const rowNumber = intQueryParam(request, 'row', 1, Number.MAX_SAFE_INTEGER);
+      if (rowNumber === undefined) throw invalidArgument([{ field: 'row', description: 'is required: the row number the row error gives' }]);
+      const sheet = queryParam(request, 'sheet');
+      return jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) });
     });
 
     api.get(`${CONSOLE_API}/assets`, async (request) => {

@@ -21,6 +21,7 @@ export { DEFAULTS } from './pipeline';
 export { templateCsv, columnTable, fileColumns } from './templates';
 export { csvReader } from './readers/csv';
 export { validateWith, executeWith } from './pipeline';
+export { readRowCells, type RowCells, type RowLocation } from './row-cells';
 
 type Resolution = { definition: FormatDefinition; format: ImportJobFormat } | { report: ValidationReport };
 

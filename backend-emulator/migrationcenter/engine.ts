@@ -6,6 +6,7 @@ import type { PayloadFile } from '../payloads';
 import type { AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ValidationReport } from '../import-engine/report';
 import type { ImportJobFormat } from '../import-engine/types';
+import type { RowCells, RowLocation } from '../import-engine/row-cells';
 
 export interface EngineCallOptions {
   /** Fires when the work must stop (cancel, shutdown, job deleted). */
@@ -34,4 +35,9 @@ export function validateImport(format: string, files: PayloadFile[], options: En
 
 export function executeImport(format: string, files: PayloadFile[], sink: AssetSink, options: EngineCallOptions): Promise<ExecutionReport> {
   return load().executeImport(format as ImportJobFormat, files, sink, { ...options });
+}
+
+/** One row of a payload read back (the console's opened row error). */
+export function readRowCells(format: string, files: PayloadFile[], where: RowLocation): Promise<RowCells | undefined> {
+  return load().readRowCells(format, files, where);
 }

@@ -176,7 +176,7 @@ export class ImportJobWork {
    * Everything a job's import reads: its payload (inline or gcsPayload) if it has one, then its
    * data files (named by display name; a file with no bytes yet is a job error), in one format.
    */
-  private async jobData(job: ImportJobWire): Promise<ResolvedPayload & { format: string }> {
+  async jobData(job: ImportJobWire): Promise<ResolvedPayload & { format: string }> {
     const payload: ResolvedPayload = hasPayload(job) ? await resolvePayload(this.deps.storage(), job) : { files: [], errors: [] };
     const dataFiles = this.deps.dataFiles;
     if (!dataFiles || dataFiles.count(job.name) === 0) return { ...payload, format: payloadFormat(job) };

@@ -35,6 +35,8 @@ import type { Sources } from './sources';
 import type { Assets } from './assets';
 import type { DataFileJobs, JobDataFiles } from './import-data-files';
 import { ImportJobWork } from './import-job-work';
+import { readRowCells } from './engine';
+import type { RowCells, RowLocation } from '../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
@@ -157,6 +159,16 @@ export class ImportJobs implements DataFileJobs {
 
   count(): number {
     return this.store.count(COLLECTIONS.importJobs);
+  }
+
+  /**
+   * One row of the job's data read back from its payload or data files (the report names where;
+   * the reports themselves hold no cell values). Undefined when that row is not there any more.
+   */
+  async rowCells(name: string, where: RowLocation): Promise<RowCells | undefined> {
+    const job = this.read(name);
+    const data = await this.work.jobData(job);
+    return readRowCells(data.format, data.files, where);
   }
 
   // ------------------------------------------------------------------ create

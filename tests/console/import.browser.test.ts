@@ -139,7 +139,7 @@ test('a manual CSV import from the file picker: uploads with progress, validated
   await screenshot('import-completed.png');
 });
 
-test('the row error opened: file, row, machine and details', async () => {
+test("the row error opened: file, row, machine, details and the row's cells, the bad one marked", async () => {
   await page.goto(`${emulator.url}/#${new URLSearchParams({ job: `${PARENT}/importJobs/manual-csv`, report: 'validation' })}`);
   await waitText('#row-range', /of 1\b/);
   await page.locator('#row-errors tbody tr.row-error').first().click();
@@ -147,6 +147,14 @@ test('the row error opened: file, row, machine and details', async () => {
   expect(await page.locator('#row-detail .row-detail-vm-name').textContent()).toBe('warn-01');
   expect(await page.locator('#row-detail .row-detail-severity').textContent()).toBe('WARNING');
   expect(await page.locator('#row-detail .row-detail-details').textContent()).toMatch(/TotalDiskUsedGiB/);
+  // The row's cells, read back from the uploaded vmInfo.csv: the cell the error names is marked.
+  await page.locator('#row-detail table.row-cells').waitFor();
+  expect(await page.locator('#row-detail tr[data-column="MachineName"] .cell-value').textContent()).toBe('warn-01');
+  const marked = await page.locator('#row-detail tr.bad-cell').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-column')));
+  expect(marked).toContain('TotalDiskUsedGiB');
+  expect(marked).not.toContain('MachineName');
+  expect(await page.locator('#row-detail tr[data-column="TotalDiskUsedGiB"] .cell-value').textContent()).toBe('20');
+  await page.locator('#row-detail tr.bad-cell').last().scrollIntoViewIfNeeded();
   await screenshot('row-error.png');
 });
 

@@ -556,9 +556,9 @@
   }
 
   /**
-   * One row error opened: where it is (file, sheet, row), the machine it names and the error. The
-   * report holds no cell values (Google's ImportRowError has none), so the row's cells are not
-   * shown; the error's details name the column and the value.
+   * One row error opened: where it is (file, sheet, row), the machine it names, the error, and the
+   * row's cells. The report holds no cell values (Google's ImportRowError has none): the cells are
+   * read back from the job's files, and a cell whose column the error names is marked.
    */
   function showRowError(r) {
     var box = $('row-detail');
@@ -580,7 +580,55 @@
       dl.appendChild(h('dd', { class: 'row-detail-' + pair[0].toLowerCase().replace(/ /g, '-'), text: pair[1] }));
     });
     box.appendChild(dl);
+    var cells = h('div', { id: 'row-cells', class: 'muted', text: 'Reading the row…' });
+    box.appendChild(cells);
     box.focus();
+    getJSON(jobPath(readState().job) + '/rowCells', { file: r.fileName, sheet: r.sheet, row: r.rowNumber })
+      .then(function (row) {
+        if (!cells.isConnected) return;
+        clear(cells);
+        if (!row.header) {
+          cells.textContent = "The row is not in the job's files any more (or it was skipped unread).";
+          return;
+        }
+        cells.className = '';
+        cells.appendChild(
+          h(
+            'table',
+            { class: 'grid compact row-cells' },
+            h('thead', null, h('tr', null, h('th', { text: 'Column' }), h('th', { text: 'Value' }))),
+            h(
+              'tbody',
+              null,
+              row.header.map(function (name, i) {
+                var bad = namesColumn(r.errorDetails || '', name);
+                return h(
+                  'tr',
+                  { class: bad ? 'bad-cell' : null, 'data-column': name },
+                  h('td', { text: name }),
+                  h('td', { class: 'cell-value', text: row.cells[i] === undefined ? '' : row.cells[i] }),
+                );
+              }),
+            ),
+          ),
+        );
+      })
+      .catch(function () {
+        if (cells.isConnected) cells.textContent = 'The row could not be read back.';
+      });
+  }
+
+  /** Whether the error's text names the column (as a whole word: `MemoryGiB` is not `MemoryGiBs`). */
+  function namesColumn(details, column) {
+    if (!column) return false;
+    var at = details.indexOf(column);
+    while (at >= 0) {
+      var before = at === 0 ? '' : details.charAt(at - 1);
+      var after = details.charAt(at + column.length);
+      if (!/[A-Za-z0-9_]/.test(before) && !/[A-Za-z0-9_]/.test(after)) return true;
+      at = details.indexOf(column, at + 1);
+    }
+    return false;
   }
 
   var loadRowErrors = panel(function (current, state) {

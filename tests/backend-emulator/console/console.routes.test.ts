@@ -303,6 +303,40 @@ describe('a validated inline manual CSV and its execution', () => {
   });
 });
 
+describe("an opened row error's cells, read back from the job's files", () => {
+  beforeEach(() => {
+    app = newApp();
+  });
+
+  test('from an inline payload and from a data file; a row that is not there is {}; bad queries name the parameter', async () => {
+    await createValidated('mixed', { 'vmInfo.csv': MIXED_CSV });
+    const bad = ok(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?file=vmInfo.csv&row=4`));
+    expect(bad.header[0]).toBe('MachineId');
+    const cell = (row: any, column: string) => row.cells[row.header.indexOf(column)];
+    expect([cell(bad, 'MachineName'), cell(bad, 'AllocatedProcessorCoreCount')]).toEqual(['bad-1', 'many']);
+    expect(cell(ok(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?file=vmInfo.csv&row=5`)), 'TotalDiskUsedGiB')).toBe('20');
+    // Past the end, another file, another sheet: nothing to show.
+    for (const q of ['file=vmInfo.csv&row=99', 'file=diskInfo.csv&row=2', 'file=vmInfo.csv&sheet=vInfo&row=4']) {
+      expect(ok(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?${q}`))).toEqual({});
+    }
+    for (const [q, field] of [
+      ['row=4', 'file'],
+      ['file=vmInfo.csv', 'row'],
+      ['file=vmInfo.csv&row=0', 'row'],
+    ]) {
+      const err = googleError(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?${q}`), 400, 'INVALID_ARGUMENT');
+      expect(err.details.find((d: any) => d.fieldViolations)?.fieldViolations[0].field).toBe(field);
+    }
+    googleError(await call(app, 'GET', `${jobUrl('nope')}/rowCells?file=vmInfo.csv&row=2`), 404, 'NOT_FOUND');
+
+    // A data file: read from its uploaded bytes.
+    ok(await mc.createJob(app, 'files', {}));
+    const vm = ok(await mc.createDataFile(app, 'files', 'vm-info', { displayName: 'vmInfo.csv' })).response;
+    ok(await mc.upload(app, vm.uploadFileInfo, MIXED_CSV));
+    expect(cell(ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('files')}/rowCells?file=vmInfo.csv&row=3`)), 'MachineName')).toBe('db-1');
+  });
+});
+
 describe("a job's import data files", () => {
   beforeEach(() => {
     app = newApp();
