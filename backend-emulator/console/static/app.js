@@ -6,55 +6,25 @@
  * Page state lives in the URL fragment: #job=NAME&report=validation&file=F&severity=ERROR&offset=0&size=50
  * With --auth, an admin token given once as #token=TOKEN is kept in sessionStorage and sent as
  * `Authorization: Bearer TOKEN`.
+ *
+ * Elements, REST calls and the token are kit.js's (window.GNL, loaded first); this file keeps only
+ * what the overview alone uses.
  */
 (function () {
   'use strict';
 
   var API = '/emulator/v1/console';
-  var TOKEN_KEY = 'google-native-local.console.token';
   var SEVERITIES = ['ERROR', 'WARNING', 'INFO'];
 
   // ---------------------------------------------------------------- helpers
 
-  function $(id) {
-    return document.getElementById(id);
-  }
-
-  /** h('td', {class: 'x'}, 'text', childNode, ...) */
-  function h(tag, attrs) {
-    var el = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (k) {
-        var v = attrs[k];
-        if (v === undefined || v === null || v === false) return;
-        if (k === 'class') el.className = v;
-        else if (k === 'text') el.textContent = v;
-        else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
-        else el.setAttribute(k, v === true ? '' : String(v));
-      });
-    }
-    for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);
-    return el;
-  }
-
-  function append(el, child) {
-    if (child === undefined || child === null || child === false) return;
-    if (Array.isArray(child))
-      child.forEach(function (c) {
-        append(el, c);
-      });
-    else if (typeof child === 'string' || typeof child === 'number') el.appendChild(document.createTextNode(String(child)));
-    else el.appendChild(child);
-  }
-
-  function clear(el) {
-    while (el.firstChild) el.removeChild(el.firstChild);
-    return el;
-  }
-
-  function num(n) {
-    return typeof n === 'number' ? n.toLocaleString('en-US') : '';
-  }
+  var G = window.GNL;
+  var $ = G.$;
+  var h = G.h;
+  var append = G.append;
+  var clear = G.clear;
+  var num = G.num;
+  var lastSegment = G.lastSegment;
 
   /** 2024-05-01T12:00:03.123Z -> 2024-05-01 12:00:03 UTC (the full value as a tooltip). */
   function time(iso) {
@@ -65,10 +35,6 @@
 
   function shortState(state) {
     return String(state || '').replace(/^IMPORT_JOB_STATE_/, '');
-  }
-
-  function lastSegment(name) {
-    return String(name).slice(String(name).lastIndexOf('/') + 1);
   }
 
   function severityBadge(severity) {
@@ -90,43 +56,9 @@
 
   // ---------------------------------------------------------------- fetching
 
-  function token() {
-    try {
-      return sessionStorage.getItem(TOKEN_KEY) || '';
-    } catch (e) {
-      return '';
-    }
-  }
-
-  function ApiError(status, message, code) {
-    this.status = status;
-    this.message = message;
-    this.code = code;
-  }
-
+  /** A console route's JSON; an error answer rejects with kit.js's ApiError (`NOT_FOUND: message`). */
   function getJSON(path, params) {
-    var url = new URL(path, location.origin);
-    Object.keys(params || {}).forEach(function (k) {
-      var v = params[k];
-      if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
-    });
-    var headers = { Accept: 'application/json' };
-    if (token()) headers.Authorization = 'Bearer ' + token();
-    return fetch(url.toString(), { headers: headers }).then(function (res) {
-      return res.text().then(function (text) {
-        var body;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch (e) {
-          body = undefined;
-        }
-        if (!res.ok) {
-          var err = (body && body.error) || {};
-          throw new ApiError(res.status, err.message || res.statusText, err.status);
-        }
-        return body;
-      });
-    });
+    return G.request('GET', path, params);
   }
 
   function showError(err) {
@@ -224,11 +156,7 @@
     var params = new URLSearchParams(location.hash.replace(/^#/, ''));
     var t = params.get('token');
     if (t) {
-      try {
-        sessionStorage.setItem(TOKEN_KEY, t);
-      } catch (e) {
-        /* private mode: the token is used for this page only */
-      }
+      G.setToken(t);
       params.delete('token');
       history.replaceState(null, '', location.pathname + location.search + (params.toString() ? '#' + params.toString() : ''));
     }

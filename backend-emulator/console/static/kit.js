@@ -1,8 +1,9 @@
 /*
- * The console's shared helpers for its Migration Center views (import, inventory, asset, summary):
- * building elements (values always as text, never HTML), calling the public REST API with the
- * token of --auth, waiting for operations, and the view router of the URL fragment
- * (#view=import|inventory|asset|summary&...). Plain ES5, no build step; exposed as window.GNL.
+ * The console's shared helpers, for its Migration Center views (import, inventory, asset, summary)
+ * and app.js's overview (policies, jobs, one job's report): building elements (values always as
+ * text, never HTML), calling the public REST API with the token of --auth, waiting for operations,
+ * and the view router of the URL fragment (#view=import|inventory|asset|summary&...). Plain ES5,
+ * no build step; exposed as window.GNL.
  */
 (function () {
   'use strict';
@@ -204,6 +205,7 @@
     num: num,
     lastSegment: lastSegment,
     token: token,
+    setToken: setToken,
     request: request,
     v1alpha1: v1alpha1,
     waitOperation: waitOperation,
