@@ -45,6 +45,7 @@ module.exports = tseslint.config(
         fetch: 'readonly',
         URL: 'readonly',
         URLSearchParams: 'readonly',
+        Event: 'readonly',
         XMLHttpRequest: 'readonly',
         setTimeout: 'readonly',
       },

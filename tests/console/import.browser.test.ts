@@ -136,6 +136,10 @@ test('a manual CSV import from the file picker: uploads with progress, validated
   await page.click('#imp-run');
   await waitText('#imp-state', /^COMPLETED$/);
   await waitText('#imp-frames', /frames reported · \d+ rows read/);
+  // The header's counts follow the import without a Refresh: the job and its assets.
+  const imported = [...(await assetsBySource()).values()].reduce((a, b) => a + b, 0);
+  expect(imported).toBeGreaterThan(0);
+  await waitText('#summary', new RegExp(`· 1 import jobs · ${imported} assets$`));
   await screenshot('import-completed.png');
 });
 
@@ -166,6 +170,10 @@ test('an RVTools workbook from the file picker: its format suggested, validated,
   await waitText('#imp-state', /^COMPLETED$/, 60_000);
   await waitText('#imp-frames', /frames reported/);
   expect(await page.locator('#imp-open-inventory').getAttribute('href')).toContain('view=inventory');
+  // Back on the overview, its job list has the two jobs imported in the other view.
+  await page.click('header.top nav a[data-view="overview"]');
+  await waitText('#summary', /· 2 import jobs · /);
+  await waitText('#jobs tbody', /manual-csv[\s\S]*rvtools|rvtools[\s\S]*manual-csv/);
 });
 
 test('the inventory: server pages, filtered by name and OS family, sorted by cores; an asset opened', async () => {

@@ -712,6 +712,25 @@
     }
   }
 
+  /**
+   * Another view can change what this page shows (an import adds a job and assets; a deletion
+   * removes them): the header's counts are read again whenever the view changes, and the
+   * overview's lists when it is opened again. Moving within one view only re-routes.
+   */
+  var shownView = '';
+  function onHashChange() {
+    var view = G.params().get('view') || '';
+    if (view !== shownView) {
+      shownView = view;
+      loadSummary().catch(showError);
+      if (!view) {
+        loadPolicies();
+        loadJobs();
+      }
+    }
+    route();
+  }
+
   function reloadAll() {
     clearError();
     detail = undefined;
@@ -735,7 +754,10 @@
     });
 
     $('refresh').addEventListener('click', reloadAll);
-    window.addEventListener('hashchange', route);
+    window.addEventListener('hashchange', onHashChange);
+    document.addEventListener('gnl:changed', function () {
+      loadSummary().catch(showError);
+    });
 
     $('report-tabs').addEventListener('click', function (ev) {
       var b = ev.target.closest('button[data-report]');
@@ -773,6 +795,7 @@
       writeState(state);
     });
 
+    shownView = G.params().get('view') || '';
     reloadAll();
   }
 

@@ -277,6 +277,7 @@
       })
       .then(function (created) {
         job = (created && created.name) || p + '/importJobs/' + jobId;
+        G.changed();
         $('imp-job-name').textContent = job;
         showState('IMPORT_JOB_STATE_PENDING');
         // One data file per file, uploaded one after the other (each with its own progress bar).
@@ -336,6 +337,7 @@
         busy = false;
         showState(j.state);
         status(j.state === 'IMPORT_JOB_STATE_COMPLETED' ? 'Import completed.' : 'The run failed: open the report.');
+        G.changed();
         return showReport(job).then(function () {
           inventoryLink(jobSource);
         });

@@ -111,6 +111,11 @@
     return '/v1alpha1/' + String(name).split('/').map(encodeURIComponent).join('/') + (verb ? ':' + verb : '');
   }
 
+  /** Tells the other views that resources were created or changed here (the header's counts). */
+  function changed() {
+    document.dispatchEvent(new Event('gnl:changed'));
+  }
+
   function sleep(ms) {
     return new Promise(function (resolve) {
       setTimeout(resolve, ms);
@@ -209,6 +214,7 @@
     request: request,
     v1alpha1: v1alpha1,
     waitOperation: waitOperation,
+    changed: changed,
     sleep: sleep,
     notice: notice,
     views: views,
