@@ -20,7 +20,7 @@ Flags (each has an environment twin; a flag wins over its variable):
   --in-memory            keep state in memory only (EMULATOR_IN_MEMORY=1)
   --log-level LEVEL      fatal|error|warn|info|debug|trace|silent (EMULATOR_LOG_LEVEL; default ${DEFAULT_LOG_LEVEL})
   --auth FILE            bearer tokens and admin tokens, JSON (EMULATOR_AUTH_FILE); none: no auth
-  --strict-references    check reference fields of endpoint policies; missing Migration Center sources are NOT_FOUND (EMULATOR_STRICT_REFERENCES=1)
+  --strict-references    check the form of an endpoint policy's reference fields (EMULATOR_STRICT_REFERENCES=1)
   --storage-dir DIR      folder standing for Cloud Storage, for import jobs (STORAGE_DIR)
   --storage-endpoint URL read storage payloads from a GCS-compatible server (STORAGE_ENDPOINT)
   --help                 print this help
