@@ -124,8 +124,12 @@ function matchesColumn(spec: ColumnSpec, normalised: string): boolean {
   return (spec.aliases ?? []).some((a) => normaliseHeader(a) === normalised);
 }
 
-/** Binds a header to a kind's columns; reports duplicates, missing and unknown columns. */
-export function bindHeader(kind: FileKind, header: readonly CellValue[]): Binding {
+/**
+ * Binds a header to a kind's columns; reports duplicates, missing and unknown columns. `table`
+ * names the header's own file or sheet in the messages: one kind can read files of several names
+ * (CMDB's `cmdb_ci_linux_server.csv` is read as servers), and the user fixes the file they have.
+ */
+export function bindHeader(kind: FileKind, header: readonly CellValue[], table = kind.title): Binding {
   const issues: ImportError[] = [];
   const normalised = header.map((h) => normaliseHeader(h === null || h === undefined ? '' : String(h)));
   const columns: BoundColumn[] = [];
@@ -143,11 +147,11 @@ export function bindHeader(kind: FileKind, header: readonly CellValue[]): Bindin
     if (found.length === 0) {
       if (spec.presence === 'required') {
         const hint = spec.missingHint ? `: ${spec.missingHint}` : '';
-        issues.push(error(`the required column ${spec.name} is missing from the header of ${kind.title}${hint}`));
+        issues.push(error(`the required column ${spec.name} is missing from the header of ${table}${hint}`));
         fatal = true;
       } else if (spec.presence === 'recommended') {
         const hint = spec.missingHint ? `: ${spec.missingHint}` : '';
-        issues.push(warning(`the column ${spec.name} is missing from the header of ${kind.title}; it is recommended${hint}`));
+        issues.push(warning(`the column ${spec.name} is missing from the header of ${table}; it is recommended${hint}`));
       }
       continue;
     }
@@ -658,7 +662,7 @@ class TableState {
       this.tableFailed = true;
       return 'stop-file';
     }
-    const binding = bindHeader(kind, header);
+    const binding = bindHeader(kind, header, sheet === undefined ? this.file.base : kind.title);
     if (reporting) this.file.report.fileErrors.push(...binding.issues);
     if (binding.fatal) {
       this.tableFailed = true;

@@ -143,6 +143,19 @@ describe('CMDB (IMPORT_JOB_FORMAT_CMDB)', () => {
     expect(hasBlockingErrors(report)).toBe(true);
   });
 
+  it("names the file the user has in a header error, not the template's name", async () => {
+    // A server table of another CI class is read as servers: the message names that file.
+    const header = 'name,sys_id,ram\r\nweb-01,aaaa0000000000000000000000000001,4096\r\n';
+    const report = await validate(cmdb, [bufferFile('cmdb_ci_linux_server.csv', header)]);
+    const [first] = fileReport(report, 'cmdb_ci_linux_server.csv').fileErrors;
+    expect(first).toEqual(
+      issue([
+        'ERROR',
+        "the required column cpu_count is missing from the header of cmdb_ci_linux_server.csv: add the column 'CPU count' (field cpu_count): in the list view, ☰ > Configure > List Layout",
+      ]),
+    );
+  });
+
   it('needs a server file; recognises file names; forgives header case, spaces and a BOM', async () => {
     const disks = await validate(cmdb, [bufferFile('cmdb_ci_disk.csv', 'computer,size_bytes\r\nx,1\r\n')]);
     expect(disks.jobErrors).toEqual([issue(['ERROR', 'cmdb_ci_server.csv is required in every CMDB import, and the payload has none'])]);
