@@ -23,7 +23,7 @@ const API = 'v1alpha1';
 const JOB_NAME = /^projects\/[^/]+\/locations\/[^/]+\/importJobs\/[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export const IMPORT_HELP = `Usage: google-native-local import --job NAME FILE... [--format FORMAT] [--source SOURCE]
-                                  [--endpoint URL] [--no-run]
+                                  [--create-source] [--endpoint URL] [--no-run]
 
 Imports local files (or every file directly inside a folder) into a Migration Center import job:
 creates the job if it does not exist, adds one import data file per file (id from the file name,
@@ -35,7 +35,9 @@ Options:
   --format FORMAT   the files' format (as for validate: manual-csv, rvtools-xlsx, ... or the full
                     IMPORT_JOB_FORMAT_* name); required to create the job, otherwise the job's
   --source SOURCE   the job's source, to create the job: a source id of the job's project and
-                    location, or projects/{project}/locations/{location}/sources/{id}
+                    location, or projects/{project}/locations/{location}/sources/{id}; it must
+                    exist (as on Google, a job never creates its source)
+  --create-source   create the source (type UPLOAD) when it does not exist yet
   --endpoint URL    an emulator (default ${ENDPOINT_ENV}, else ${DEFAULT_ENDPOINT}), or
                     "google" for the real API with Application Default Credentials
                     (GOOGLE_NATIVE_LOCAL_TOKEN is sent to an emulator started with --auth)
@@ -96,6 +98,29 @@ async function jobFormat(client: GoogleRestClient, job: JobWire): Promise<string
   return files.importDataFiles?.[0]?.format;
 }
 
+/**
+ * Whether the job's source exists, created first (type UPLOAD) when `create` says so. Asked
+ * before the job is created, so that a missing source is told with the flag that fixes it.
+ */
+async function ensureSource(client: GoogleRestClient, source: string, create: boolean, out: NodeJS.WritableStream): Promise<boolean> {
+  try {
+    await client.get(`/${API}/${source}`);
+    return true;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  if (!create) return false;
+  const at = source.lastIndexOf('/sources/');
+  const created = await client.post<Operation>(
+    `/${API}/${source.slice(0, at)}/sources`,
+    { type: 'SOURCE_TYPE_UPLOAD' },
+    { sourceId: source.slice(at + '/sources/'.length) },
+  );
+  await wait(client, created, 'creating the source');
+  out.write(`created source ${source}\n`);
+  return true;
+}
+
 export async function importCommand(argv: string[], out: NodeJS.WritableStream = process.stdout, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -105,6 +130,7 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
       job: { type: 'string' },
       format: { type: 'string' },
       source: { type: 'string' },
+      'create-source': { type: 'boolean', default: false },
       endpoint: { type: 'string' },
       'no-run': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -140,6 +166,10 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
     if (!job) {
       if (!values.source || !format) throw new UsageError(`job ${name} does not exist: give --source and --format to create it`);
       const assetSource = values.source.includes('/') ? values.source : `${parent}/sources/${values.source}`;
+      if (!(await ensureSource(client, assetSource, values['create-source'], out))) {
+        process.stderr.write(`google-native-local import: source ${assetSource} does not exist: create it first, or add --create-source\n`);
+        return 1;
+      }
       const id = name.slice(name.lastIndexOf('/') + 1);
       await wait(client, await client.post<Operation>(`/${API}/${parent}/importJobs`, { assetSource }, { importJobId: id }), 'creating the job');
       out.write(`created import job ${name}\n`);

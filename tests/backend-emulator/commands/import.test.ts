@@ -79,6 +79,27 @@ describe('google-native-local import', () => {
     expect((await api<{ state: string }>('GET', `/v1alpha1/${job}`)).state).toBe('IMPORT_JOB_STATE_READY');
   });
 
+  it('a missing source: exits 1 saying so, creates nothing; --create-source creates it (type UPLOAD) first', async () => {
+    const job = `${PARENT}/importJobs/new-source`;
+    const args = ['--job', job, '--source', 'fresh', '--format', 'manual-csv', '--no-run', path.join(FIXTURES, 'valid', 'basic')];
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect((await run(args)).code).toBe(1);
+      const said = stderr.mock.calls.map((c) => String(c[0])).join('');
+      expect(said).toContain(`source ${PARENT}/sources/fresh does not exist: create it first, or add --create-source`);
+    } finally {
+      stderr.mockRestore();
+    }
+    await expect(api('GET', `/v1alpha1/${job}`)).rejects.toThrow(/404/);
+    await expect(api('GET', `/v1alpha1/${PARENT}/sources/fresh`)).rejects.toThrow(/404/);
+
+    const { code, text } = await run([...args, '--create-source']);
+    expect(text).toContain(`created source ${PARENT}/sources/fresh`);
+    expect(code).toBe(0);
+    expect(await api('GET', `/v1alpha1/${PARENT}/sources/fresh`)).toMatchObject({ type: 'SOURCE_TYPE_UPLOAD' });
+    expect(await api('GET', `/v1alpha1/${job}`)).toMatchObject({ assetSource: `${PARENT}/sources/fresh`, state: 'IMPORT_JOB_STATE_READY' });
+  });
+
   it('exits 2 on bad usage, naming what is missing', async () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
