@@ -13,6 +13,7 @@ import { createBackend, ENDPOINT_ENV, parseEndpoint, tokenSetting } from '../../
 import { isGoogleApiCallError, isNotFound, type GoogleRestClient, type Operation } from '../../provider/client';
 import { inspectLocalFiles, uploadLocalFile } from '../../provider/data-files';
 import type { ValidationReport } from '../import-engine';
+import { countBySeverity } from '../import-engine/report';
 import { collectFiles, UsageError } from './local-files';
 import { progressBar } from './progress';
 import { formatReport } from './report-text';
@@ -204,7 +205,9 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
     const exec = job.executionReport ?? {};
     out.write(`job ${name}: ${job.state} (${exec.totalRowsCount ?? 0} row(s), ${exec.framesReported ?? 0} frame(s) reported)\n`);
     const errors = withRequiredDefaults('ValidationReport', exec.executionErrors ?? {}) as ValidationReport;
-    if (errors.jobErrors.length > 0 || errors.fileValidations.some((f) => f.fileErrors.length > 0 || f.rowErrors.length > 0)) {
+    // The run's warnings and infos are the validation's, printed above: the run's report is
+    // printed when it has errors of its own (or the run failed).
+    if (countBySeverity(errors).ERROR > 0 || job.state !== 'IMPORT_JOB_STATE_COMPLETED') {
       out.write(`\nExecution errors:\n${formatReport(errors, wireFormat as string)}`);
     }
     return job.state === 'IMPORT_JOB_STATE_COMPLETED' ? 0 : 1;

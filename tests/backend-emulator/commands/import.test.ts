@@ -51,6 +51,17 @@ describe('google-native-local import', () => {
     expect(files.importDataFiles.map((f) => f.name)).toContain(`${job}/importDataFiles/vm-info-csv`);
   });
 
+  it("prints the validation's warnings once: a run without errors of its own adds no second report", async () => {
+    const job = `${PARENT}/importJobs/with-infos`;
+    const workbook = path.join(FIXTURES, '..', 'rvtools', 'BillSampleNextRvtoolsFinal.xlsx');
+    const { code, text } = await run(['--job', job, '--source', 'files', '--format', 'rvtools-xlsx', workbook]);
+    expect(code).toBe(0);
+    expect(text).toMatch(/WARNING /);
+    expect(text.split('OK: no blocking errors').length - 1).toBe(1);
+    expect(text).not.toContain('Execution errors');
+    expect(text).toMatch(/IMPORT_JOB_STATE_COMPLETED \(\d+ row\(s\)/);
+  });
+
   it('a bad file: prints the row error, stops at FAILED_VALIDATION, exits 1', async () => {
     const job = `${PARENT}/importJobs/bad`;
     const { code, text } = await run([
