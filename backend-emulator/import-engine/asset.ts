@@ -122,7 +122,14 @@ export interface Asset {
  * `write` is awaited before reading on. Strings in the assets may share memory with the reader's
  * current batch of text: a sink that keeps assets in memory for long should store copies (a JSON
  * round trip does), a sink that serialises them (the SQLite store) need not care.
+ *
+ * A sink with `prepare` receives, instead of the assets, what `prepare` made of each one, called
+ * as soon as the asset is built (T is Asset without it). The engine holds a whole batch until
+ * `write`: holding each asset's compact form (the store's row, its JSON body a single string)
+ * rather than its graph of a dozen objects leaves the garbage collector far less to copy while
+ * the batch fills (measured: about 10% of a large run's time).
  */
-export interface AssetSink {
-  write(assets: Asset[]): void | Promise<void>;
+export interface AssetSink<T = Asset> {
+  prepare?(asset: Asset): T;
+  write(items: T[]): void | Promise<void>;
 }

@@ -6,7 +6,7 @@
  * with column templates and rules, a reader, an asset mapping). See docs/formats/manual-csv.md.
  */
 import { toWireFormat } from '../../schemas/aliases';
-import type { AssetSink } from './asset';
+import type { Asset, AssetSink } from './asset';
 import { FORMAT_LABELS, FORMATS, otherFormatOf, unsupportedReason } from './formats';
 import { executeWith, validateWith } from './pipeline';
 import { error, type ExecutionReport, type ValidationReport } from './report';
@@ -68,7 +68,12 @@ export async function validateImport(format: ImportJobFormat, files: PayloadFile
  * with errors are skipped and reported in `executionErrors`. Rejects when `signal` aborts or the
  * sink throws (assets written before stay written).
  */
-export async function executeImport(format: ImportJobFormat, files: PayloadFile[], sink: AssetSink, options?: EngineOptions): Promise<ExecutionReport> {
+export async function executeImport<T = Asset>(
+  format: ImportJobFormat,
+  files: PayloadFile[],
+  sink: AssetSink<T>,
+  options?: EngineOptions,
+): Promise<ExecutionReport> {
   const r = resolve(format, files);
   if ('report' in r) return { framesReported: 0, executionErrors: r.report, totalRowsCount: 0 };
   return executeWith(r.definition, files, sink, options, (base) => otherFormatOf(r.format, base));

@@ -253,8 +253,9 @@ export class ImportRun {
   totalRows = 0;
   frames = 0;
   private progressRows = 0;
-  private sink?: AssetSink;
-  private pending: Asset[] = [];
+  private sink?: AssetSink<unknown>;
+  /** Built assets not yet written, each as the sink's `prepare` made it (or as built, without one). */
+  private pending: unknown[] = [];
   /** The readers' state across the files of this run (ReaderContext.runState). */
   private readonly readerState = new Map<string, unknown>();
 
@@ -376,7 +377,7 @@ export class ImportRun {
   }
 
   /** The first pass over every file: validation (and, without child files, asset emission). */
-  async firstPass(mode: 'validate' | 'execute', sink?: AssetSink): Promise<void> {
+  async firstPass<T>(mode: 'validate' | 'execute', sink?: AssetSink<T>): Promise<void> {
     try {
       await this.passes(mode, sink);
     } catch (e) {
@@ -384,7 +385,7 @@ export class ImportRun {
     }
   }
 
-  private async passes(mode: 'validate' | 'execute', sink?: AssetSink): Promise<void> {
+  private async passes<T>(mode: 'validate' | 'execute', sink?: AssetSink<T>): Promise<void> {
     await this.settleKinds();
     this.sink = sink;
     const files = this.orderedFiles();
@@ -578,7 +579,8 @@ export class ImportRun {
   emitMachine(pass: Pass, rec: RowRecord, id: string | undefined): void {
     const children = id !== undefined && pass.children ? pass.children.take(id) : undefined;
     const built = this.definition.assets.build(rec, children);
-    this.pending.push(built.asset);
+    const sink = this.sink;
+    this.pending.push(sink?.prepare ? sink.prepare(built.asset) : built.asset);
     this.frames += built.frames;
   }
 
@@ -863,10 +865,10 @@ async function expand(
 }
 
 /** Execution of `files` against one format definition: valid rows become assets in `sink`. */
-export async function executeWith(
+export async function executeWith<T = Asset>(
   definition: FormatDefinition,
   files: readonly PayloadFile[],
-  sink: AssetSink,
+  sink: AssetSink<T>,
   options?: EngineOptions,
   hint?: ImportRun['otherFormatHint'],
 ): Promise<ExecutionReport> {

@@ -51,36 +51,66 @@ export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
 /** The details held in typed columns, in Google's field order; the body keeps the others. */
 const DETAIL_COLUMNS = ['vmUuid', 'vmName', 'coreCount', 'memoryMb', 'powerState', 'osFamily'] as const;
 
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+
+/** Whether `o` has an own key (without allocating the list of them). */
+function hasKeys(o: object): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return true;
+  return false;
+}
+
 /**
  * The stored row of an asset the engine built: the indexed details in typed columns (and not
  * again in the body), the rest as compact JSON.
+ *
+ * Called once per imported machine (hundreds of thousands in a run), on an asset nothing else
+ * holds: it reads the asset's own objects into the body without copying them (the copies, spreads
+ * and key lists it used to make cost as much as the JSON text itself). It never modifies them.
  */
 function assetRow(asset: Asset): AssetRow {
   const details = (asset.virtualMachineDetails ?? {}) as unknown as Record<string, unknown>;
-  const attributes: Record<string, string> = { ...(asset.attributes ?? {}) };
-  if (attributes.MachineId === undefined) attributes.MachineId = asset.machineId;
-  const labels = { ...(asset.labels ?? {}) };
-  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
-  const row = {
-    vmUuid: text(details.vmUuid),
-    vmName: text(details.vmName),
-    coreCount: int(details.coreCount),
-    memoryMb: int(details.memoryMb),
-    powerState: text(details.powerState),
-    osFamily: text(details.osFamily),
-  };
+  const vmUuid = text(details.vmUuid);
+  const vmName = text(details.vmName);
+  const coreCount = int(details.coreCount);
+  const memoryMb = int(details.memoryMb);
+  const powerState = text(details.powerState);
+  const osFamily = text(details.osFamily);
+  // The details not held in a column (a column's key whose value does not fit the column stays here).
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(details)) {
-    if (!(DETAIL_COLUMNS as readonly string[]).includes(key) || row[key as (typeof DETAIL_COLUMNS)[number]] === undefined) rest[key] = details[key];
+  for (const key in details) {
+    const value = details[key];
+    switch (key) {
+      case 'vmUuid':
+      case 'vmName':
+      case 'powerState':
+      case 'osFamily':
+        if (text(value) !== undefined) continue;
+        break;
+      case 'coreCount':
+      case 'memoryMb':
+        if (int(value) !== undefined) continue;
+        break;
+    }
+    rest[key] = value;
   }
   // `MachineId` is usually the VM UUID: then it is left out, and put back from the column on read.
-  if (attributes.MachineId === row.vmUuid) delete attributes.MachineId;
+  // In the common case (no MachineId attribute, the machine id is the VM UUID) the attributes are
+  // stored as they are; otherwise a copy gets MachineId added (at the end) or removed.
+  const given = asset.attributes ?? {};
+  let attributes = given;
+  if (given.MachineId === undefined) {
+    if (asset.machineId !== vmUuid) attributes = { ...given, MachineId: asset.machineId };
+  } else if (given.MachineId === vmUuid) {
+    attributes = { ...given };
+    delete attributes.MachineId;
+  }
+  const labels = asset.labels ?? {};
   const body: StoredBody = { a: attributes, d: rest };
-  if (Object.keys(labels).length > 0) body.l = labels;
+  if (hasKeys(labels)) body.l = labels;
   // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
   if (asset.performanceData) body.p = asset.performanceData as unknown as Record<string, unknown>;
-  return { id: assetId(asset.machineId), ...row, labels, body: JSON.stringify(body) };
+  return { id: assetId(asset.machineId), vmUuid, vmName, coreCount, memoryMb, powerState, osFamily, labels, body: JSON.stringify(body) };
 }
 
 /**
@@ -132,8 +162,18 @@ export class Assets {
    * asset's `sources`. Returns how many assets were written.
    */
   upsert(parent: string, reporter: string, batch: Asset[]): number {
-    this.store.assets.upsert(parent, reporter, Date.parse(this.now()), batch.map(assetRow));
-    return batch.length;
+    return this.upsertRows(parent, reporter, batch.map(assetRow));
+  }
+
+  /** The stored row of an asset (`upsertRows` writes it): what a run keeps of each asset until its batch is written. */
+  row(asset: Asset): AssetRow {
+    return assetRow(asset);
+  }
+
+  /** `upsert` of assets already made rows (`row`). */
+  upsertRows(parent: string, reporter: string, rows: AssetRow[]): number {
+    this.store.assets.upsert(parent, reporter, Date.parse(this.now()), rows);
+    return rows.length;
   }
 
   /** GetAsset in the requested `view` (default BASIC). */

@@ -3,7 +3,7 @@
  * emulator that never validates an import does not load the readers (papaparse, the XLSX reader).
  */
 import type { PayloadFile } from '../payloads';
-import type { AssetSink } from '../import-engine/asset';
+import type { Asset, AssetSink } from '../import-engine/asset';
 import type { ExecutionReport, ValidationReport } from '../import-engine/report';
 import type { ImportJobFormat } from '../import-engine/types';
 import type { RowCells, RowLocation } from '../import-engine/row-cells';
@@ -33,7 +33,7 @@ export function validateImport(format: string, files: PayloadFile[], options: En
   return load().validateImport(format as ImportJobFormat, files, { ...options });
 }
 
-export function executeImport(format: string, files: PayloadFile[], sink: AssetSink, options: EngineCallOptions): Promise<ExecutionReport> {
+export function executeImport<T = Asset>(format: string, files: PayloadFile[], sink: AssetSink<T>, options: EngineCallOptions): Promise<ExecutionReport> {
   return load().executeImport(format as ImportJobFormat, files, sink, { ...options });
 }
 

@@ -6,6 +6,7 @@
  * shutdown, failure, deletion) the WorkState given at start says how the job records it.
  */
 import type { Store } from '../store/store';
+import type { AssetRow } from '../store/asset-store';
 import { failedPrecondition } from '../errors';
 import {
   EMPTY_TYPE,
@@ -231,12 +232,15 @@ export class ImportJobWork {
       report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
     } else {
       ctl.progress(`importing ${files.length} file(s)`);
-      const sink: AssetSink = {
-        write: (assets: Asset[]) => {
+      // Each asset becomes its stored row as soon as it is built (AssetSink.prepare): the batch
+      // waiting for its transaction holds rows, not the assets' object graphs.
+      const sink: AssetSink<AssetRow> = {
+        prepare: (asset: Asset) => this.deps.assets.row(asset),
+        write: (rows: AssetRow[]) => {
           if (signal.aborted) throw abortError(signal);
           this.store.transaction(() => {
             this.ownJob(name, ctl.name, state);
-            framesWritten += this.deps.assets.upsert(parent, reporter, assets);
+            framesWritten += this.deps.assets.upsertRows(parent, reporter, rows);
             this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
           });
           progress(framesWritten);
