@@ -299,6 +299,35 @@ test('the page logged no errors (scripts, content security policy, failed reques
   expect(pageErrors).toEqual([]);
 });
 
+test('with --auth: the console opened as /#token=ADMIN_TOKEN loads every script (a browser sends no token for them) and shows the data', async () => {
+  const secured = await startEmulator({
+    port: 0,
+    inMemory: true,
+    logLevel: 'silent',
+    auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
+  });
+  const context = await browser.newContext();
+  try {
+    const tokenPage = await context.newPage();
+    const failed: string[] = [];
+    tokenPage.on('pageerror', (err) => failed.push(`page error: ${err.message}`));
+    tokenPage.on('response', (res) => {
+      if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
+    });
+    await tokenPage.goto(`${secured.url}/#token=tok-admin`);
+    await tokenPage.locator('#summary', { hasText: '0 endpoint policies · 0 import jobs · 0 assets' }).waitFor({ timeout: 15_000 });
+    // The token is kept for the session and shown in the header's field; it left the address.
+    expect(await tokenPage.locator('#token-field').inputValue()).toBe('tok-admin');
+    expect(new URL(tokenPage.url()).hash).not.toContain('token');
+    await tokenPage.click('header.top nav a[data-view="import"]');
+    await tokenPage.locator('#import-view').waitFor();
+    expect(failed).toEqual([]);
+  } finally {
+    await context.close();
+    await secured.close();
+  }
+});
+
 test('with --auth: an admin token (sent as a header) shows the data; another token gets the explanation', async () => {
   const secured = await startEmulator({
     port: 0,

@@ -154,12 +154,6 @@
 
   function readState() {
     var params = new URLSearchParams(location.hash.replace(/^#/, ''));
-    var t = params.get('token');
-    if (t) {
-      G.setToken(t);
-      params.delete('token');
-      history.replaceState(null, '', location.pathname + location.search + (params.toString() ? '#' + params.toString() : ''));
-    }
     var size = parseInt(params.get('size') || '50', 10);
     return {
       job: params.get('job') || '',

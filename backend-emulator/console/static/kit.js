@@ -72,6 +72,23 @@
     }
   }
 
+  /**
+   * A token given in the address (`/#token=TOKEN`) is kept for the session and taken out of the
+   * address (not left in the history), before any view makes its first request with it.
+   */
+  function takeTokenFromAddress() {
+    var p = new URLSearchParams(location.hash.replace(/^#/, ''));
+    var t = p.get('token');
+    if (!t) return;
+    setToken(t);
+    var field = document.getElementById('token-field');
+    if (field) field.value = t;
+    p.delete('token');
+    history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p.toString() : ''));
+  }
+  takeTokenFromAddress();
+  window.addEventListener('hashchange', takeTokenFromAddress);
+
   /** An error answer of the API: HTTP status, Google's status name, message. */
   function ApiError(status, message, code) {
     this.status = status;
@@ -210,7 +227,6 @@
     num: num,
     lastSegment: lastSegment,
     token: token,
-    setToken: setToken,
     request: request,
     v1alpha1: v1alpha1,
     waitOperation: waitOperation,

@@ -476,9 +476,8 @@ describe('with --auth', () => {
     googleError(await call(app, 'GET', jobUrl('x'), undefined, as('tok-admin')), 404, 'NOT_FOUND');
   });
 
-  test('the static page opens without a token (it holds no data); its JSON routes still need an admin token', async () => {
-    expect((await call(app, 'GET', '/')).status).toBe(200);
-    expect((await call(app, 'GET', '/console/app.js')).status).toBe(200);
+  test('the static page and every file it loads open without a token (they hold no data); its JSON routes still need an admin token', async () => {
+    for (const file of STATIC_FILES) expect([file.url, (await call(app, 'GET', file.url)).status]).toEqual([file.url, 200]);
     googleError(await call(app, 'GET', `${CONSOLE}/summary`), 401, 'UNAUTHENTICATED');
   });
 });
