@@ -16,7 +16,7 @@ import type { AssetWire } from './types';
 import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from './list-query';
 import { encodePageToken, type Page, type PageRequest } from '../http/paging';
 import type { AssetKey, AssetRow, StoredAsset } from '../store/asset-store';
-import { parseAssetOrder } from '../store/asset-sql';
+import { isAssetKey, parseAssetOrder } from '../store/asset-sql';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
@@ -198,10 +198,10 @@ export class Assets {
     const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), `assets:${parent}`);
     let after: AssetKey | undefined;
     if (request.pageToken) {
-      // The last key is the tie-break: the asset id without orderBy, the row id with one.
-      const tieType = order.length > 0 ? 'number' : 'string';
-      const body = readPageToken(request.pageToken, hash, (k) => k.length === order.length + 1 && typeof k[order.length] === tieType);
-      after = body.k.map((v) => (v === undefined ? null : (v as string | number | null)));
+      // Every value of the key is checked against its field's type (and the tie-break: the asset
+      // id without orderBy, the row id with one): a forged key is INVALID_ARGUMENT, never SQL.
+      const body = readPageToken(request.pageToken, hash, (k) => isAssetKey(order, k));
+      after = body.k as AssetKey;
     }
     const rows = this.store.assets.page({ parent, filter, order, after, limit: pageSize + 1 });
     const page = rows.slice(0, pageSize);

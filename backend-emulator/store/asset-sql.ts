@@ -194,6 +194,26 @@ export function parseAssetOrder(text: string | undefined): AssetOrder[] {
   });
 }
 
+/** Columns that are never NULL (every asset has a name and its times). */
+const NOT_NULL_FIELDS: ReadonlySet<string> = new Set(['name', 'createTime', 'updateTime']);
+
+/**
+ * Whether `key` (decoded from a page token, so anything JSON can hold) is a page key of `order`:
+ * one value per order field, of the field's column type (text a string, a number or an instant a
+ * safe integer, NULL where the column can be NULL), then the tie-break (the row id with an
+ * ordering, the asset id without). Anything else would reach SQLite as a parameter it cannot bind.
+ */
+export function isAssetKey(order: AssetOrder[], key: unknown[]): key is AssetKey {
+  if (key.length !== order.length + 1) return false;
+  const fits = (v: unknown, type: AssetFieldType, nullable: boolean) =>
+    (v === null && nullable) || (type === 'text' ? typeof v === 'string' : Number.isSafeInteger(v));
+  for (let i = 0; i < order.length; i++) {
+    const type = own(ASSET_FIELDS, order[i].field);
+    if (!type || !fits(key[i], type, !NOT_NULL_FIELDS.has(order[i].field))) return false;
+  }
+  return fits(key[order.length], order.length > 0 ? 'int' : 'text', false);
+}
+
 /**
  * The ordering's SQL and the keyset condition "after `after`". Without an ordering, assets come by
  * name (the (parent, aid) index). With one, ties break on the row id (the order assets were first

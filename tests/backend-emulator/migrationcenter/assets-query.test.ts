@@ -157,6 +157,52 @@ describe('ListAssets orderBy and page tokens', () => {
     expect(violations(error)[0]).toEqual({ field: 'orderBy', description: expect.stringContaining("unknown field 'attributes'") });
   });
 
+  /** A token of the list `query` with its key replaced by `key` (the query hash kept, as a forger would). */
+  async function forged(query: Record<string, string>, key: unknown[]): Promise<string> {
+    const first = await list(app, { ...query, pageSize: '1' });
+    const body = JSON.parse(Buffer.from(first.nextPageToken!, 'base64url').toString('utf8'));
+    return Buffer.from(JSON.stringify({ ...body, k: key })).toString('base64url');
+  }
+
+  test.each([
+    ['virtualMachineDetails.coreCount', [{}, 1]],
+    ['virtualMachineDetails.coreCount', [true, 1]],
+    ['virtualMachineDetails.coreCount', ['8', 1]],
+    ['virtualMachineDetails.coreCount', [1.5, 1]],
+    ['virtualMachineDetails.coreCount', [8, '1']],
+    ['virtualMachineDetails.coreCount', [8, null]],
+    ['virtualMachineDetails.coreCount', [8]],
+    ['virtualMachineDetails.coreCount', [8, 1, 1]],
+    ['virtualMachineDetails.vmName', [[], 1]],
+    ['virtualMachineDetails.vmName', [7, 1]],
+    ['createTime', [null, 1]],
+    ['createTime', ['2024-01-01T00:00:00Z', 1]],
+    ['name', [null, 1]],
+    ['virtualMachineDetails.osFamily desc, virtualMachineDetails.coreCount', ['OS_FAMILY_LINUX', {}, 1]],
+    ['virtualMachineDetails.osFamily desc, virtualMachineDetails.coreCount', [false, 8, 1]],
+    ['', [{}]],
+    ['', [1]],
+    ['', [null]],
+    ['', ['vm-m-a', 'x']],
+  ])('orderBy "%s" with a forged key %j is INVALID_ARGUMENT naming pageToken', async (orderBy, key) => {
+    const query = orderBy ? { orderBy } : ({} as Record<string, string>);
+    const token = await forged(query, key);
+    const error = googleError(await call(app, 'GET', `${BASE}/assets?${new URLSearchParams({ ...query, pageToken: token })}`), 400, 'INVALID_ARGUMENT');
+    expect(violations(error)).toEqual([{ field: 'pageToken', description: expect.any(String) }]);
+  });
+
+  test('keys of the right types are served, NULL where the field may be missing', async () => {
+    for (const [orderBy, key] of [
+      ['virtualMachineDetails.coreCount', [null, 0]],
+      ['virtualMachineDetails.coreCount desc', [1000, 1]],
+      ['virtualMachineDetails.vmName', ['a', 0]],
+      ['createTime', [0, 0]],
+    ] as const) {
+      const page = await list(app, { orderBy, pageToken: await forged({ orderBy }, [...key]) });
+      expect(page.assets).toHaveLength(5);
+    }
+  });
+
   test('a page token stays valid while assets are imported between pages: nothing repeats, nothing after the cursor is missed', async () => {
     const own = newApp();
     try {
