@@ -28,6 +28,7 @@ import {
   SOURCE_SEED,
 } from '../support/console';
 import { openBrowserPage, waitText as waitTextIn } from '../support/browser';
+import { VM_HEADER, vmRow } from '../support/import-engine';
 
 jest.setTimeout(180_000);
 
@@ -322,6 +323,41 @@ test('with --auth: the console opened as /#token=ADMIN_TOKEN loads every script 
     await tokenPage.click('header.top nav a[data-view="import"]');
     await tokenPage.locator('#import-view').waitFor();
     expect(failed).toEqual([]);
+  } finally {
+    await context.close();
+    await secured.close();
+  }
+});
+
+test('with --auth: a user token (not an admin) imports through the Import view: every step is the public REST API', async () => {
+  const secured = await startEmulator({
+    port: 0,
+    inMemory: true,
+    logLevel: 'silent',
+    auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
+  });
+  const context = await browser.newContext();
+  try {
+    const userPage = await context.newPage();
+    const refused: string[] = [];
+    userPage.on('response', (res) => {
+      // Only the header's counts (an admin route) may refuse this token.
+      if (res.status() >= 400 && !res.url().endsWith('/emulator/v1/console/summary')) refused.push(`${res.status()} ${res.url()}`);
+    });
+    await userPage.goto(`${secured.url}/#view=import&token=tok-alice`);
+    await userPage.locator('#imp-source option').last().waitFor({ state: 'attached' });
+    await userPage.selectOption('#imp-source', '__new__');
+    await userPage.fill('#imp-new-source', 'alice-files');
+    await userPage.fill('#imp-job-id', 'alice-job');
+    await userPage.setInputFiles('#imp-files', { name: 'vmInfo.csv', mimeType: 'text/csv', buffer: Buffer.from(`${VM_HEADER}\n${vmRow('vm-a1')}\n`) });
+    await userPage.selectOption('#imp-format', 'IMPORT_JOB_FORMAT_MANUAL_CSV');
+    await userPage.click('#imp-start');
+    await userPage.locator('#imp-state', { hasText: /^READY$/ }).waitFor({ timeout: 30_000 });
+    await userPage.locator('#imp-report-files tr[data-file="vmInfo.csv"]').waitFor();
+    await userPage.click('#imp-run');
+    await userPage.locator('#imp-state', { hasText: /^COMPLETED$/ }).waitFor({ timeout: 30_000 });
+    expect(await userPage.locator('#imp-frames').textContent()).toMatch(/^\d+ frames reported · 1 rows read$/);
+    expect(refused).toEqual([]);
   } finally {
     await context.close();
     await secured.close();

@@ -191,6 +191,21 @@
 
   // ---------------------------------------------------------------- summary
 
+  /** The overview is this file's page: shown when the address names no other view. */
+  function onOverview() {
+    return !G.params().get('view');
+  }
+
+  /**
+   * The header's counts come from an admin route: a user token (enough for the Import, Inventory
+   * and Summary views, which use the public API) gets a 403 there, said only on the overview.
+   */
+  function refreshCounts() {
+    loadSummary().catch(function (err) {
+      if (onOverview()) showError(err);
+    });
+  }
+
   function loadSummary() {
     return getJSON(API + '/summary').then(function (s) {
       $('summary').textContent = num(s.endpointPolicies) + ' endpoint policies · ' + num(s.importJobs) + ' import jobs · ' + num(s.assets) + ' assets';
@@ -716,7 +731,7 @@
     var view = G.params().get('view') || '';
     if (view !== shownView) {
       shownView = view;
-      loadSummary().catch(showError);
+      refreshCounts();
       if (!view) {
         loadPolicies();
         loadJobs();
@@ -730,9 +745,11 @@
     detail = undefined;
     lastDetailKey = '';
     shownJob = '';
-    loadSummary().catch(showError);
-    loadPolicies();
-    loadJobs();
+    refreshCounts();
+    if (onOverview()) {
+      loadPolicies();
+      loadJobs();
+    }
     route();
   }
 
@@ -750,7 +767,7 @@
     $('refresh').addEventListener('click', reloadAll);
     window.addEventListener('hashchange', onHashChange);
     document.addEventListener('gnl:changed', function () {
-      loadSummary().catch(showError);
+      refreshCounts();
     });
 
     $('report-tabs').addEventListener('click', function (ev) {

@@ -164,16 +164,33 @@
     $('imp-run').disabled = busy || state !== 'IMPORT_JOB_STATE_READY';
   }
 
-  /** The report's counts per file, from the console's job route; a link to its rows. */
+  /**
+   * One file's counts from a wire report (ProtoJSON: an absent list is empty): rows with errors,
+   * their errors by severity, file errors.
+   */
+  function fileCounts(f) {
+    var bySeverity = { ERROR: 0, WARNING: 0, INFO: 0 };
+    (f.rowErrors || []).forEach(function (r) {
+      (r.errors || []).forEach(function (e) {
+        bySeverity[e.severity] = (bySeverity[e.severity] || 0) + 1;
+      });
+    });
+    return { fileName: f.fileName, rowErrors: (f.rowErrors || []).length, bySeverity: bySeverity, fileErrorCount: (f.fileErrors || []).length };
+  }
+
+  /** The report's counts per file, from importJobs.get (FULL view, the public API); a link to its rows. */
   function showReport(name) {
-    return G.request('GET', '/emulator/v1/console/' + name.split('/').map(encodeURIComponent).join('/')).then(function (d) {
+    return G.request('GET', G.v1alpha1(name), { view: 'IMPORT_JOB_VIEW_FULL' }).then(function (job) {
       var out = G.clear($('imp-report'));
-      var report = d.executionReport || d.validationReport;
-      var kind = d.executionReport ? 'execution' : 'validation';
+      var exec = job.executionReport;
+      var kind = exec ? 'execution' : 'validation';
+      var report = exec ? exec.executionErrors || {} : job.validationReport;
       if (!report) return;
       out.appendChild(h('h3', { text: (kind === 'execution' ? 'Execution' : 'Validation') + ' report' }));
       if (kind === 'execution')
-        out.appendChild(h('p', { id: 'imp-frames', text: G.num(report.framesReported) + ' frames reported · ' + G.num(report.totalRowsCount) + ' rows read' }));
+        out.appendChild(
+          h('p', { id: 'imp-frames', text: G.num(exec.framesReported || 0) + ' frames reported · ' + G.num(exec.totalRowsCount || 0) + ' rows read' }),
+        );
       (report.jobErrors || []).forEach(function (e) {
         out.appendChild(h('p', { class: 'sev-line' }, h('span', { class: 'sev sev-' + e.severity.toLowerCase(), text: e.severity }), ' ', e.errorDetails));
       });
@@ -196,7 +213,7 @@
           h(
             'tbody',
             null,
-            report.files.map(function (f) {
+            (report.fileValidations || []).map(fileCounts).map(function (f) {
               return h(
                 'tr',
                 { 'data-file': f.fileName },
