@@ -16,7 +16,7 @@ import type { AssetWire } from './types';
 import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from './list-query';
 import { encodePageToken, type Page, type PageRequest } from '../http/paging';
 import type { AssetKey, AssetRow, StoredAsset } from '../store/asset-store';
-import { isAssetKey, parseAssetOrder } from '../store/asset-sql';
+import { isAssetKey, parseAssetOrder, wireTime } from '../store/asset-sql';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
@@ -134,8 +134,8 @@ function toWire(stored: StoredAsset): AssetWire {
   if (attributes.MachineId === undefined && stored.vmUuid !== undefined) attributes.MachineId = stored.vmUuid;
   return {
     name: stored.name,
-    createTime: new Date(stored.createTime).toISOString(),
-    updateTime: new Date(stored.updateTime).toISOString(),
+    createTime: wireTime(stored.createTime),
+    updateTime: wireTime(stored.updateTime),
     ...(stored.vmName !== undefined ? { title: stored.vmName } : {}),
     labels: body.l ?? {},
     attributes,

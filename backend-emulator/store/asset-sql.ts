@@ -31,6 +31,27 @@ export const ASSET_COLUMNS: Readonly<Record<string, string>> = {
   'virtualMachineDetails.powerState': 'a.power_state',
 };
 
+/** The resource name of the asset `aid` of `parent` (the `name` column holds the id only). */
+export function assetName(parent: string, aid: string): string {
+  return `${parent}/assets/${aid}`;
+}
+
+/** An instant held in milliseconds, as the wire writes the asset's times (RFC 3339, UTC). */
+export function wireTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/**
+ * The wire value of `field` for a value its column holds, as text: what a client reads in the
+ * asset's own field (the whole resource name for `name`, RFC 3339 for the times, the decimal
+ * number for the numbers, int64 included). Frequency keys are these.
+ */
+export function wireValue(field: string, parent: string, value: string | number): string {
+  if (field === 'name') return assetName(parent, String(value));
+  if (own(ASSET_FIELDS, field) === 'time') return wireTime(Number(value));
+  return String(value);
+}
+
 const RANGE_OPS = new Set(['<', '<=', '>', '>=']);
 
 const known = () => [...Object.keys(ASSET_FIELDS), 'labels.KEY', 'labels:KEY', 'sources'].join(', ');

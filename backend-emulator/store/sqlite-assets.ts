@@ -16,7 +16,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { FilterNode } from '../migrationcenter/list-query';
 import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
-import { ASSET_COLUMNS, AssetSqlCompiler, orderSql, type SqlPart, type SqlValue } from './asset-sql';
+import { ASSET_COLUMNS, AssetSqlCompiler, assetName, orderSql, wireValue, type SqlPart, type SqlValue } from './asset-sql';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS asset_parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
@@ -171,7 +171,7 @@ export class SqliteAssetStore implements AssetStore {
   private read(rows: Row[]): StoredAsset[] {
     const sources = this.sourcesOf(rows.map((r) => r.id));
     return rows.map((r) => ({
-      name: `${r.parent}/assets/${r.aid}`,
+      name: assetName(r.parent, r.aid),
       createTime: r.create_ms,
       updateTime: r.update_ms,
       ...(r.vm_name !== null ? { vmName: r.vm_name } : {}),
@@ -282,7 +282,7 @@ export class SqliteAssetStore implements AssetStore {
             v: string | number;
             n: number;
           }>;
-          return { kind: 'frequency', values: rows.map((r) => [String(r.v), r.n]) };
+          return { kind: 'frequency', values: rows.map((r) => [wireValue(agg.field, parent, r.v), r.n]) };
         }
       }
     });

@@ -20,6 +20,7 @@ import {
   VM_HEADER,
   vmRow,
 } from '../../support/migrationcenter';
+import { ASSET_FIELDS } from '../../../backend-emulator/store/asset-store';
 
 const SRC_A = `${PARENT}/sources/a`;
 const SRC_B = `${PARENT}/sources/b`;
@@ -263,6 +264,31 @@ describe('assets:aggregateValues', () => {
         { field: 'virtualMachineDetails.osFamily', frequency: { values: { OS_FAMILY_LINUX: '3', OS_FAMILY_WINDOWS: '2' } } },
       ],
     });
+  });
+
+  /** The wire value of a dotted field of an asset as listed (undefined when it is not set). */
+  const valueAt = (asset: any, field: string): unknown => field.split('.').reduce((o, key) => (o === undefined ? undefined : o[key]), asset);
+
+  test.each(Object.keys(ASSET_FIELDS))('frequency of %s counts each value as the asset writes it on the wire', async (field) => {
+    const assets = (await list(app, { pageSize: '100' })).assets!;
+    const expected: Record<string, string> = {};
+    for (const asset of assets) {
+      const value = valueAt(asset, field);
+      if (value !== undefined) expected[String(value)] = String(Number(expected[String(value)] ?? 0) + 1);
+    }
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
+    const res = ok(await aggregate({ aggregations: [{ field, frequency: {} }] }));
+    expect(res.results).toEqual([{ field, frequency: { values: expected } }]);
+  });
+
+  test('frequency keys of the times are RFC 3339 and of name full resource names: each is a filter value that selects its assets', async () => {
+    for (const field of ['name', 'createTime', 'updateTime']) {
+      const res = ok(await aggregate({ aggregations: [{ field, frequency: {} }] }));
+      for (const [value, count] of Object.entries(res.results[0].frequency.values as Record<string, string>)) {
+        expect(value).toMatch(field === 'name' ? new RegExp(`^${PARENT}/assets/`) : /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+        expect(await vmNames(app, `${field} = "${value}"`)).toHaveLength(Number(count));
+      }
+    }
   });
 
   test('the filter selects the aggregated assets; an empty selection leaves the defaults out', async () => {
