@@ -23,6 +23,7 @@ import type { ExecutionReport, ValidationReport } from '../import-engine/report'
 import { COLLECTIONS } from './names';
 import { STATE, type ImportJobWire, type StoredJob } from './types';
 import type { Assets } from './assets';
+import type { Sources } from './sources';
 import type { JobDataFiles } from './import-data-files';
 import * as engine from './engine';
 import {
@@ -52,6 +53,8 @@ export interface ImportJobWorkDeps {
   store: Store;
   ops: ServiceOperations;
   assets: Assets;
+  /** The job's `assetSource`, checked in each batch's transaction of a run. */
+  sources: Sources;
   storage: () => StorageSettings;
   /** The job's import data files, read beside its payload. */
   dataFiles?: JobDataFiles;
@@ -240,6 +243,10 @@ export class ImportJobWork {
           if (signal.aborted) throw abortError(signal);
           this.store.transaction(() => {
             this.ownJob(name, ctl.name, state);
+            // Its source deleted since the run started: FAILED_PRECONDITION here, which ends the
+            // run like any other stop (the job FAILED with it as a job error), and this batch's
+            // assets are not written naming a source that is gone.
+            this.deps.sources.checkJobSource(name, job.assetSource, 'running');
             framesWritten += this.deps.assets.upsertRows(parent, reporter, rows);
             this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
           });

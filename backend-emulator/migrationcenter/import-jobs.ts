@@ -8,7 +8,8 @@
  *   :run       from READY        -> RUNNING -> COMPLETED | FAILED
  *   patch of the payload, from PENDING, READY, FAILED_VALIDATION -> PENDING (reports cleared)
  *   delete, in any state (work in progress is cancelled first); a job with data files needs force
- * Anything else is FAILED_PRECONDITION naming the state. A job may be created with no payload (its
+ * Anything else is FAILED_PRECONDITION naming the state; so is :validate or :run of a job whose
+ * `assetSource` was deleted (naming the field), and a run ends FAILED if it is deleted meanwhile. A job may be created with no payload (its
  * data comes later); validating it then ends FAILED_VALIDATION with a job error saying so. FAILED_VALIDATION iff the validation
  * report holds a severity ERROR anywhere.
  *
@@ -375,6 +376,7 @@ export class ImportJobs implements DataFileJobs {
       if (!VALIDATABLE.includes(state)) {
         throw failedPrecondition(`Import job ${name} is in state ${state}; it can be validated only in state ${VALIDATABLE.join(', ')}.`);
       }
+      this.deps.sources.checkJobSource(name, stored.job.assetSource, 'validated');
       return this.work.start(stored, parent, 'validate');
     });
   }
@@ -394,6 +396,8 @@ export class ImportJobs implements DataFileJobs {
               : ' (an import job runs once)';
         throw failedPrecondition(`Import job ${name} is in state ${state}; it can be run only in state ${STATE.READY}${hint}.`);
       }
+      // A source deleted after validation: no run may write assets naming it (each batch checks again).
+      this.deps.sources.checkJobSource(name, stored.job.assetSource, 'run');
       return this.work.start(stored, parent, 'run');
     });
   }

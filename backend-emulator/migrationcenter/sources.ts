@@ -180,6 +180,26 @@ export class Sources {
     return existing;
   }
 
+  /**
+   * The source a created import job names must still exist when the job is validated or run, and
+   * while it runs (inside the transaction of each batch of assets): FAILED_PRECONDITION naming
+   * `assetSource` otherwise, so that no asset is written naming a source that is gone. A job
+   * without `assetSource` (one seeded or written without it) has nothing to check.
+   * `running`: the deletion happened during the run (the message says what was not written).
+   */
+  checkJobSource(jobName: string, assetSource: string | undefined, action: 'validated' | 'run' | 'running'): void {
+    if (assetSource === undefined || this.find(assetSource)) return;
+    const remedy =
+      `create the source ${assetSource} again, or create a new import job whose assetSource is an existing source ` +
+      '(assetSource cannot be changed after the import job is created)';
+    throw failedPrecondition(
+      action === 'running'
+        ? `The assetSource of import job ${jobName}, ${assetSource}, was deleted while the job was running: ` +
+            `the assets not yet written were not imported. To import them, ${remedy}.`
+        : `Import job ${jobName} cannot be ${action}: its assetSource ${assetSource} was deleted. To import its data, ${remedy}.`,
+    );
+  }
+
   /** ListSources, in the wire shape. */
   list(parent: string, request: ListRequest): { sources: SourceWire[]; nextPageToken?: string } {
     const page = listStorePage(this.store, COLLECTIONS.sources, `${parent}/sources/`, request, SOURCE_LIST_FIELDS, `sources:${parent}`);
@@ -209,7 +229,8 @@ export class Sources {
   /**
    * Deletes a source (inside a transaction). A source that a validating or running import job
    * uses is FAILED_PRECONDITION; other jobs keep their `assetSource` text (as on the real service,
-   * a reference does not keep its target alive). Assets stay, as on Google, with the source taken
+   * a reference does not keep its target alive), and their `:validate` and `:run` are refused
+   * while the source is gone (`checkJobSource`). Assets stay, as on Google, with the source taken
    * out of their `sources` in the same transaction, so that none names a source that is gone.
    */
   remove(name: string): void {
