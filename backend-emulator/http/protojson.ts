@@ -3,7 +3,7 @@
  * every route instead of by each domain.
  *
  * Out (`toProtoJson`): fields that hold their default are left out — empty lists and maps,
- * `false`, `0`, `""`, `null` and enum zero values — so an empty list response is `{}` and a clean
+ * `false`, `0` (and an int64's `"0"`), `""`, `null` and enum zero values — so an empty list response is `{}` and a clean
  * report has no `rowErrors` key. Clients written against Google (`resp.data.importJobs ?? []`)
  * depend on it, and a client that depended on the emulator's empty lists would break on Google.
  *
@@ -60,10 +60,17 @@ const ENUM_ZEROS: Readonly<Record<string, ReadonlySet<string>>> = {
   metadataLabelMatchCriteria: new Set(['METADATA_LABEL_MATCH_CRITERIA_UNSPECIFIED']),
 };
 
+/**
+ * int64 fields of the two APIs' output messages, by name: ProtoJSON writes an int64 as a decimal
+ * string, so its zero is `"0"`, a default like the number 0 (DiskEntry and VirtualMachineDiskDetails
+ * byte counts; AggregationResult.Count.value and Histogram.Bucket.count).
+ */
+const INT64_FIELDS: ReadonlySet<string> = new Set(['totalCapacityBytes', 'totalFreeBytes', 'hddTotalCapacityBytes', 'hddTotalFreeBytes', 'count', 'value']);
+
 function isDefault(key: string, value: unknown): boolean {
   if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'string') return ENUM_ZEROS[key]?.has(value) === true;
+  if (typeof value === 'string') return ENUM_ZEROS[key]?.has(value) === true || (value === '0' && INT64_FIELDS.has(key));
   if (typeof value === 'object' && isMapValue(key, value as Record<string, unknown>)) return Object.keys(value).length === 0;
   return false;
 }

@@ -30,6 +30,26 @@ describe('toProtoJson', () => {
     });
   });
 
+  it('leaves out an int64 zero ("0", a decimal string on the wire) and keeps "0" where it is user text', () => {
+    expect(
+      toProtoJson({
+        vmDisks: { hddTotalCapacityBytes: '0', hddTotalFreeBytes: '1', disks: { entries: [{ diskLabel: '0', totalCapacityBytes: '0', totalFreeBytes: '0' }] } },
+        count: { value: '0' },
+        buckets: [{ lowerBound: 0, upperBound: 2, count: '0' }],
+        displayName: '0',
+        labels: { zero: '0' },
+        attributes: { Disks: '0' },
+      }),
+    ).toEqual({
+      vmDisks: { hddTotalFreeBytes: '1', disks: { entries: [{ diskLabel: '0' }] } },
+      count: {},
+      buckets: [{ upperBound: 2 }],
+      displayName: '0',
+      labels: { zero: '0' },
+      attributes: { Disks: '0' },
+    });
+  });
+
   it('keeps an enum zero spelt in a field that is no enum (a display name is user text)', () => {
     expect(toProtoJson({ displayName: 'SOURCE_TYPE_UNKNOWN', type: 'SOURCE_TYPE_UPLOAD' })).toEqual({
       displayName: 'SOURCE_TYPE_UNKNOWN',
