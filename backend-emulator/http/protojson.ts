@@ -100,6 +100,14 @@ export function jsonName(protoName: string): string {
   return protoName.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/**
+ * A FieldMask path in JSON spelling (`import_job.display_name` -> `importJob.displayName`): Google
+ * accepts a mask's paths in either spelling, as it accepts both names of a field.
+ */
+export function jsonFieldPath(path: string): string {
+  return path.split('.').map(jsonName).join('.');
+}
+
 /** An enum: its value names by number (proto numbering; gaps are numbers no value has). */
 type EnumTable = Readonly<Record<number, string>>;
 

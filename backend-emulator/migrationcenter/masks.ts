@@ -5,14 +5,7 @@
  * Google's JSON mapping accepts both. Paths come back in JSON (lowerCamelCase) spelling.
  */
 import { invalidArgument } from '../errors';
-
-/** `display_name` -> `displayName`, segment by segment; camelCase paths pass unchanged. */
-export function jsonPath(path: string): string {
-  return path
-    .split('.')
-    .map((segment) => segment.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()))
-    .join('.');
-}
+import { jsonFieldPath } from '../http/protojson';
 
 /** The mask's paths in JSON spelling; INVALID_ARGUMENT `updateMask` "is required" when it names none. */
 export function maskPaths(updateMask: string | undefined, updatable: readonly string[]): string[] {
@@ -20,7 +13,7 @@ export function maskPaths(updateMask: string | undefined, updatable: readonly st
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '')
-    .map(jsonPath);
+    .map(jsonFieldPath);
   if (paths.length === 0) {
     throw invalidArgument([{ field: 'updateMask', description: `is required: name the fields to update (${updatable.join(', ')})` }]);
   }

@@ -6,6 +6,7 @@ import { alreadyExists, invalidArgument, refuseUnknownFields, notFound, type Fie
 import type { Store } from '../store/store';
 import { listPage, type Page, type PageRequest } from '../http/paging';
 import { NAME_SEGMENT_ID } from '../http/names';
+import { jsonName } from '../http/protojson';
 import { joinField, schemaViolations } from '../http/validation';
 import type { IamPolicies } from './iam-policy';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
@@ -70,10 +71,6 @@ export interface DomainOptions {
   strictReferences: boolean;
 }
 
-function snakeToCamel(s: string): string {
-  return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
 function pickMutable(body: Record<string, unknown>): Partial<EndpointPolicy> {
   const out: Record<string, unknown> = {};
   for (const f of MUTABLE_FIELDS) if (body[f] !== undefined) out[f] = body[f];
@@ -99,7 +96,7 @@ export function parseEndpointPolicyMask(raw: string | undefined): MutableField[]
   if (raw === undefined || raw.trim() === '') return [...MUTABLE_FIELDS];
   const fields = new Set<MutableField>();
   for (const part of raw.split(',').map((p) => p.trim())) {
-    const top = snakeToCamel(part.split('.')[0]);
+    const top = jsonName(part.split('.')[0]);
     if (OUTPUT_FIELDS.has(top) || OUTPUT_FIELDS.has(part)) {
       throw invalidArgument([{ field: 'updateMask', description: `'${part}' is output only and cannot be updated` }]);
     }

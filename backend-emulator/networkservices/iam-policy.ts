@@ -15,6 +15,7 @@ import { aborted, invalidArgument, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
 import { schemaViolations } from '../http/validation';
+import { jsonFieldPath } from '../http/protojson';
 
 export const IAM_POLICIES = 'iamPolicies';
 export const IAM_HISTORY = 'iamPolicyHistory';
@@ -148,7 +149,8 @@ export function parseUpdateMask(raw: unknown): ReadonlySet<MaskField> {
   if (typeof raw !== 'string') throw invalidArgument([{ field: 'updateMask', description: 'must be a comma-separated list of field names' }]);
   const fields = new Set<MaskField>();
   for (const part of raw.split(',').map((p) => p.trim())) {
-    const field = MASK_FIELDS[part.replace(/^policy\./, '')];
+    // Either spelling of a path (`audit_configs`, `auditConfigs`), as for every FieldMask.
+    const field = MASK_FIELDS[jsonFieldPath(part).replace(/^policy\./, '')];
     if (!field) {
       throw invalidArgument([
         { field: 'updateMask', description: `'${part}' is not a field of the policy that can be updated (bindings, etag, auditConfigs, version)` },

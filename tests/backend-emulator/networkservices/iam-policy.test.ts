@@ -107,6 +107,16 @@ describe('updateMask', () => {
     expect(res.body.bindings).toEqual([{ role: 'roles/editor', members: ['user:b@example.com'] }]);
   });
 
+  test('a mask path in its proto spelling (audit_configs, policy.audit_configs) is the same path, as in every FieldMask', async () => {
+    const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_READ' }] }];
+    let res = await setIam(app, R, { policy: { audit_configs: audit }, update_mask: 'audit_configs' });
+    expect(res.status).toBe(200);
+    expect(res.body.auditConfigs).toEqual(audit);
+    res = await setIam(app, R, { policy: { auditConfigs: [] }, updateMask: 'policy.audit_configs' });
+    expect(res.status).toBe(200);
+    expect(res.body.auditConfigs).toBeUndefined();
+  });
+
   test('an unknown mask field is INVALID_ARGUMENT on updateMask', async () => {
     const res = await setIam(app, R, { policy: { bindings: [] }, updateMask: 'bindings,owner' });
     expectGoogleError(res, 400, 'INVALID_ARGUMENT');
