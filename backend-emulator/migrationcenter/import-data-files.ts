@@ -26,6 +26,7 @@ import type { PayloadFile, ResolvedPayload } from '../payloads';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
 import { checkRequestId } from './request-id-rule';
 import { schemaFailures } from './schemas-bridge';
+import { refuseNonWireFormat } from './wire-names';
 import { listPage, type ListFields, type ListRequest } from './list-query';
 import { now } from './import-job-model';
 import type { ImportJobWire } from './types';
@@ -157,6 +158,7 @@ export class ImportDataFiles implements JobDataFiles {
     if (importDataFileId === undefined || importDataFileId === '') throw invalidArgument([{ field: 'importDataFileId', description: 'is required' }]);
     if (!RESOURCE_ID.test(importDataFileId)) throw invalidArgument([{ field: 'importDataFileId', description: RESOURCE_ID_REASON }]);
     const checkedId = checkRequestId(requestId);
+    refuseNonWireFormat('import_data_file.format', body.format);
     const violations = schemaFailures('ImportDataFile', body);
     if (violations.length > 0) throw invalidArgument(violations);
     const input: { displayName?: string; format: string } = { format: body.format as string };

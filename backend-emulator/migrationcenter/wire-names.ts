@@ -27,6 +27,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Throws Google's INVALID_ARGUMENT for a format value ImportJobFormat does not have, at `at`
+ * (`import_data_file.format` for a data file): the reference's spellings are refused here too.
+ */
+export function refuseNonWireFormat(at: string, format: unknown): void {
+  if (typeof format === 'string' && !WIRE_FORMATS.has(format)) throw invalidEnumValue(at, FORMAT_TYPE, format);
+}
+
 /** Throws Google's INVALID_ARGUMENT for the first non-wire name or format value of an ImportJob body. */
 export function refuseNonWireNames(body: Record<string, unknown>): void {
   refuseUnknownFields(body, (k) => IMPORT_JOB_FIELD_NAMES.has(k), 'import_job');
@@ -34,7 +42,7 @@ export function refuseNonWireNames(body: Record<string, unknown>): void {
     const payload = body[field];
     if (!isObject(payload)) continue;
     refuseUnknownFields(payload, (k) => fields.has(k), at);
-    if (typeof payload.format === 'string' && !WIRE_FORMATS.has(payload.format)) throw invalidEnumValue(`${at}.format`, FORMAT_TYPE, payload.format);
+    refuseNonWireFormat(`${at}.format`, payload.format);
     if (Array.isArray(payload.payload)) {
       payload.payload.forEach((file, i) => {
         if (isObject(file)) refuseUnknownFields(file, (k) => PAYLOAD_FILE_FIELDS.has(k), `${at}.payload[${i}]`);

@@ -138,6 +138,17 @@ describe('create', () => {
     expect(numbered.response).toMatchObject({ format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', displayName: 'vmInfo.csv' });
   });
 
+  test.each(['IMPORT_JOB_FORMAT_VMTOOL_CSV', 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV', 'CSV'])(
+    "a format ImportJobFormat does not have (%s, the reference's spellings too) is Google's Invalid value at import_data_file.format",
+    async (format) => {
+      ok(await createJob(app, 'job-1', {}));
+      const err = googleError(await createDataFile(app, 'job-1', 'f1', { format }), 400, 'INVALID_ARGUMENT');
+      const text = `Invalid value at 'import_data_file.format' (type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportJobFormat), "${format}"`;
+      expect(err.message).toBe(text);
+      expect(violations(err)).toEqual([{ field: 'import_data_file.format', description: text }]);
+    },
+  );
+
   test("one format per job: another data file's or the job payload's format is FAILED_PRECONDITION naming format", async () => {
     await jobWithFile();
     const err = googleError(await createDataFile(app, 'job-1', 'other', { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV' }), 400, 'FAILED_PRECONDITION');
