@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'http';
 import type { Socket } from 'net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoogleApiError, internal, invalidArgument, payloadTooLarge, unknownPath, type StatusName } from '../errors';
+import { toProtoJson } from './protojson';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -92,7 +93,8 @@ export function toGoogleApiError(err: unknown, request?: FastifyRequest): Google
 }
 
 export function sendGoogleError(reply: FastifyReply, error: GoogleApiError): FastifyReply {
-  return reply.code(error.httpCode).type(JSON_TYPE).send(error.toJSON());
+  // ProtoJSON on every route's errors, the signed upload URLs' included (no `field: ""`).
+  return reply.code(error.httpCode).type(JSON_TYPE).send(toProtoJson(error.toJSON()));
 }
 
 /**
@@ -121,7 +123,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
     );
   } else error = invalidArgument([{ field: '', description: 'the request is not valid HTTP/1.1' }], 'Invalid request: the HTTP request could not be parsed.');
   if (socket.writable) {
-    const body = JSON.stringify(error.toJSON());
+    const body = JSON.stringify(toProtoJson(error.toJSON()));
     socket.write(
       `HTTP/1.1 ${error.httpCode} ${STATUS_CODES[error.httpCode] ?? ''}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

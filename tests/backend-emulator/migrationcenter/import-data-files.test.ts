@@ -35,6 +35,7 @@ import {
   vmRow,
 } from '../../support/migrationcenter';
 import { aws15Zip, azure152Zip } from '../../support/cloud-zips';
+import { protoJsonDefaults } from '../../support/protojson';
 
 const BAD_VM_INFO = csv(VM_HEADER, vmRow('m-1', 'web-1'), vmRow('m-2', 'bad-1', { AllocatedProcessorCoreCount: 'many' }));
 const fileName = (jobId: string, id: string) => `${jobName(jobId)}/importDataFiles/${id}`;
@@ -305,6 +306,8 @@ describe('upload to the signed URL', () => {
       status: 'INVALID_ARGUMENT',
       message: expect.stringContaining(`${MAX_DATA_FILE_BYTES} bytes`),
     });
+    // The upload URL is no API path, but its errors are ProtoJSON too (no `"field": ""`).
+    expect(protoJsonDefaults(JSON.parse(res.body))).toEqual([]);
     expect(mc().dataFileBytes.listAll()).toEqual([]);
     expect(ok(await call(app, 'GET', `/v1alpha1/${file.name}`)).state).toBe('CREATING');
     // Exactly 100 MB is accepted.
