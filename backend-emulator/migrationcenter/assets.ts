@@ -48,11 +48,20 @@ export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
   return basic;
 }
 
-/** The details held in typed columns, in Google's field order; the body keeps the others. */
+/**
+ * The details held in typed columns, in Google's field order; the body keeps the others. (The
+ * disk capacity, `vmDisks.hddTotalCapacityBytes`, has a column too, put back into `vmDisks`.)
+ */
 const DETAIL_COLUMNS = ['vmUuid', 'vmName', 'coreCount', 'memoryMb', 'powerState', 'osFamily'] as const;
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+/** An int64 as ProtoJSON writes it (a decimal string) that a column holds exactly; undefined otherwise. */
+const int64 = (v: unknown): number | undefined => {
+  if (typeof v !== 'string') return undefined;
+  const n = Number(v);
+  return Number.isSafeInteger(n) && String(n) === v ? n : undefined;
+};
 
 /** Whether `o` has an own key (without allocating the list of them). */
 function hasKeys(o: object): boolean {
@@ -76,6 +85,8 @@ function assetRow(asset: Asset): AssetRow {
   const memoryMb = int(details.memoryMb);
   const powerState = text(details.powerState);
   const osFamily = text(details.osFamily);
+  const disks = details.vmDisks as Record<string, unknown> | undefined;
+  const diskBytes = disks !== null && typeof disks === 'object' ? int64(disks.hddTotalCapacityBytes) : undefined;
   // The details not held in a column (a column's key whose value does not fit the column stays here).
   const rest: Record<string, unknown> = {};
   for (const key in details) {
@@ -90,6 +101,15 @@ function assetRow(asset: Asset): AssetRow {
       case 'coreCount':
       case 'memoryMb':
         if (int(value) !== undefined) continue;
+        break;
+      case 'vmDisks':
+        // The disks without the capacity held in its column (kept, even empty, for the key's place).
+        if (diskBytes !== undefined) {
+          const others: Record<string, unknown> = {};
+          for (const k in disks) if (k !== 'hddTotalCapacityBytes') others[k] = disks[k];
+          rest[key] = others;
+          continue;
+        }
         break;
     }
     rest[key] = value;
@@ -110,7 +130,7 @@ function assetRow(asset: Asset): AssetRow {
   if (hasKeys(labels)) body.l = labels;
   // The engine writes Google's v1alpha1 shape (import-engine/asset.ts): stored as it is.
   if (asset.performanceData) body.p = asset.performanceData as unknown as Record<string, unknown>;
-  return { id: assetId(asset.machineId), vmUuid, vmName, coreCount, memoryMb, powerState, osFamily, labels, body: JSON.stringify(body) };
+  return { id: assetId(asset.machineId), vmUuid, vmName, coreCount, memoryMb, powerState, osFamily, diskBytes, labels, body: JSON.stringify(body) };
 }
 
 /**
@@ -130,6 +150,10 @@ function toWire(stored: StoredAsset): AssetWire {
   const body = stored.body as unknown as StoredBody;
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
+  const rest =
+    stored.diskBytes === undefined
+      ? body.d
+      : { ...body.d, vmDisks: { hddTotalCapacityBytes: String(stored.diskBytes), ...(body.d.vmDisks as Record<string, unknown> | undefined) } };
   const attributes = { ...body.a };
   if (attributes.MachineId === undefined && stored.vmUuid !== undefined) attributes.MachineId = stored.vmUuid;
   return {
@@ -140,7 +164,7 @@ function toWire(stored: StoredAsset): AssetWire {
     labels: body.l ?? {},
     attributes,
     sources: stored.sources,
-    virtualMachineDetails: { ...details, ...body.d },
+    virtualMachineDetails: { ...details, ...rest },
     ...(body.p ? { performanceData: body.p } : {}),
   };
 }

@@ -29,6 +29,7 @@ export const ASSET_COLUMNS: Readonly<Record<string, string>> = {
   'virtualMachineDetails.memoryMb': 'a.memory_mb',
   'virtualMachineDetails.osFamily': 'a.os_family',
   'virtualMachineDetails.powerState': 'a.power_state',
+  'virtualMachineDetails.vmDisks.hddTotalCapacityBytes': 'a.disk_bytes',
 };
 
 /** The resource name of the asset `aid` of `parent` (the `name` column holds the id only). */

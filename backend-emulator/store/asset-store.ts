@@ -24,6 +24,7 @@ export const ASSET_FIELDS: Readonly<Record<string, AssetFieldType>> = {
   'virtualMachineDetails.memoryMb': 'int',
   'virtualMachineDetails.osFamily': 'text',
   'virtualMachineDetails.powerState': 'text',
+  'virtualMachineDetails.vmDisks.hddTotalCapacityBytes': 'int',
 };
 
 /** One asset to write: its id under the parent, its indexed fields, and its JSON body. */
@@ -35,6 +36,8 @@ export interface AssetRow {
   memoryMb?: number;
   osFamily?: string;
   powerState?: string;
+  /** `virtualMachineDetails.vmDisks.hddTotalCapacityBytes` (an int64 string on the wire). */
+  diskBytes?: number;
   labels: Record<string, string>;
   /** The rest of the asset (labels, attributes, the other details, performance data) as JSON text. */
   body: string;
@@ -52,6 +55,7 @@ export interface StoredAsset {
   memoryMb?: number;
   osFamily?: string;
   powerState?: string;
+  diskBytes?: number;
   sources: string[];
   body: Record<string, unknown>;
 }

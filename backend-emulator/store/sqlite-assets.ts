@@ -5,20 +5,25 @@
  *   asset_parents(id, name)     parents, interned: an asset row holds a small integer
  *   asset_reporters(id, name)   sources (or import jobs) that reported assets, interned
  *   assets(id, parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb,
- *          os_family, power_state, body)   one row per asset, unique on (parent, aid); an index
- *                                      (parent, field) per field, which ends with the row id (the tie-break)
+ *          os_family, power_state, body, disk_bytes)   one row per asset, unique on (parent, aid);
+ *                                      an index (parent, field) per field, which ends with the row
+ *                                      id (the tie-break)
  *   asset_sources(asset, reporter)         an asset's `sources`, both ways indexed
  *   asset_labels(asset, key, value)        for `labels` filters, indexed by (key, value)
  *
  * An asset is written by one SQL upsert on (parent, aid): no read of the previous row, its
  * createTime kept by the conflict clause, its reporter added to asset_sources.
+ *
+ * A database made before a column existed gets it on open (`ALTER TABLE ... ADD COLUMN`, before
+ * the indexes): its rows hold NULL there until imported again (disk_bytes: the wire value stays
+ * in their body, so they read as they were written).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { FilterNode } from '../migrationcenter/list-query';
 import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
 import { ASSET_COLUMNS, AssetSqlCompiler, assetName, orderSql, wireValue, type SqlPart, type SqlValue } from './asset-sql';
 
-const SCHEMA = `
+const TABLES = `
 CREATE TABLE IF NOT EXISTS asset_parents (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS asset_reporters (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS assets (
@@ -28,8 +33,17 @@ CREATE TABLE IF NOT EXISTS assets (
   create_ms INTEGER NOT NULL,
   update_ms INTEGER NOT NULL,
   vm_name TEXT, vm_uuid TEXT, core_count INTEGER, memory_mb INTEGER, os_family TEXT, power_state TEXT,
-  body TEXT NOT NULL
+  body TEXT NOT NULL,
+  disk_bytes INTEGER
 );
+CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
+`;
+
+/** Columns added after the table's first version: added on open to a table made without them. */
+const ADDED_COLUMNS: ReadonlyArray<[name: string, type: string]> = [['disk_bytes', 'INTEGER']];
+
+const INDEXES = `
 CREATE UNIQUE INDEX IF NOT EXISTS assets_by_id ON assets (parent, aid);
 CREATE INDEX IF NOT EXISTS assets_by_vm_name ON assets (parent, vm_name);
 CREATE INDEX IF NOT EXISTS assets_by_vm_uuid ON assets (parent, vm_uuid);
@@ -37,16 +51,15 @@ CREATE INDEX IF NOT EXISTS assets_by_core_count ON assets (parent, core_count);
 CREATE INDEX IF NOT EXISTS assets_by_memory_mb ON assets (parent, memory_mb);
 CREATE INDEX IF NOT EXISTS assets_by_os_family ON assets (parent, os_family);
 CREATE INDEX IF NOT EXISTS assets_by_power_state ON assets (parent, power_state);
+CREATE INDEX IF NOT EXISTS assets_by_disk_bytes ON assets (parent, disk_bytes);
 CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms);
 CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms);
-CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS asset_sources_by_reporter ON asset_sources (reporter, asset);
-CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS asset_labels_by_key ON asset_labels (key, value, asset);
 `;
 
 const SELECT =
-  'SELECT a.id, p.name AS parent, a.aid, a.create_ms, a.update_ms, a.vm_name, a.vm_uuid, a.core_count, a.memory_mb, a.os_family, a.power_state, a.body FROM assets a JOIN asset_parents p ON p.id = a.parent';
+  'SELECT a.id, p.name AS parent, a.aid, a.create_ms, a.update_ms, a.vm_name, a.vm_uuid, a.core_count, a.memory_mb, a.os_family, a.power_state, a.disk_bytes, a.body FROM assets a JOIN asset_parents p ON p.id = a.parent';
 
 interface Row {
   id: number;
@@ -60,6 +73,7 @@ interface Row {
   memory_mb: number | null;
   os_family: string | null;
   power_state: string | null;
+  disk_bytes: number | null;
   body: string;
   [column: string]: unknown;
 }
@@ -82,17 +96,20 @@ export class SqliteAssetStore implements AssetStore {
   private analyzedCount = 0;
 
   constructor(private readonly db: BetterSqlite3.Database) {
-    db.exec(SCHEMA);
-    // Nine indexes take random inserts during a run: a larger page cache keeps their hot pages.
+    db.exec(TABLES);
+    const columns = new Set((db.pragma('table_info(assets)') as Array<{ name: string }>).map((c) => c.name));
+    for (const [name, type] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${type}`);
+    db.exec(INDEXES);
+    // Ten indexes take random inserts during a run: a larger page cache keeps their hot pages.
     db.pragma('cache_size = -32768');
     // A new asset is one plain insert (the common case: an upsert with RETURNING costs twice as
     // much in SQLite); an asset imported again is an update of the row found by (parent, aid).
     this.insertRow = db.prepare(
-      `INSERT OR IGNORE INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO assets (parent, aid, create_ms, update_ms, vm_name, vm_uuid, core_count, memory_mb, os_family, power_state, disk_bytes, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.updateRow = db.prepare(
-      `UPDATE assets SET update_ms = ?, vm_name = ?, vm_uuid = ?, core_count = ?, memory_mb = ?, os_family = ?, power_state = ?, body = ?
+      `UPDATE assets SET update_ms = ?, vm_name = ?, vm_uuid = ?, core_count = ?, memory_mb = ?, os_family = ?, power_state = ?, disk_bytes = ?, body = ?
        WHERE parent = ? AND aid = ? RETURNING id`,
     );
     // One statement per batch for the sources (the asset ids as a JSON array): the same rows as one
@@ -125,11 +142,12 @@ export class SqliteAssetStore implements AssetStore {
       const memoryMb = r.memoryMb ?? null;
       const osFamily = r.osFamily ?? null;
       const powerState = r.powerState ?? null;
-      const inserted = this.insertRow.run(parentId, r.id, time, time, vmName, vmUuid, coreCount, memoryMb, osFamily, powerState, r.body);
+      const diskBytes = r.diskBytes ?? null;
+      const inserted = this.insertRow.run(parentId, r.id, time, time, vmName, vmUuid, coreCount, memoryMb, osFamily, powerState, diskBytes, r.body);
       const isNew = inserted.changes > 0;
       const id = isNew
         ? Number(inserted.lastInsertRowid)
-        : (this.updateRow.get(time, vmName, vmUuid, coreCount, memoryMb, osFamily, powerState, r.body, parentId, r.id) as { id: number }).id;
+        : (this.updateRow.get(time, vmName, vmUuid, coreCount, memoryMb, osFamily, powerState, diskBytes, r.body, parentId, r.id) as { id: number }).id;
       ids.push(id);
       // A new row has no labels yet: only an asset imported again drops its old ones.
       if (!isNew) this.dropLabels.run(id);
@@ -180,6 +198,7 @@ export class SqliteAssetStore implements AssetStore {
       ...(r.memory_mb !== null ? { memoryMb: r.memory_mb } : {}),
       ...(r.os_family !== null ? { osFamily: r.os_family } : {}),
       ...(r.power_state !== null ? { powerState: r.power_state } : {}),
+      ...(r.disk_bytes !== null ? { diskBytes: r.disk_bytes } : {}),
       sources: sources.get(r.id) ?? [],
       body: JSON.parse(r.body) as Record<string, unknown>,
     }));

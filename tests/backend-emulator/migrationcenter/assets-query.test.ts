@@ -25,14 +25,23 @@ import { ASSET_FIELDS } from '../../../backend-emulator/store/asset-store';
 const SRC_A = `${PARENT}/sources/a`;
 const SRC_B = `${PARENT}/sources/b`;
 
-/** Five machines: cores 2, 8, 16, 32, 4; memory 8, 32, 64, 128, 16 GiB. */
+/** Five machines: cores 2, 8, 16, 32, 4; memory 8, 32, 64, 128, 16 GiB; disks 50, 500, 2048, 100 GiB, none. */
 const MACHINES = {
-  a: vmRow('m-a', 'web-a', { AllocatedProcessorCoreCount: '2', MemoryGiB: '8' }),
-  b: vmRow('m-b', 'db-b', { AllocatedProcessorCoreCount: '8', MemoryGiB: '32' }),
-  c: vmRow('m-c', 'big-c', { AllocatedProcessorCoreCount: '16', MemoryGiB: '64', OsType: 'Windows', MachineStatus: 'Stopped' }),
+  a: vmRow('m-a', 'web-a', { AllocatedProcessorCoreCount: '2', MemoryGiB: '8', TotalDiskAllocatedGiB: '50', TotalDiskUsedGiB: '10' }),
+  b: vmRow('m-b', 'db-b', { AllocatedProcessorCoreCount: '8', MemoryGiB: '32', TotalDiskAllocatedGiB: '500', TotalDiskUsedGiB: '10' }),
+  c: vmRow('m-c', 'big-c', {
+    AllocatedProcessorCoreCount: '16',
+    MemoryGiB: '64',
+    OsType: 'Windows',
+    MachineStatus: 'Stopped',
+    TotalDiskAllocatedGiB: '2048',
+    TotalDiskUsedGiB: '10',
+  }),
   d: vmRow('m-d', 'huge-d', { AllocatedProcessorCoreCount: '32', MemoryGiB: '128', OsType: 'Windows' }),
-  e: vmRow('m-e', 'edge-e', { AllocatedProcessorCoreCount: '4', MemoryGiB: '16' }),
+  e: vmRow('m-e', 'edge-e', { AllocatedProcessorCoreCount: '4', MemoryGiB: '16', TotalDiskAllocatedGiB: '', TotalDiskUsedGiB: '' }),
 };
+const GiB = 1024 ** 3;
+const DISK = 'virtualMachineDetails.vmDisks.hddTotalCapacityBytes';
 const TAGS = 'MachineId,Key,Value\nm-a,env,prod\nm-b,env,dev\nm-c,team,x\n';
 
 /** Creates, validates and runs a job of `source` importing `rows` (and `tags`). */
@@ -87,6 +96,11 @@ describe('ListAssets filter', () => {
     ['virtualMachineDetails.vmUuid = m-c', ['big-c']],
     ['virtualMachineDetails.osFamily = OS_FAMILY_WINDOWS', ['big-c', 'huge-d']],
     ['virtualMachineDetails.powerState = poweredOff', ['big-c']],
+    [`${DISK} > ${100 * GiB}`, ['big-c', 'db-b']],
+    [`${DISK} = ${100 * GiB}`, ['huge-d']],
+    [`${DISK} <= ${100 * GiB}`, ['huge-d', 'web-a']],
+    [`${DISK}:*`, ['big-c', 'db-b', 'huge-d', 'web-a']],
+    [`NOT ${DISK}:*`, ['edge-e']],
     ['virtualMachineDetails.powerState != poweredOff', ['db-b', 'edge-e', 'huge-d', 'web-a']],
     ['labels.env = prod', ['web-a']],
     ['labels.env != prod', ['big-c', 'db-b', 'edge-e', 'huge-d']],
@@ -142,6 +156,9 @@ describe('ListAssets orderBy and page tokens', () => {
     ['title desc', ['web-a', 'huge-d', 'edge-e', 'db-b', 'big-c']],
     ['virtualMachineDetails.vmUuid', ['web-a', 'db-b', 'big-c', 'huge-d', 'edge-e']],
     ['virtualMachineDetails.osFamily desc, virtualMachineDetails.coreCount', ['big-c', 'huge-d', 'web-a', 'edge-e', 'db-b']],
+    // A machine without the field sorts first (NULL), last going down.
+    [DISK, ['edge-e', 'web-a', 'huge-d', 'db-b', 'big-c']],
+    [`${DISK} desc`, ['big-c', 'db-b', 'huge-d', 'web-a', 'edge-e']],
   ])('%s, in pages of 2', async (orderBy, expected) => {
     expect(await allPages({ orderBy, pageSize: '2' })).toEqual(expected);
   });
@@ -289,6 +306,32 @@ describe('assets:aggregateValues', () => {
         expect(await vmNames(app, `${field} = "${value}"`)).toHaveLength(Number(count));
       }
     }
+  });
+
+  test('the disk capacity (int64) counts, sums and buckets as a number', async () => {
+    const res = ok(
+      await aggregate({
+        aggregations: [
+          { field: DISK, count: {} },
+          { field: DISK, sum: {} },
+          { field: DISK, histogram: { lowerBounds: [100 * GiB, 1024 * GiB] } },
+        ],
+      }),
+    );
+    expect(res.results).toEqual([
+      { field: DISK, count: { value: '4' } },
+      { field: DISK, sum: { value: (50 + 500 + 2048 + 100) * GiB } },
+      {
+        field: DISK,
+        histogram: {
+          buckets: [
+            { lowerBound: '-Infinity', upperBound: 100 * GiB, count: '1' },
+            { lowerBound: 100 * GiB, upperBound: 1024 * GiB, count: '2' },
+            { lowerBound: 1024 * GiB, upperBound: 'Infinity', count: '1' },
+          ],
+        },
+      },
+    ]);
   });
 
   test('the filter selects the aggregated assets; an empty selection leaves the defaults out', async () => {

@@ -19,6 +19,7 @@ beforeAll(() => {
     memoryMb: 1024 << (i % 6),
     osFamily: OS[i % 3],
     powerState: i % 7 === 0 ? 'poweredOff' : 'poweredOn',
+    ...(i % 9 === 0 ? {} : { diskBytes: (i % 50) * 2 ** 34 }),
     labels: (i % 10 === 0 ? { env: `e${i % 3}` } : {}) as Record<string, string>,
     body: '{}',
   }));
@@ -34,7 +35,7 @@ function plan(filter: string | undefined, orderBy = ''): string[] {
 }
 
 /** Selective filters walk their own index; filters most assets pass may walk the name index and stop at a page. */
-test.each([
+const FILTERS: Array<[string, string]> = [
   ['name = "projects/p/locations/l/assets/asset-00001"', 'assets_by_id'],
   ['title = vm-1', 'assets_by_vm_name'],
   ['virtualMachineDetails.vmName = vm-1', 'assets_by_vm_name'],
@@ -48,8 +49,17 @@ test.each([
   ['labels.env = e1', 'asset_labels_by_key'],
   ['labels:env', 'asset_labels_by_key'],
   ['sources:"projects/p/locations/l/sources/s"', 'asset_sources_by_reporter'],
-])('filter %s uses %s', (filter, index) => {
+  ['virtualMachineDetails.vmDisks.hddTotalCapacityBytes >= 549755813888', 'assets_by_'],
+  ['virtualMachineDetails.vmDisks.hddTotalCapacityBytes = 17179869184', 'assets_by_disk_bytes'],
+];
+
+test.each(FILTERS)('filter %s uses %s', (filter, index) => {
   expect(plan(filter).join('\n')).toContain(index);
+});
+
+test('every field of ASSET_FIELDS has a filter above', () => {
+  const filtered = new Set(FILTERS.map(([filter]) => filter.split(/[\s=<>!:]/)[0]));
+  expect(Object.keys(ASSET_FIELDS).filter((f) => !filtered.has(f))).toEqual([]);
 });
 
 test.each(Object.keys(ASSET_FIELDS).flatMap((f) => [f, `${f} desc`]))('orderBy %s walks an index (no temp sort)', (orderBy) => {
