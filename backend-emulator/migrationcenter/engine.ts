@@ -13,6 +13,8 @@ export interface EngineCallOptions {
   signal?: AbortSignal;
   /** How many assets each sink write receives (the engine's default otherwise). */
   sinkBatchSize?: number;
+  /** After each chunk of rows read: how many so far (the Operation's status message). */
+  onProgress?: (p: { rowsRead: number; file: string }) => void;
 }
 
 /** Typed from the module itself: a type-only import is erased, so the engine still loads lazily. */

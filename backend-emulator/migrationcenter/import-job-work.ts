@@ -80,6 +80,23 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/**
+ * An Operation's `statusMessage` while work reads and writes, at most once per `everyMs`: each
+ * message is a store write, and the engine reports after every chunk of rows. The first one goes
+ * out at once, so a short job's Operation says how far it got too.
+ */
+function throttledProgress(ctl: OperationControl, everyMs = 500): (message: string) => void {
+  let last = -Infinity;
+  return (message) => {
+    const t = Date.now();
+    if (t - last < everyMs) return;
+    last = t;
+    ctl.progress(message);
+  };
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
 function abortError(signal: AbortSignal): Error {
   const err = new Error(`aborted: ${String(signal.reason)}`);
   err.name = 'AbortError';
@@ -209,7 +226,9 @@ export class ImportJobWork {
       report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
     } else {
       ctl.progress(`validating ${files.length} file(s)`);
-      report = await raceAbort(engine.validateImport(format, files, { signal }), signal);
+      const tick = throttledProgress(ctl);
+      const onProgress = ({ rowsRead }: { rowsRead: number }) => tick(`validating ${files.length} file(s): ${count(rowsRead)} rows read`);
+      report = await raceAbort(engine.validateImport(format, files, { signal, onProgress }), signal);
       if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
     }
     const failed = hasBlockingErrors(report);
@@ -235,6 +254,7 @@ export class ImportJobWork {
       report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
     } else {
       ctl.progress(`importing ${files.length} file(s)`);
+      const tick = throttledProgress(ctl);
       // Each asset becomes its stored row as soon as it is built (AssetSink.prepare): the batch
       // waiting for its transaction holds rows, not the assets' object graphs.
       const sink: AssetSink<AssetRow> = {
@@ -251,6 +271,7 @@ export class ImportJobWork {
             this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
           });
           progress(framesWritten);
+          tick(`importing ${files.length} file(s): ${count(framesWritten)} assets written`);
         },
       };
       report = await raceAbort(engine.executeImport(format, files, sink, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);

@@ -317,6 +317,16 @@ describe('requestId', () => {
   });
 });
 
+describe("the Operation's status message says how far the work got", () => {
+  test(':validate counts the rows read, :run the assets written', async () => {
+    ok(await createJob(app, 'job-1', { inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO }) }));
+    const [validated] = await act(app, 'job-1', 'validate');
+    expect(validated.metadata.statusMessage).toBe('validating 1 file(s): 2 rows read');
+    const [ran] = await act(app, 'job-1', 'run');
+    expect(ran.metadata.statusMessage).toBe('importing 1 file(s): 2 assets written');
+  });
+});
+
 describe('forbidden transitions are FAILED_PRECONDITION naming the state', () => {
   test.each([
     ['run', 'IMPORT_JOB_STATE_PENDING'],
