@@ -346,13 +346,20 @@
 
   var CORE_BOUNDS = [2, 4, 8, 16, 32, 64];
   var MEMORY_BOUNDS = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
+  var GIB = 1024 * 1024 * 1024;
+  /** Total disk capacity per machine, in bytes: 32 GiB to 2 TiB, doubling. */
+  var DISK_BOUNDS = [32, 64, 128, 256, 512, 1024, 2048].map(function (g) {
+    return g * GIB;
+  });
+  var DISK_FIELD = 'virtualMachineDetails.vmDisks.hddTotalCapacityBytes';
   var MAX_SOURCES = 25;
 
-  function bucketLabel(b, unit) {
+  /** A bucket's label; `per` is how many of the field's units make one `unit` (1024 MB, 2^30 bytes per GiB). */
+  function bucketLabel(b, unit, per) {
     var lo = b.lowerBound;
     var hi = b.upperBound;
     var f = function (v) {
-      return unit === 'GiB' ? G.num(v / 1024) : G.num(v);
+      return G.num(v / (per || 1));
     };
     if (lo === undefined || lo === null || lo === '-Infinity' || lo === -Infinity) return '< ' + f(hi) + (unit ? ' ' + unit : '');
     if (hi === undefined || hi === null || hi === 'Infinity' || hi === Infinity) return '≥ ' + f(lo) + (unit ? ' ' + unit : '');
@@ -368,10 +375,10 @@
       });
   }
 
-  function histogramBars(result, unit) {
+  function histogramBars(result, unit, per) {
     var buckets = (result && result.histogram && result.histogram.buckets) || [];
     return buckets.map(function (b) {
-      return { label: bucketLabel(b, unit), value: Number(b.count || 0) };
+      return { label: bucketLabel(b, unit, per), value: Number(b.count || 0) };
     });
   }
 
@@ -404,6 +411,7 @@
       { field: 'virtualMachineDetails.memoryMb', histogram: { lowerBounds: MEMORY_BOUNDS } },
       { field: 'virtualMachineDetails.coreCount', sum: {} },
       { field: 'virtualMachineDetails.memoryMb', sum: {} },
+      { field: DISK_FIELD, histogram: { lowerBounds: DISK_BOUNDS } },
     ])
       .then(function (results) {
         var count = Number((results[0] && results[0].count && results[0].count.value) || 0);
@@ -414,7 +422,9 @@
         out.appendChild(G.charts.bars('Assets by OS family', frequencyBars(results[1], shortOs), { id: 'chart-os' }));
         out.appendChild(G.charts.bars('Assets by power state', frequencyBars(results[2], String), { id: 'chart-power' }));
         out.appendChild(G.charts.bars('Cores per machine', histogramBars(results[3], ''), { id: 'chart-cores' }));
-        out.appendChild(G.charts.bars('Memory per machine', histogramBars(results[4], 'GiB'), { id: 'chart-memory' }));
+        out.appendChild(G.charts.bars('Memory per machine', histogramBars(results[4], 'GiB', 1024), { id: 'chart-memory' }));
+        // Machines whose source gave no disk capacity are in no bucket.
+        out.appendChild(G.charts.bars('Disk per machine', histogramBars(results[7], 'GiB', GIB), { id: 'chart-disk' }));
         // Counts by source: `sources` is not an aggregatable field, so one count per source
         // (the first 25 sources of the location), each filtered with sources:NAME.
         return G.request('GET', G.v1alpha1(parent) + '/sources', { pageSize: MAX_SOURCES }).then(function (page) {
