@@ -34,7 +34,6 @@ import type { StorageSettings } from '../payloads';
 import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
 import { Sources } from './sources';
 import { Assets } from './assets';
-import type { AggregateRequest } from './asset-aggregations';
 import { ImportJobs, parseJobView } from './import-jobs';
 import { ImportDataFiles } from './import-data-files';
 import { DataFileBytes } from './data-file-bytes';
@@ -282,9 +281,9 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   });
 
   // The `assets:aggregateValues` verb path, registered before the `:asset` route (fastify's `::` is a literal colon).
-  app.post<{ Params: ParentParams; Body: AggregateRequest }>(`${prefix}/assets::aggregateValues`, async (request) => {
+  app.post<{ Params: ParentParams }>(`${prefix}/assets::aggregateValues`, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
-    return assets.aggregateValues(parent, (request.body ?? {}) as AggregateRequest);
+    return assets.aggregateValues(parent, objectBody(request));
   });
 
   app.get<{ Params: AssetParams }>(`${prefix}/assets/:asset`, async (request) => {

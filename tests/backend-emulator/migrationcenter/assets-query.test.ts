@@ -365,8 +365,14 @@ describe('assets:aggregateValues', () => {
       'strictly increasing',
     ],
     [{ aggregations: Array.from({ length: 26 }, () => ({ field: 'name', count: {} })) }, 'aggregations', 'at most 25'],
+    [{ filter: 5, aggregations: [{ field: 'name', count: {} }] }, 'filter', 'must be a string'],
+    [{ showHidden: 'yes', aggregations: [{ field: 'name', count: {} }] }, 'showHidden', 'must be true or false'],
+    [{ aggregations: [], colour: 'blue' }, '', 'Unknown name "colour"'],
+    [[1, 2], '', 'must be a JSON object, not a list'],
+    [5, '', 'must be a JSON object, not a number'],
   ])('%j is INVALID_ARGUMENT naming %s', async (body, field, description) => {
     const error = googleError(await aggregate(body), 400, 'INVALID_ARGUMENT');
-    expect(violations(error)).toEqual([{ field, description: expect.stringContaining(description) }]);
+    // The request itself (field "") is a default ProtoJSON leaves out.
+    expect(violations(error)).toEqual([{ ...(field ? { field } : {}), description: expect.stringContaining(description) }]);
   });
 });
