@@ -351,12 +351,22 @@ test('with --auth: a user token (not an admin) imports through the Import view: 
     await userPage.fill('#imp-job-id', 'alice-job');
     await userPage.setInputFiles('#imp-files', { name: 'vmInfo.csv', mimeType: 'text/csv', buffer: Buffer.from(`${VM_HEADER}\n${vmRow('vm-a1')}\n`) });
     await userPage.selectOption('#imp-format', 'IMPORT_JOB_FORMAT_MANUAL_CSV');
+    // Every status line the page shows, kept as it changes (the work's progress is shown in passing).
+    await userPage.evaluate(() => {
+      const el = document.getElementById('imp-status')!;
+      const seen: string[] = [];
+      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
+      new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, { childList: true, characterData: true, subtree: true });
+    });
     await userPage.click('#imp-start');
     await userPage.locator('#imp-state', { hasText: /^READY$/ }).waitFor({ timeout: 30_000 });
     await userPage.locator('#imp-report-files tr[data-file="vmInfo.csv"]').waitFor();
     await userPage.click('#imp-run');
     await userPage.locator('#imp-state', { hasText: /^COMPLETED$/ }).waitFor({ timeout: 30_000 });
     expect(await userPage.locator('#imp-frames').textContent()).toMatch(/^\d+ frames reported · 1 rows read$/);
+    // The Operations' status messages were shown while the server worked.
+    const seen = await userPage.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
+    expect(seen).toEqual(expect.arrayContaining(['Validating: validating 1 file(s): 1 rows read…', 'Running: importing 1 file(s): 1 assets written…']));
     expect(refused).toEqual([]);
   } finally {
     await context.close();

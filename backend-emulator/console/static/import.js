@@ -146,6 +146,19 @@
       });
   }
 
+  /**
+   * Follows a :validate or :run Operation, showing its status message (rows read, assets written)
+   * as the server reports it. How it ended is the job's state, read next: an Operation error (a
+   * cancelled run) is not this step's to show.
+   */
+  function followWork(op, doing) {
+    return G.waitOperation(op, function (message) {
+      status(doing + ': ' + message + '…');
+    }).catch(function () {
+      return undefined;
+    });
+  }
+
   /** Polls importJobs.get until the job leaves VALIDATING / RUNNING; shows each state seen. */
   function waitJob(name) {
     return G.request('GET', G.v1alpha1(name)).then(function (j) {
@@ -318,6 +331,9 @@
         status('Validating…');
         return G.request('POST', G.v1alpha1(job, 'validate'), null, {});
       })
+      .then(function (op) {
+        return followWork(op, 'Validating');
+      })
       .then(function () {
         return waitJob(job);
       })
@@ -347,6 +363,9 @@
     $('imp-run').disabled = true;
     status('Running…');
     G.request('POST', G.v1alpha1(job, 'run'), null, {})
+      .then(function (op) {
+        return followWork(op, 'Running');
+      })
       .then(function () {
         return waitJob(job);
       })

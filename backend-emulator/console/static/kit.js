@@ -140,13 +140,16 @@
   }
 
   /** Polls an Operation until done; resolves to its response, rejects with its error. */
-  function waitOperation(op) {
+  function waitOperation(op, onStatus) {
+    if (onStatus && op.metadata && op.metadata.statusMessage) onStatus(op.metadata.statusMessage);
     if (op.done) {
       if (op.error) return Promise.reject(new ApiError(0, op.error.message || 'operation failed', 'OPERATION_FAILED'));
       return Promise.resolve(op.response);
     }
     return sleep(200).then(function () {
-      return request('GET', v1alpha1(op.name)).then(waitOperation);
+      return request('GET', v1alpha1(op.name)).then(function (next) {
+        return waitOperation(next, onStatus);
+      });
     });
   }
 
