@@ -36,8 +36,10 @@ export function temporaryAdminsBinding<Ref>(policyName: Ref) {
   };
 }
 
-export function uploadsSource(project: string) {
-  return { project, location: 'global', sourceId: 'uploads', displayName: 'Manual uploads', type: 'SOURCE_TYPE_UPLOAD' as const };
+export const DEFAULT_SOURCE_DISPLAY_NAME = 'Manual uploads';
+
+export function uploadsSource(project: string, displayName = DEFAULT_SOURCE_DISPLAY_NAME) {
+  return { project, location: 'global', sourceId: 'uploads', displayName, type: 'SOURCE_TYPE_UPLOAD' as const };
 }
 
 export const DEFAULT_JOB_DISPLAY_NAME = 'November inventory';

@@ -2,15 +2,18 @@
  * examples/basic runs as a real Pulumi program: @pulumi/pulumi's own runner (ts-node, the SDK's
  * registration code, the closure serialiser) against the stand-in engine (support/harness/engine.ts),
  * our providers in the real dynamic-provider host, the embedded backend keeping its store in the
- * program folder. up -> up again (nothing changes) -> preview of a rename -> the rename -> destroy.
+ * program folder. up -> up again (nothing changes) -> preview of a rename of the job -> that rename ->
+ * preview of a rename of the source the job refers to -> that rename -> a move to another project ->
+ * destroy. Each test starts from the state the one before it left.
  */
 import { createExampleProgram, StandInEngine, type ExampleProgram, type RunResult, type StateEntry } from '../../support/harness';
-import { DEFAULT_JOB_DISPLAY_NAME, DEFAULT_PROJECT } from '../../examples/basic/resources';
+import { DEFAULT_JOB_DISPLAY_NAME, DEFAULT_PROJECT, DEFAULT_SOURCE_DISPLAY_NAME } from '../../examples/basic/resources';
 
 jest.setTimeout(240_000);
 
 const STACK = 'dev';
 const RENAMED = 'December inventory';
+const RENAMED_SOURCE = 'Spreadsheet uploads';
 const OTHER_PROJECT = 'other-project';
 const WRITES = ['create', 'update', 'delete'];
 
@@ -48,6 +51,8 @@ afterAll(async () => {
 describe('examples/basic under the stand-in engine', () => {
   const config = { 'google-native-local:project': DEFAULT_PROJECT };
   const renamed = { ...config, [`google-native-local-basic:jobDisplayName`]: RENAMED };
+  // The job's rename stays: only the source's display name changes on top of it.
+  const sourceRenamed = { ...renamed, [`google-native-local-basic:sourceDisplayName`]: RENAMED_SOURCE };
   let created: Record<string, StateEntry>;
 
   test('up creates every resource and exports the job', async () => {
@@ -112,8 +117,51 @@ describe('examples/basic under the stand-in engine', () => {
     expect(job.properties.displayName).toBe(RENAMED);
   });
 
+  // Issue 14: the job's `assetSource` is the source's name, which a new display name does not
+  // change. The Source's check gives the name at preview, so the job's diff sees it unchanged.
+  test('preview of a rename of the source plans an update of the source only: the job that refers to it stays same', async () => {
+    const result = await engine.run({ config: sourceRenamed, dryRun: true });
+    expectSuccess(result);
+    expect(byName(result)).toEqual({
+      [`${program.project}-${STACK}`]: 'same',
+      sidecars: 'same',
+      viewers: 'same',
+      'temporary-admins': 'same',
+      uploads: 'update',
+      inventory: 'same',
+    });
+    expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual([]);
+    // The job's diff ran (against the source's name, known at preview) and found nothing.
+    expect(result.providerCalls.filter((c) => c === 'diff')).toHaveLength(5);
+    expect(result.outputs.jobName).toBe(created.inventory.id);
+    expect((await engine.read(entry('uploads'))).properties.displayName).toBe(DEFAULT_SOURCE_DISPLAY_NAME);
+    expect((await engine.read(entry('inventory'))).properties.displayName).toBe(RENAMED);
+  });
+
+  test('up with the rename of the source updates the source in place and nothing else', async () => {
+    const result = await engine.run({ config: sourceRenamed });
+    expectSuccess(result);
+    expect(byName(result)).toEqual({
+      [`${program.project}-${STACK}`]: 'same',
+      sidecars: 'same',
+      viewers: 'same',
+      'temporary-admins': 'same',
+      uploads: 'update',
+      inventory: 'same',
+    });
+    expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual(['update']);
+    const source = await engine.read(entry('uploads'));
+    expect(source.id).toBe(created.uploads.id);
+    expect(source.properties).toMatchObject({ name: created.uploads.id, displayName: RENAMED_SOURCE });
+    const job = await engine.read(entry('inventory'));
+    expect(job.id).toBe(created.inventory.id);
+    expect(job.properties).toMatchObject({ displayName: RENAMED, assetSource: created.uploads.id });
+    expect(result.outputs).toMatchObject({ jobName: created.inventory.id, jobDisplayName: RENAMED });
+  });
+
   test('up in another project replaces every resource; the old ones are deleted after the new ones exist', async () => {
-    const moved = { ...renamed, 'google-native-local:project': OTHER_PROJECT };
+    // Both renames stay: only the project changes.
+    const moved = { ...sourceRenamed, 'google-native-local:project': OTHER_PROJECT };
     const result = await engine.run({ config: moved });
     expectSuccess(result);
     expect(byName(result)).toMatchObject({
@@ -128,6 +176,7 @@ describe('examples/basic under the stand-in engine', () => {
     const job = entry('inventory');
     expect(job.id).toBe(result.outputs.jobName);
     expect((await engine.read(job)).properties.assetSource).toBe(entry('uploads').id);
+    expect((await engine.read(entry('uploads'))).properties.displayName).toBe(RENAMED_SOURCE);
     // Create-before-delete: the replacements of the job and its source exist before the old ones go.
     const calls = result.providerCalls;
     expect(calls.lastIndexOf('create')).toBeLessThan(calls.indexOf('delete'));
