@@ -9,4 +9,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(@marcbachmann/cel-js|cookie)/)'],
   testTimeout: 30000,
+  // One temp folder per run (TMPDIR), removed at the end: a run leaves nothing in /tmp.
+  globalSetup: '<rootDir>/tests/support/global-setup.ts',
+  globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
 };

@@ -151,7 +151,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await emulator?.close();
-  if (shots) console.log(`console screenshots: ${shots}`);
+  if (shots) console.log(`console screenshots: ${shots} (in the run's temp folder: KEEP_TEST_TMP=1 keeps it)`);
 });
 
 test('endpoint policies with their IAM bindings: members, condition title, etag', async () => {
@@ -352,12 +352,12 @@ test('with --auth: a user token (not an admin) imports through the Import view: 
     await userPage.setInputFiles('#imp-files', { name: 'vmInfo.csv', mimeType: 'text/csv', buffer: Buffer.from(`${VM_HEADER}\n${vmRow('vm-a1')}\n`) });
     await userPage.selectOption('#imp-format', 'IMPORT_JOB_FORMAT_MANUAL_CSV');
     // Every status line the page shows, kept as it changes (the work's progress is shown in passing).
-    await userPage.evaluate(() => {
-      const el = document.getElementById('imp-status')!;
-      const seen: string[] = [];
-      (window as unknown as { statusSeen: string[] }).statusSeen = seen;
-      new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, { childList: true, characterData: true, subtree: true });
-    });
+    // (Page code as text: the tests compile without the DOM's types.)
+    await userPage.evaluate(`(() => {
+      const el = document.getElementById('imp-status');
+      window.statusSeen = [];
+      new MutationObserver(() => window.statusSeen.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    })()`);
     await userPage.click('#imp-start');
     await userPage.locator('#imp-state', { hasText: /^READY$/ }).waitFor({ timeout: 30_000 });
     await userPage.locator('#imp-report-files tr[data-file="vmInfo.csv"]').waitFor();
@@ -365,7 +365,7 @@ test('with --auth: a user token (not an admin) imports through the Import view: 
     await userPage.locator('#imp-state', { hasText: /^COMPLETED$/ }).waitFor({ timeout: 30_000 });
     expect(await userPage.locator('#imp-frames').textContent()).toMatch(/^\d+ frames reported · 1 rows read$/);
     // The Operations' status messages were shown while the server worked.
-    const seen = await userPage.evaluate(() => (window as unknown as { statusSeen: string[] }).statusSeen);
+    const seen = (await userPage.evaluate('window.statusSeen')) as string[];
     expect(seen).toEqual(expect.arrayContaining(['Validating: validating 1 file(s): 1 rows read…', 'Running: importing 1 file(s): 1 assets written…']));
     expect(refused).toEqual([]);
   } finally {

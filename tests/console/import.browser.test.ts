@@ -102,7 +102,8 @@ afterAll(async () => {
       fs.mkdirSync(DOCS_SHOTS, { recursive: true });
       for (const file of written) fs.copyFileSync(file, path.join(DOCS_SHOTS, path.basename(file)));
     }
-    console.log(`console screenshots: ${shots}${process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? ` (copied to ${DOCS_SHOTS})` : ''}`);
+    const where = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? ` (copied to ${DOCS_SHOTS})` : " (in the run's temp folder: KEEP_TEST_TMP=1 keeps it)";
+    console.log(`console screenshots: ${shots}${where}`);
   }
 });
 
