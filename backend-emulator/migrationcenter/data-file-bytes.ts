@@ -14,9 +14,9 @@
  */
 import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import type { Readable } from 'stream';
+import { makeTempFolder } from '../temp-folders';
 
 /** Google's limit for one uploaded file (Migration Center: "maximum 100 MB per uploaded file"). */
 export const MAX_DATA_FILE_BYTES = 100 * 1024 * 1024;
@@ -52,7 +52,7 @@ export class DataFileBytes {
 
   /** `dataDir` undefined: a temporary directory, removed by `close()`. */
   constructor(dataDir: string | undefined) {
-    this.root = dataDir ? path.join(dataDir, 'data-files') : fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-data-files-'));
+    this.root = dataDir ? path.join(dataDir, 'data-files') : makeTempFolder('data-files');
     this.ownsRoot = !dataDir;
     this.filesDir = path.join(this.root, 'files');
     this.tmpDir = path.join(this.root, 'tmp');

@@ -22,7 +22,6 @@
  * where {parent} is projects/{project}/locations/{location} and {job} is {parent}/importJobs/{id}.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
@@ -31,6 +30,7 @@ import { boolQueryParam, objectBody, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
+import { makeTempFolder } from '../temp-folders';
 import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
 import { Sources } from './sources';
 import { Assets } from './assets';
@@ -110,7 +110,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     if (!dir) {
       if (config.dataDir) dir = path.join(config.dataDir, 'storage');
       else {
-        tempStorage ??= fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-storage-'));
+        tempStorage ??= makeTempFolder('storage');
         dir = tempStorage;
       }
     }

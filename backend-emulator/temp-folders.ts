@@ -1,0 +1,47 @@
+/**
+ * The temporary folders of an emulator without a data dir (`--in-memory`, tests): the data files'
+ * bytes and the storage folder. A `kill -9` runs no `close()`, so each folder's name carries the
+ * process id that made it, and the next emulator to make one removes those whose process is gone:
+ * nothing is left in the machine's temp dir for an emulator that no longer runs.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const PREFIX = 'google-native-local-';
+
+/** Whether a process runs (EPERM: it does, as another user's). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the `kind` folders of processes that are gone; folders of other names are left alone. */
+export function sweepOrphanedTempFolders(kind: string, dir: string = os.tmpdir()): string[] {
+  const prefix = `${PREFIX}${kind}-`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || isRunning(pid)) continue;
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** A new temporary folder for `kind`, named after this process, after sweeping the orphans. */
+export function makeTempFolder(kind: string): string {
+  sweepOrphanedTempFolders(kind);
+  return fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${kind}-${process.pid}-`));
+}
