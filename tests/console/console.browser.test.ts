@@ -12,7 +12,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import {
   BIG_FILES,
@@ -300,21 +300,50 @@ test('the page logged no errors (scripts, content security policy, failed reques
   expect(pageErrors).toEqual([]);
 });
 
-test('with --auth: the console opened as /#token=ADMIN_TOKEN loads every script (a browser sends no token for them) and shows the data', async () => {
-  const secured = await startEmulator({
-    port: 0,
-    inMemory: true,
-    logLevel: 'silent',
-    auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
+describe('with --auth', () => {
+  let secured: RunningEmulator;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    secured = await startEmulator({
+      port: 0,
+      inMemory: true,
+      logLevel: 'silent',
+      auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
+    });
   });
-  const context = await browser.newContext();
-  try {
-    const tokenPage = await context.newPage();
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
+  });
+  afterAll(() => secured?.close());
+
+  /** A page of a fresh browser context (no token kept); `failed` lists its error answers and page errors. */
+  async function freshPage(headers?: Record<string, string>): Promise<{ page: Page; failed: string[] }> {
+    const context = await browser.newContext(headers ? { extraHTTPHeaders: headers } : {});
+    contexts.push(context);
+    const fresh = await context.newPage();
     const failed: string[] = [];
-    tokenPage.on('pageerror', (err) => failed.push(`page error: ${err.message}`));
-    tokenPage.on('response', (res) => {
+    fresh.on('pageerror', (err) => failed.push(`page error: ${err.message}`));
+    fresh.on('response', (res) => {
       if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`);
     });
+    return { page: fresh, failed };
+  }
+
+  test('an admin token (sent as a header) shows the data; another token gets the explanation', async () => {
+    const admin = await freshPage({ authorization: 'Bearer tok-admin' });
+    await admin.page.goto(`${secured.url}/`);
+    await admin.page.locator('#summary', { hasText: '0 endpoint policies · 0 import jobs · 0 assets' }).waitFor({ timeout: 15_000 });
+    expect(await admin.page.locator('#notice').isHidden()).toBe(true);
+
+    const alice = await freshPage({ authorization: 'Bearer tok-alice' });
+    await alice.page.goto(`${secured.url}/`);
+    await alice.page.locator('#notice', { hasText: '#token=ADMIN_TOKEN' }).waitFor({ timeout: 15_000 });
+    expect(await alice.page.locator('#notice').textContent()).toContain('admin token');
+  });
+
+  test('the console opened as /#token=ADMIN_TOKEN loads every script (a browser sends no token for them) and shows the data', async () => {
+    const { page: tokenPage, failed } = await freshPage();
     await tokenPage.goto(`${secured.url}/#token=tok-admin`);
     await tokenPage.locator('#summary', { hasText: '0 endpoint policies · 0 import jobs · 0 assets' }).waitFor({ timeout: 15_000 });
     // The token is kept for the session and shown in the header's field; it left the address.
@@ -323,27 +352,10 @@ test('with --auth: the console opened as /#token=ADMIN_TOKEN loads every script 
     await tokenPage.click('header.top nav a[data-view="import"]');
     await tokenPage.locator('#import-view').waitFor();
     expect(failed).toEqual([]);
-  } finally {
-    await context.close();
-    await secured.close();
-  }
-});
-
-test('with --auth: a user token (not an admin) imports through the Import view: every step is the public REST API', async () => {
-  const secured = await startEmulator({
-    port: 0,
-    inMemory: true,
-    logLevel: 'silent',
-    auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
   });
-  const context = await browser.newContext();
-  try {
-    const userPage = await context.newPage();
-    const refused: string[] = [];
-    userPage.on('response', (res) => {
-      // Only the header's counts (an admin route) may refuse this token.
-      if (res.status() >= 400 && !res.url().endsWith('/emulator/v1/console/summary')) refused.push(`${res.status()} ${res.url()}`);
-    });
+
+  test('a user token (not an admin) imports through the Import view: every step is the public REST API', async () => {
+    const { page: userPage, failed } = await freshPage();
     await userPage.goto(`${secured.url}/#view=import&token=tok-alice`);
     await userPage.locator('#imp-source option').last().waitFor({ state: 'attached' });
     await userPage.selectOption('#imp-source', '__new__');
@@ -367,35 +379,7 @@ test('with --auth: a user token (not an admin) imports through the Import view: 
     // The Operations' status messages were shown while the server worked.
     const seen = (await userPage.evaluate('window.statusSeen')) as string[];
     expect(seen).toEqual(expect.arrayContaining(['Validating: validating 1 file(s): 1 rows read…', 'Running: importing 1 file(s): 1 assets written…']));
-    expect(refused).toEqual([]);
-  } finally {
-    await context.close();
-    await secured.close();
-  }
-});
-
-test('with --auth: an admin token (sent as a header) shows the data; another token gets the explanation', async () => {
-  const secured = await startEmulator({
-    port: 0,
-    inMemory: true,
-    logLevel: 'silent',
-    auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
+    // Only the header's counts (an admin route) may refuse this token.
+    expect(failed.filter((f) => !f.endsWith('/emulator/v1/console/summary'))).toEqual([]);
   });
-  try {
-    const admin = await browser.newContext({ extraHTTPHeaders: { authorization: 'Bearer tok-admin' } });
-    const adminPage = await admin.newPage();
-    await adminPage.goto(`${secured.url}/`);
-    await adminPage.locator('#summary', { hasText: '0 endpoint policies · 0 import jobs · 0 assets' }).waitFor({ timeout: 15_000 });
-    expect(await adminPage.locator('#notice').isHidden()).toBe(true);
-    await admin.close();
-
-    const alice = await browser.newContext({ extraHTTPHeaders: { authorization: 'Bearer tok-alice' } });
-    const alicePage = await alice.newPage();
-    await alicePage.goto(`${secured.url}/`);
-    await alicePage.locator('#notice', { hasText: '#token=ADMIN_TOKEN' }).waitFor({ timeout: 15_000 });
-    expect(await alicePage.locator('#notice').textContent()).toContain('admin token');
-    await alice.close();
-  } finally {
-    await secured.close();
-  }
 });
