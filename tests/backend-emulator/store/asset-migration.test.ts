@@ -1,6 +1,6 @@
 /**
  * A data dir whose asset table was made before the disk capacity column: opening it adds the
- * column and its index; its old rows read as they were written and hold NULL in the column (not
+ * column (it has no index, on purpose: sqlite-assets.ts); its old rows read as they were written and hold NULL in the column (not
  * filterable, not aggregated) until imported again.
  */
 import * as path from 'path';
@@ -48,7 +48,7 @@ function machine(id: string, capacity: string): Asset {
   return { machineId: id, attributes: {}, labels: {}, virtualMachineDetails: { vmUuid: id, vmName: id, vmDisks: { hddTotalCapacityBytes: capacity } } };
 }
 
-test('an asset table without the disk column gets it, and its index, on open; old rows hold NULL there until imported again', () => {
+test('an asset table without the disk column gets it on open; old rows hold NULL there until imported again', () => {
   const dir = tempDir();
   oldDatabase(dir);
   let store = new SqliteStore({ dataDir: dir });
@@ -60,10 +60,8 @@ test('an asset table without the disk column gets it, and its index, on open; ol
     // ... but its column is NULL: not filterable, not counted.
     expect(titles(`${DISK}:*`)).toEqual([]);
     expect(assets.aggregateValues(PARENT, { aggregations: [{ field: DISK, count: {} }] }).results).toEqual([{ field: DISK, count: {} }]);
-    // The new column is ordered through its index.
-    expect(store.assets.explain({ parent: PARENT, order: parseAssetOrder(DISK), limit: 51 }).join('\n')).toMatch(
-      /USING (COVERING )?INDEX assets_by_disk_bytes/,
-    );
+    // The new column is there (read by the ordering's plan).
+    expect(store.assets.explain({ parent: PARENT, order: parseAssetOrder(DISK), limit: 51 }).join('\n')).toContain('TEMP B-TREE');
 
     store.transaction(() => assets.upsert(PARENT, SOURCE, [machine('old', '3000'), machine('new', '2000')]));
     expect(titles(`${DISK} >= 2000`)).toEqual(['new', 'old']);
