@@ -83,15 +83,27 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /**
  * An Operation's `statusMessage` while work reads and writes, at most once per `everyMs`: each
  * message is a store write, and the engine reports after every chunk of rows. The first one goes
- * out at once, so a short job's Operation says how far it got too.
+ * out at once; `flush` writes the last one held back, so the finished Operation says how far the
+ * work got, not how far it was at the last write.
  */
-function throttledProgress(ctl: OperationControl, everyMs = 500): (message: string) => void {
+function throttledProgress(ctl: OperationControl, everyMs = 500): { tick(message: string): void; flush(): void } {
   let last = -Infinity;
-  return (message) => {
-    const t = Date.now();
-    if (t - last < everyMs) return;
-    last = t;
-    ctl.progress(message);
+  let held: string | undefined;
+  return {
+    tick(message) {
+      const t = Date.now();
+      if (t - last < everyMs) {
+        held = message;
+        return;
+      }
+      last = t;
+      held = undefined;
+      ctl.progress(message);
+    },
+    flush() {
+      if (held !== undefined) ctl.progress(held);
+      held = undefined;
+    },
   };
 }
 
@@ -226,9 +238,10 @@ export class ImportJobWork {
       report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
     } else {
       ctl.progress(`validating ${files.length} file(s)`);
-      const tick = throttledProgress(ctl);
-      const onProgress = ({ rowsRead }: { rowsRead: number }) => tick(`validating ${files.length} file(s): ${count(rowsRead)} rows read`);
+      const status = throttledProgress(ctl);
+      const onProgress = ({ rowsRead }: { rowsRead: number }) => status.tick(`validating ${files.length} file(s): ${count(rowsRead)} rows read`);
       report = await raceAbort(engine.validateImport(format, files, { signal, onProgress }), signal);
+      status.flush();
       if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
     }
     const failed = hasBlockingErrors(report);
@@ -254,7 +267,7 @@ export class ImportJobWork {
       report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };
     } else {
       ctl.progress(`importing ${files.length} file(s)`);
-      const tick = throttledProgress(ctl);
+      const status = throttledProgress(ctl);
       // Each asset becomes its stored row as soon as it is built (AssetSink.prepare): the batch
       // waiting for its transaction holds rows, not the assets' object graphs.
       const sink: AssetSink<AssetRow> = {
@@ -271,10 +284,11 @@ export class ImportJobWork {
             this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
           });
           progress(framesWritten);
-          tick(`importing ${files.length} file(s): ${count(framesWritten)} assets written`);
+          status.tick(`importing ${files.length} file(s): ${count(framesWritten)} assets written`);
         },
       };
       report = await raceAbort(engine.executeImport(format, files, sink, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
+      status.flush();
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };
     }

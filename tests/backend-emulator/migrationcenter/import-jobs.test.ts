@@ -14,8 +14,10 @@ import {
   METADATA_TYPE,
   PARENT,
   SOURCE,
+  VM_HEADER,
   act,
   call,
+  csv,
   createDataFile,
   createJob,
   ensureSource,
@@ -25,6 +27,7 @@ import {
   newApp,
   ok,
   violations,
+  vmRow,
 } from '../../support/migrationcenter';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -324,6 +327,15 @@ describe("the Operation's status message says how far the work got", () => {
     expect(validated.metadata.statusMessage).toBe('validating 1 file(s): 2 rows read');
     const [ran] = await act(app, 'job-1', 'run');
     expect(ran.metadata.statusMessage).toBe('importing 1 file(s): 2 assets written');
+  });
+
+  test('the finished Operation says the final count, not the last one written before it (they are written at most twice a second)', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => vmRow(`m-${i}`, `vm-${i}`));
+    ok(await createJob(app, 'job-1', { inlinePayload: inlinePayload({ 'vmInfo.csv': csv(VM_HEADER, ...rows) }) }));
+    const [validated] = await act(app, 'job-1', 'validate');
+    expect(validated.metadata.statusMessage).toBe('validating 1 file(s): 12,000 rows read');
+    const [ran] = await act(app, 'job-1', 'run');
+    expect(ran.metadata.statusMessage).toBe('importing 1 file(s): 12,000 assets written');
   });
 });
 
