@@ -17,9 +17,11 @@ import { SqliteStore } from './store/sqlite-store';
 import { Operations } from './operations/operations';
 import { Authorizer } from './auth/auth';
 import { installAuthHook } from './auth/hook';
+import { installRequestOriginGuard } from './http/request-origin';
 import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
+import { matchedPath } from './http/matched-path';
 import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, toProtoJson } from './http/protojson';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
@@ -44,6 +46,12 @@ export interface EmulatorAppOptions {
   storageDir?: string;
   storageEndpoint?: string;
   bodyLimit?: number;
+  /** The address the app's socket listens on (startEmulator sets it): an allowed Host. */
+  listenHost?: string;
+  /** Host names allowed beside loopback names and addresses (`--allow-host`). */
+  allowHosts?: string[];
+  /** Web page origins allowed to call the emulator (`--allow-origin`). */
+  allowOrigins?: string[];
   /** Extra services registered after the built-in ones. */
   services?: ServiceRoutes[];
   /** Which built-in services (SERVICE_MODULES names) to register; default all that are present. */
@@ -90,6 +98,9 @@ export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
     storageDir: options.storageDir,
     storageEndpoint: options.storageEndpoint,
     bodyLimit: options.bodyLimit,
+    listenHost: options.listenHost,
+    allowHosts: options.allowHosts,
+    allowOrigins: options.allowOrigins,
   });
 }
 
@@ -153,20 +164,28 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   app.addHook('onRequest', async () => {
     if (closing) throw unavailable('The emulator is shutting down.');
   });
+  installRequestOriginGuard(app, config);
   installAuthHook(app, ctx.auth);
 
   // ProtoJSON, in both directions, for the Google API routes (not the console's or admin's):
   // proto field names and enum numbers in, no default values out. One step for every route.
+  // Both read the path the router matched (http/matched-path.ts), never the raw URL; an unmatched
+  // request's error is Google's shape whatever its path.
   app.addHook('preValidation', async (request) => {
-    if (!isGoogleApiPath(request.url)) return;
-    const urlPath = request.url.split('?')[0];
+    const urlPath = matchedPath(request);
+    if (urlPath === undefined || !isGoogleApiPath(urlPath)) return;
     request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, urlPath);
     if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, urlPath);
   });
-  app.addHook('preSerialization', async (request, _reply, payload) => (isGoogleApiPath(request.url) ? toProtoJson(payload) : payload));
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    const urlPath = matchedPath(request) ?? request.url.split('?')[0];
+    return isGoogleApiPath(urlPath) ? toProtoJson(payload) : payload;
+  });
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    // No answer is ever to be sniffed into something else (JSON read as a script or a page).
+    reply.header('x-content-type-options', 'nosniff');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {

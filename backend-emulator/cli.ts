@@ -7,6 +7,7 @@
  * 2 for a usage error (unknown flag, bad value).
  */
 import { parseArgs } from 'util';
+import { normalizeOrigin } from './http/request-origin';
 import { ConfigError, DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_LOG_LEVEL, DEFAULT_PORT, loadAuthFile, parseLogLevel, parsePort } from './config';
 
 export const USAGE = `Usage: google-native-local-emulator [flags]
@@ -23,6 +24,10 @@ Flags (each has an environment twin; a flag wins over its variable):
   --strict-references    check the form of an endpoint policy's reference fields (EMULATOR_STRICT_REFERENCES=1)
   --storage-dir DIR      folder standing for Cloud Storage, for import jobs (STORAGE_DIR)
   --storage-endpoint URL read storage payloads from a GCS-compatible server (STORAGE_ENDPOINT)
+  --allow-host NAME      answer requests whose Host is NAME (.example.com: and its subdomains), beside
+                         loopback names and --host; repeatable (EMULATOR_ALLOW_HOSTS, comma-separated)
+  --allow-origin ORIGIN  answer web pages of ORIGIN (http://localhost:3000), with CORS; repeatable
+                         (EMULATOR_ALLOW_ORIGINS, comma-separated)
   --help                 print this help
 
 When ready, prints one line: listening on http://HOST:PORT
@@ -38,6 +43,8 @@ export interface CliOptions {
   strictReferences: boolean;
   storageDir?: string;
   storageEndpoint?: string;
+  allowHosts: string[];
+  allowOrigins: string[];
   help: boolean;
 }
 
@@ -63,14 +70,27 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
         'strict-references': { type: 'boolean' },
         'storage-dir': { type: 'string' },
         'storage-endpoint': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const str = (flag: string, envName: string): string | undefined => (v[flag] as string | undefined) ?? (env[envName] || undefined);
+  const list = (flag: string, envName: string): string[] =>
+    (v[flag] as string[] | undefined) ??
+    (env[envName] ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  const allowOrigins = list('allow-origin', 'EMULATOR_ALLOW_ORIGINS');
+  for (const origin of allowOrigins) {
+    if (!normalizeOrigin(origin))
+      throw new ConfigError(`--allow-origin: '${origin}' is not an origin like http://localhost:3000 (scheme, host, optional port; or *)`);
+  }
   const portText = str('port', 'EMULATOR_PORT');
   const levelText = str('log-level', 'EMULATOR_LOG_LEVEL');
   const inMemory = v['in-memory'] === true || envFlag(env.EMULATOR_IN_MEMORY);
@@ -84,6 +104,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     strictReferences: v['strict-references'] === true || envFlag(env.EMULATOR_STRICT_REFERENCES),
     storageDir: str('storage-dir', 'STORAGE_DIR'),
     storageEndpoint: str('storage-endpoint', 'STORAGE_ENDPOINT'),
+    allowHosts: list('allow-host', 'EMULATOR_ALLOW_HOSTS'),
+    allowOrigins,
     help: v.help === true,
   };
 }
@@ -120,6 +142,8 @@ export async function main(argv: string[]): Promise<void> {
       strictReferences: options.strictReferences,
       storageDir: options.storageDir,
       storageEndpoint: options.storageEndpoint,
+      allowHosts: options.allowHosts,
+      allowOrigins: options.allowOrigins,
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;

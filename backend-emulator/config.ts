@@ -46,6 +46,12 @@ export interface EmulatorConfig {
   /** Origin of a GCS-compatible server to read storage payloads from instead of `storageDir`. */
   storageEndpoint?: string;
   bodyLimit: number;
+  /** The address the emulator listens on (`--host`); its own name is an allowed Host. */
+  listenHost?: string;
+  /** Host names allowed beside loopback and `listenHost` (`--allow-host`; http/request-origin.ts). */
+  allowHosts: string[];
+  /** Web page origins allowed to call the emulator (`--allow-origin`; http/request-origin.ts). */
+  allowOrigins: string[];
 }
 
 export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): EmulatorConfig {
@@ -54,6 +60,8 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     logLevel: DEFAULT_LOG_LEVEL,
     strictReferences: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    allowHosts: [],
+    allowOrigins: [],
     ...stripUndefined(overrides),
   };
 }

@@ -38,7 +38,7 @@ function urlHost(host: string): string {
 
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? DEFAULT_HOST;
-  const app = buildEmulatorApp(options);
+  const app = buildEmulatorApp({ ...options, listenHost: host });
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT, listenTextResolver: () => '' });
   } catch (err) {

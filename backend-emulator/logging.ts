@@ -53,11 +53,36 @@ export function createLogger(options: LoggerOptions): Logger {
  * Query parameters that carry credentials (Google APIs accept `access_token` and `key`; a data
  * file's signed upload URL carries `signature`): never logged.
  */
-const CREDENTIAL_PARAMS = /([?&](?:access_token|oauth_token|token|key|signature)=)[^&#]*/gi;
+const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['access_token', 'oauth_token', 'token', 'key', 'signature']);
 
-/** The URL as logged: the values of credential query parameters replaced by `[REDACTED]`. */
+/** A query parameter's name as the server reads it: percent-decoded, `+` as a space, lower case. */
+function paramName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * The URL as logged: the values of credential query parameters replaced by `[REDACTED]`. A name is
+ * compared decoded, as the query parser reads it: `?%61ccess_token=` is `access_token` too.
+ */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url === undefined ? undefined : url.replace(CREDENTIAL_PARAMS, '$1[REDACTED]');
+  if (url === undefined) return undefined;
+  const question = url.indexOf('?');
+  if (question < 0) return url;
+  const hash = url.indexOf('#', question);
+  const query = url.slice(question + 1, hash < 0 ? undefined : hash);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      return equals >= 0 && CREDENTIAL_PARAMS.has(paramName(name)) ? `${name}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, question + 1)}${redacted}${hash < 0 ? '' : url.slice(hash)}`;
 }
 
 let requestCounter = 0;

@@ -14,6 +14,7 @@
  *   `resource.name|type|service` of the resource; an expression that cannot be evaluated here
  *   (tags, `api.getAttribute`) does not grant.
  */
+import { createHash, timingSafeEqual } from 'crypto';
 import type { AuthConfig } from '../config';
 import { GoogleApiError, permissionDenied, unauthenticated } from '../errors';
 import type { Store } from '../store/store';
@@ -54,18 +55,40 @@ function evaluateCondition(expression: string, resource: ResourceAttributes): bo
   }
 }
 
+/** A token as compared: its SHA-256, so that every comparison is of 32 bytes whatever the token's length. */
+function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+interface KnownToken {
+  digest: Buffer;
+  principal: Principal;
+}
+
 export class Authorizer {
-  private readonly tokens: Map<string, Principal>;
+  private readonly tokens: KnownToken[];
 
   constructor(
     private readonly config: AuthConfig | undefined,
     private readonly store: Store,
   ) {
-    this.tokens = new Map();
+    const byToken = new Map<string, Principal>();
     if (config) {
-      for (const [token, member] of Object.entries(config.tokens)) this.tokens.set(token, { member, admin: false });
-      for (const token of config.adminTokens ?? []) this.tokens.set(token, { member: this.tokens.get(token)?.member ?? 'admin', admin: true });
+      for (const [token, member] of Object.entries(config.tokens)) byToken.set(token, { member, admin: false });
+      for (const token of config.adminTokens ?? []) byToken.set(token, { member: byToken.get(token)?.member ?? 'admin', admin: true });
     }
+    this.tokens = [...byToken].map(([token, principal]) => ({ digest: tokenDigest(token), principal }));
+  }
+
+  /**
+   * The principal of a presented token. Every known token is compared, each in constant time, so
+   * the time taken tells nothing of how much of a token was right (a map lookup's would).
+   */
+  private principalOf(token: string): Principal | undefined {
+    const digest = tokenDigest(token);
+    let found: Principal | undefined;
+    for (const known of this.tokens) if (timingSafeEqual(known.digest, digest)) found = known.principal;
+    return found;
   }
 
   get enabled(): boolean {
@@ -77,7 +100,7 @@ export class Authorizer {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!authorization) throw unauthenticated(MISSING_CREDENTIALS);
     if (!match) throw unauthenticated(INVALID_CREDENTIALS);
-    const principal = this.tokens.get(match[1]);
+    const principal = this.principalOf(match[1]);
     if (!principal) throw unauthenticated(INVALID_CREDENTIALS);
     return principal;
   }

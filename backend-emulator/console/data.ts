@@ -381,13 +381,33 @@ export interface RowCellsView {
  * The row a row error names, read back from the job's payload or data files (reports hold no cell
  * values). `{}` when the row is not there any more (the file changed, or the row was skipped unread).
  */
+/** Whether a report of the job names that row of that file (and sheet) in a row error. */
+export function reportsNameRow(job: ImportJobWire, where: { fileName: string; sheet?: string; rowNumber: number }): boolean {
+  const reports = [job.validationReport, job.executionReport?.executionErrors] as Array<ValidationReport | undefined>;
+  return reports.some((report) =>
+    (report?.fileValidations ?? []).some(
+      (file) =>
+        file.fileName === where.fileName &&
+        (file.rowErrors ?? []).some((row) => row.rowNumber === where.rowNumber && (where.sheet === undefined || row.xlsxError?.sheet === where.sheet)),
+    ),
+  );
+}
+
+/**
+ * The cells of a row a report names, read back from the job's files. Only such rows are read:
+ * any other row is answered `{}` at once, without reading a file, so that no request can make the
+ * emulator scan a large file to a row that is not there. The read stops on `signal` (the client
+ * hung up, or the console's time limit).
+ */
 export async function jobRowCells(
   domains: ConsoleDomains,
   name: string,
   where: { fileName: string; sheet?: string; rowNumber: number },
+  signal?: AbortSignal,
 ): Promise<RowCellsView> {
   if (!domains.importJobs) throw notFound(RESOURCE_TYPES.importJob, name);
-  const row = await domains.importJobs.rowCells(name, where);
+  if (!reportsNameRow(domains.importJobs.read(name), where)) return {};
+  const row = await domains.importJobs.rowCells(name, where, signal);
   if (!row) return {};
   const text = (v: unknown): string => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v));
   return { header: row.header.map(text), cells: row.cells.map(text) };

@@ -19,16 +19,17 @@
  *   GET /emulator/v1/console/assets?importJob=NAME&pageSize=&pageToken=
  *         -> {assets: [Asset (BASIC view)], nextPageToken?, reporter?}
  *
- * With `--auth`: the app-wide hook already asks every request for a token and `/emulator/*` for an
- * admin token; the JSON routes check the admin token once more themselves, so they stay admin-only
- * whatever the hook's prefix. The static files hold no data.
+ * With `--auth`: the static files declare `public` access (they hold no data), the JSON routes
+ * `admin` (auth/access.ts), which the app-wide hook enforces; the JSON routes check the admin token
+ * once more themselves, so they stay admin-only whatever the hook does.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
+import { withAccess } from '../auth/access';
 import { intQueryParam, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
-import { invalidArgument, unknownPath } from '../errors';
+import { GoogleApiError, invalidArgument, unknownPath } from '../errors';
 import {
   ROW_ERRORS_DEFAULT_PAGE,
   ROW_ERRORS_MAX_PAGE,
@@ -50,6 +51,30 @@ import { loadStaticFiles } from './static-files';
 export const CONSOLE_API = '/emulator/v1/console';
 /** Page sizes of the console's lists (default, largest). */
 export const CONSOLE_PAGE = { default: 50, max: 500 } as const;
+
+/** The longest a row's cells are read for (a row deep in a large file); then 504 DEADLINE_EXCEEDED. */
+export const ROW_CELLS_TIME_LIMIT_MS = 10_000;
+
+/**
+ * Runs a read that scans files with a signal that aborts when the client goes away (its socket
+ * closes before the answer is sent) or when `limitMs` passes: a scan nobody waits for stops.
+ */
+async function withReadLimit<T>(request: FastifyRequest, reply: FastifyReply, limitMs: number, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const gone = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableFinished) gone.abort(new Error('the client closed the connection'));
+  };
+  reply.raw.once('close', onClose);
+  const timeout = AbortSignal.timeout(limitMs);
+  try {
+    return await read(AbortSignal.any([gone.signal, timeout]));
+  } catch (err) {
+    if (timeout.aborted) throw new GoogleApiError('DEADLINE_EXCEEDED', `Reading the row took longer than ${limitMs / 1000} s; it was stopped.`);
+    throw err;
+  } finally {
+    reply.raw.off('close', onClose);
+  }
+}
 
 /** Only this page's own files; data reaches it through fetch() of the JSON routes. */
 export const CONTENT_SECURITY_POLICY =
@@ -73,7 +98,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
     ctx.log.error({ err }, 'the web console is not available');
   }
   for (const file of files) {
-    app.get(file.url, async (_request, reply) => {
+    app.get(file.url, withAccess('public'), async (_request, reply) => {
       reply
         .type(file.contentType)
         .header('cache-control', 'no-cache')
@@ -85,6 +110,10 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
 
   // ------------------------------------------------------------------ JSON routes
   await app.register(async (api) => {
+    // Every JSON route is admin-only: declared for the app's hook, and checked here once more.
+    api.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access: 'admin' };
+    });
     api.addHook('onRequest', async (request) => {
       ctx.auth.requireAdmin(request.principal);
     });
@@ -130,14 +159,16 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
       });
     });
 
-    api.get<{ Params: JobParams }>(`${jobPath}/rowCells`, async (request) => {
+    api.get<{ Params: JobParams }>(`${jobPath}/rowCells`, async (request, reply) => {
       const name = jobName(request);
       const fileName = queryParam(request, 'file');
       if (!fileName) throw invalidArgument([{ field: 'file', description: 'is required: the file name the row error gives' }]);
       const rowNumber = intQueryParam(request, 'row', 1, Number.MAX_SAFE_INTEGER);
       if (rowNumber === undefined) throw invalidArgument([{ field: 'row', description: 'is required: the row number the row error gives' }]);
       const sheet = queryParam(request, 'sheet');
-      return jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) });
+      return withReadLimit(request, reply, ROW_CELLS_TIME_LIMIT_MS, (signal) =>
+        jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) }, signal),
+      );
     });
 
     api.get(`${CONSOLE_API}/assets`, async (request) => {

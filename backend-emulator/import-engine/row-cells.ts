@@ -4,6 +4,7 @@
  * `<zip>/<entry path>`), sheet (workbooks) and row number. Google's ImportRowError carries no cell
  * values, so this reads the stored file again: streamed up to the row, then the read stops.
  */
+import type { Readable } from 'stream';
 import { expandArchives } from './archives';
 import { FORMATS } from './formats';
 import { DEFAULTS } from './pipeline';
@@ -27,11 +28,32 @@ export interface RowCells {
   cells: CellValue[];
 }
 
+/**
+ * The file, whose opened stream is destroyed when `signal` aborts: a read waiting for bytes (a
+ * storage download that stalls) ends then, instead of at the next byte that may never come.
+ */
+function abortable(file: PayloadFile, signal: AbortSignal | undefined): PayloadFile {
+  if (!signal) return file;
+  return {
+    ...file,
+    open: () => {
+      signal.throwIfAborted();
+      const stream = file.open() as Partial<Readable>;
+      signal.addEventListener('abort', () => stream.destroy?.(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
+      return stream as Readable;
+    },
+  };
+}
+
 /** The row at `where`, or undefined when the file, sheet or row is not there (or cannot be read). */
 export async function readRowCells(format: string, files: readonly PayloadFile[], where: RowLocation, signal?: AbortSignal): Promise<RowCells | undefined> {
   const definition = FORMATS[toWireFormat(format) as ImportJobFormat];
   if (!definition) return undefined;
-  const expanded = await expandArchives(definition, files, { maxFileBytes: DEFAULTS.maxFileBytes, signal });
+  const expanded = await expandArchives(
+    definition,
+    files.map((f) => abortable(f, signal)),
+    { maxFileBytes: DEFAULTS.maxFileBytes, signal },
+  );
   try {
     const file = expanded.files.find((f) => f.name === where.fileName);
     if (!file) return undefined;

@@ -40,6 +40,6 @@ export function executeImport<T = Asset>(format: string, files: PayloadFile[], s
 }
 
 /** One row of a payload read back (the console's opened row error). */
-export function readRowCells(format: string, files: PayloadFile[], where: RowLocation): Promise<RowCells | undefined> {
-  return load().readRowCells(format, files, where);
+export function readRowCells(format: string, files: PayloadFile[], where: RowLocation, signal?: AbortSignal): Promise<RowCells | undefined> {
+  return load().readRowCells(format, files, where, signal);
 }

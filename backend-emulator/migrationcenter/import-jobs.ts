@@ -166,10 +166,10 @@ export class ImportJobs implements DataFileJobs {
    * One row of the job's data read back from its payload or data files (the report names where;
    * the reports themselves hold no cell values). Undefined when that row is not there any more.
    */
-  async rowCells(name: string, where: RowLocation): Promise<RowCells | undefined> {
+  async rowCells(name: string, where: RowLocation, signal?: AbortSignal): Promise<RowCells | undefined> {
     const job = this.read(name);
     const data = await this.work.jobData(job);
-    return readRowCells(data.format, data.files, where);
+    return readRowCells(data.format, data.files, where, signal);
   }
 
   // ------------------------------------------------------------------ create

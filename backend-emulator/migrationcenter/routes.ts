@@ -25,6 +25,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
+import { withAccess } from '../auth/access';
 import { invalidArgument, refuseUnknownFields, unknownPath } from '../errors';
 import { boolQueryParam, objectBody, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
@@ -233,7 +234,7 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   app.register(async (uploads) => {
     uploads.removeAllContentTypeParsers();
     uploads.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, async (request, reply) => {
+    uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, withAccess('signed'), async (request, reply) => {
       const length = request.headers['content-length'];
       const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
       const query = (request.query ?? {}) as Record<string, unknown>;

@@ -13,13 +13,12 @@ import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { signedUrlRefused } from '../errors';
-import { SIGNED_UPLOAD_PREFIX } from '../auth/hook';
 
 /**
  * Where the upload route listens: outside `/v1alpha1/` (not a Google API path) and `/emulator/`
  * (no admin token); the auth hook lets it through, the signature being its credential.
  */
-export const UPLOAD_PATH_PREFIX = SIGNED_UPLOAD_PREFIX;
+export const UPLOAD_PATH_PREFIX = '/uploads/';
 /** The method the URL is signed for (as an object-storage upload URL: PUT the bytes). */
 export const UPLOAD_METHOD = 'PUT';
 /** How long a signed URL is valid. Google's lifetime is not published: choose one hour. */

@@ -308,15 +308,15 @@ describe("an opened row error's cells, read back from the job's files", () => {
     app = newApp();
   });
 
-  test('from an inline payload and from a data file; a row that is not there is {}; bad queries name the parameter', async () => {
+  test('from an inline payload and from a data file; a row no report names is {}; bad queries name the parameter', async () => {
     await createValidated('mixed', { 'vmInfo.csv': MIXED_CSV });
     const bad = ok(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?file=vmInfo.csv&row=4`));
     expect(bad.header[0]).toBe('MachineId');
     const cell = (row: any, column: string) => row.cells[row.header.indexOf(column)];
     expect([cell(bad, 'MachineName'), cell(bad, 'AllocatedProcessorCoreCount')]).toEqual(['bad-1', 'many']);
     expect(cell(ok(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?file=vmInfo.csv&row=5`)), 'TotalDiskUsedGiB')).toBe('20');
-    // Past the end, another file, another sheet: nothing to show.
-    for (const q of ['file=vmInfo.csv&row=99', 'file=diskInfo.csv&row=2', 'file=vmInfo.csv&sheet=vInfo&row=4']) {
+    // Past the end, another file, another sheet, a row without an error: nothing to show.
+    for (const q of ['file=vmInfo.csv&row=99', 'file=diskInfo.csv&row=2', 'file=vmInfo.csv&sheet=vInfo&row=4', 'file=vmInfo.csv&row=3']) {
       expect(ok(await call(app, 'GET', `${jobUrl('mixed')}/rowCells?${q}`))).toEqual({});
     }
     for (const [q, field] of [
@@ -333,7 +333,10 @@ describe("an opened row error's cells, read back from the job's files", () => {
     ok(await mc.createJob(app, 'files', {}));
     const vm = ok(await mc.createDataFile(app, 'files', 'vm-info', { displayName: 'vmInfo.csv' })).response;
     ok(await mc.upload(app, vm.uploadFileInfo, MIXED_CSV));
-    expect(cell(ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('files')}/rowCells?file=vmInfo.csv&row=3`)), 'MachineName')).toBe('db-1');
+    // Not validated yet: no report names a row, so none is read.
+    expect(ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('files')}/rowCells?file=vmInfo.csv&row=4`))).toEqual({});
+    await waitOperation(ok(await call(app, 'POST', `/v1alpha1/${mc.jobName('files')}:validate`, {})).name);
+    expect(cell(ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('files')}/rowCells?file=vmInfo.csv&row=4`)), 'MachineName')).toBe('bad-1');
   });
 });
 

@@ -79,7 +79,7 @@ describe('create', () => {
       'POST',
       `/v1alpha1/${jobName('job-1')}/importDataFiles?importDataFileId=vm-info`,
       { displayName: 'vmInfo.csv', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV' },
-      { host: 'emulator.test:9123' },
+      { host: 'emulator.localhost:9123' },
     );
     const op = ok(res);
     expect(op).toMatchObject({ done: true, metadata: { verb: 'create', target: fileName('job-1', 'vm-info') } });
@@ -94,7 +94,7 @@ describe('create', () => {
       uploadFileInfo: { headers: { 'Content-Type': 'application/octet-stream' } },
     });
     const uri = new URL(file.uploadFileInfo.signedUri);
-    expect(uri.origin).toBe('http://emulator.test:9123');
+    expect(uri.origin).toBe('http://emulator.localhost:9123');
     expect(uri.pathname).toBe(`/uploads/${fileName('job-1', 'vm-info')}`);
     expect(Date.parse(file.uploadFileInfo.uriExpirationTime)).toBeGreaterThan(Date.now());
     // GET answers the same file (without the Any's @type).
