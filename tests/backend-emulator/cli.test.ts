@@ -3,6 +3,7 @@
  * SIGTERM on an idle server. Killing it mid-write is cli.kill.test.ts.
  */
 import * as fs from 'fs';
+import * as httpModule from 'http';
 import * as path from 'path';
 import { LOCK_FILE_NAME } from '../../backend-emulator/store/lock';
 import { http, runCli } from '../../support/cli-process';
@@ -105,5 +106,31 @@ describe('exposure', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(p.stderr()).toMatch(/non-loopback/);
     expect(p.stdout()).toBe(`listening on ${p.url}\n`);
+  });
+
+  test('--allow-host (repeatable) and EMULATOR_ALLOW_ORIGINS: those hosts and that origin are answered; others are 403', async () => {
+    const p = await start(['--port', '0', '--in-memory', '--allow-host', 'emu.test', '--allow-host', '.corp.test'], {
+      EMULATOR_ALLOW_ORIGINS: 'http://localhost:3000',
+    });
+    const port = new URL(p.url).port;
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpModule.get({ host: '127.0.0.1', port, path: '/healthz', headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+      });
+    expect(await status({ host: `emu.test:${port}` })).toBe(200);
+    expect(await status({ host: `ci.corp.test:${port}` })).toBe(200);
+    expect(await status({ host: `evil.example:${port}` })).toBe(403);
+    expect(await status({ origin: 'http://localhost:3000' })).toBe(200);
+    expect(await status({ origin: 'http://localhost:3001' })).toBe(403);
+  });
+
+  test('--allow-origin that is not an origin exits 2 naming the flag', async () => {
+    const res = await runCli(['--port', '0', '--in-memory', '--allow-origin', 'localhost:3000/app']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--allow-origin');
   });
 });

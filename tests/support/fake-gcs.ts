@@ -1,6 +1,8 @@
 /**
  * A tiny GCS JSON API server for tests: object metadata, listing by prefix, media download.
- * Objects whose name contains `hang` never finish downloading (for cancel / delete / shutdown tests).
+ * Objects whose name contains `hang`, or whose `bucket/name` key is in `hang`, never finish
+ * downloading (for cancel / delete / shutdown / hung-up reader tests); `hangingDownloads` lists
+ * them, each with a promise that settles when its client closes the connection.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
@@ -10,6 +12,10 @@ export interface FakeGcs {
   origin: string;
   objects: Map<string, Buffer>;
   requests: string[];
+  /** Keys (`bucket/name`) whose downloads hang from now on. */
+  hang: Set<string>;
+  /** The downloads that hang, oldest first; `closed` settles when the client closes the connection. */
+  hangingDownloads: Array<{ key: string; closed: Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -17,6 +23,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
   const objects = new Map<string, Buffer>();
   const requests: string[] = [];
   const hanging = new Set<http.ServerResponse>();
+  const hang = new Set<string>();
+  const hangingDownloads: FakeGcs['hangingDownloads'] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     requests.push(`${req.method} ${url.pathname}${url.search}`);
@@ -43,9 +51,10 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (!data) return json(404, { error: { code: 404, message: 'No such object.' } });
       if (url.searchParams.get('alt') === 'media') {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
-        if (name.includes('hang')) {
+        if (name.includes('hang') || hang.has(`${bucket}/${name}`)) {
           res.write(data.subarray(0, 10));
           hanging.add(res);
+          hangingDownloads.push({ key: `${bucket}/${name}`, closed: new Promise<void>((resolve) => res.once('close', () => resolve())) });
           return;
         }
         return res.end(data);
@@ -60,6 +69,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     origin: `http://127.0.0.1:${port}`,
     objects,
     requests,
+    hang,
+    hangingDownloads,
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of hanging) res.destroy();
