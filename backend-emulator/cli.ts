@@ -10,7 +10,7 @@ import { parseArgs } from 'util';
 import { normalizeOrigin } from './http/request-origin';
 import { ConfigError, DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_LOG_LEVEL, DEFAULT_PORT, loadAuthFile, parseLogLevel, parsePort } from './config';
 
-export const USAGE = `Usage: google-native-local-emulator [flags]
+export const USAGE = `Usage: google-native-local serve [flags]    (in a checkout: npm start -- [flags])
 
 Local emulator of networkservices.googleapis.com/v1 and migrationcenter.googleapis.com/v1alpha1.
 

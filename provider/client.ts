@@ -61,14 +61,21 @@ export class GoogleApiCallError extends Error {
   readonly details: ErrorDetail[];
   /** The request that failed (`GET /v1/...`), or the operation name for an operation error. */
   readonly request: string;
+  /**
+   * False when the answer was not Google's (no `{"error": {...}}` JSON body, a 2xx body that is not
+   * JSON, or no answer at all): the server may be something else than a Google API or the
+   * emulator, and its 404 says nothing about the resource.
+   */
+  readonly googleShaped: boolean;
 
-  constructor(init: { status: StatusName | string; httpCode: number; message: string; details?: ErrorDetail[]; request: string }) {
+  constructor(init: { status: StatusName | string; httpCode: number; message: string; details?: ErrorDetail[]; request: string; googleShaped?: boolean }) {
     super(`${init.request} failed: ${init.status}${init.httpCode ? ` (HTTP ${init.httpCode})` : ''}: ${init.message}`);
     this.status = init.status;
     this.httpCode = init.httpCode;
     this.apiMessage = init.message;
     this.details = init.details ?? [];
     this.request = init.request;
+    this.googleShaped = init.googleShaped ?? true;
   }
 }
 
@@ -207,6 +214,7 @@ export class GoogleRestClient {
         httpCode: 0,
         message: `could not reach ${this.transport.description}: ${reason}`,
         request: label,
+        googleShaped: false,
       });
     }
     if (res.status >= 200 && res.status < 300) {
@@ -219,6 +227,7 @@ export class GoogleRestClient {
           httpCode: res.status,
           message: `the response is not JSON: ${truncate(res.body)}`,
           request: label,
+          googleShaped: false,
         });
       }
     }
@@ -296,6 +305,7 @@ function errorFromResponse(res: TransportResponse, label: string): GoogleApiCall
     httpCode: res.status,
     message: res.body.trim() ? truncate(res.body) : `HTTP ${res.status} with an empty body`,
     request: label,
+    googleShaped: false,
   });
 }
 

@@ -7,12 +7,8 @@ import * as path from 'node:path';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS, FORMAT_ALIASES, FIELD_ALIASES, type JsonSchema } from '../schemas';
 import { ENDPOINT_POLICY_ROLES, endpointPolicyRolesText } from '../schemas/endpoint-policy-roles';
 import { columnTable, type FileKind, type FormatDefinition } from '../backend-emulator/import-engine';
-import { awsCsv } from '../backend-emulator/import-engine/formats/aws-csv';
-import { azureCsv } from '../backend-emulator/import-engine/formats/azure-csv';
-import { cmdb } from '../backend-emulator/import-engine/formats/cmdb';
+import { FORMAT_TABLE } from '../backend-emulator/import-engine/formats';
 import { KEY_COLUMN, NOT_IMPORTED } from '../backend-emulator/import-engine/formats/rvtools-common';
-import { rvtoolsCsv } from '../backend-emulator/import-engine/formats/rvtools-csv';
-import { rvtoolsXlsx } from '../backend-emulator/import-engine/formats/rvtools-xlsx';
 
 type Node = Record<string, unknown>;
 
@@ -150,14 +146,15 @@ export function renderReferenceDocs(): Map<string, string> {
 
 export const FORMATS_DIR = path.join(__dirname, '..', 'docs', 'formats');
 
-/** [doc, format, the doc holding its column tables] */
-export const FORMAT_DOCS: Array<[string, FormatDefinition, string]> = [
-  ['rvtools-xlsx.md', rvtoolsXlsx, 'rvtools-xlsx.md'],
-  ['rvtools-csv.md', rvtoolsCsv, 'rvtools-xlsx.md'],
-  ['aws-csv.md', awsCsv, 'aws-csv.md'],
-  ['azure-csv.md', azureCsv, 'azure-csv.md'],
-  ['cmdb.md', cmdb, 'cmdb.md'],
-];
+/**
+ * [doc, format, the doc holding its column tables], from the format table: a format's page is
+ * docs/formats/{its short name}.md. The manual CSV page describes Google's templates in prose
+ * (`templates manual-csv` writes them); the RVTools CSV page points at the workbook's tables.
+ */
+const TABLES_ELSEWHERE: Record<string, string> = { 'rvtools-csv': 'rvtools-xlsx' };
+export const FORMAT_DOCS: Array<[string, FormatDefinition, string]> = Object.values(FORMAT_TABLE).flatMap((entry) =>
+  'definition' in entry && entry.name !== 'manual-csv' ? [[`${entry.name}.md`, entry.definition, `${TABLES_ELSEWHERE[entry.name] ?? entry.name}.md`]] : [],
+);
 
 /** The table of a kind: RVTools lists the imported columns; the read-and-ignored ones are named in a sentence. */
 function renderColumns(kind: FileKind): string {

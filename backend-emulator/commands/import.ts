@@ -7,13 +7,15 @@
  * provider/backends.ts, provider/data-files.ts), which load no Pulumi: the same requests, errors
  * and Application Default Credentials as the ImportJob resource, no second HTTP client.
  */
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { withRequiredDefaults } from '../../schemas';
 import { createBackend, ENDPOINT_ENV, parseEndpoint, tokenSetting } from '../../provider/backends';
-import { isGoogleApiCallError, isNotFound, type GoogleRestClient, type Operation } from '../../provider/client';
-import { inspectLocalFiles, uploadLocalFile } from '../../provider/data-files';
+import { isGoogleApiCallError, isNotFound, type GoogleApiCallError, type GoogleRestClient, type Operation } from '../../provider/client';
+import { dataFileId, inspectLocalFiles, uploadLocalFile, type LocalFileState } from '../../provider/data-files';
 import type { ValidationReport } from '../import-engine';
 import { countBySeverity } from '../import-engine/report';
+import { FORMAT_NAMES } from '../import-engine/formats';
 import { collectFiles, UsageError } from './local-files';
 import { progressBar } from './progress';
 import { formatReport } from './report-text';
@@ -33,8 +35,9 @@ prints the validation report, and runs the job when validation is READY.
 
 Options:
   --job NAME        projects/{project}/locations/{location}/importJobs/{id}
-  --format FORMAT   the files' format (as for validate: manual-csv, rvtools-xlsx, ... or the full
-                    IMPORT_JOB_FORMAT_* name); required to create the job, otherwise the job's
+  --format FORMAT   the files' format: ${FORMAT_NAMES.join(', ')}
+                    (see docs/formats/), or its IMPORT_JOB_FORMAT_* name; required to
+                    create the job, otherwise the job's
   --source SOURCE   the job's source, to create the job: a source id of the job's project and
                     location, or projects/{project}/locations/{location}/sources/{id}; it must
                     exist (as on Google, a job never creates its source)
@@ -82,11 +85,55 @@ async function wait(client: GoogleRestClient, op: Operation, doing: string): Pro
   }
 }
 
+/**
+ * A NOT_FOUND in Google's error shape. Any other web server answers 404 to the API's paths too:
+ * taking that for "no such job" would go on to "source ... does not exist"; it is reported as
+ * "not the emulator" instead (notGoogleMessage).
+ */
+function isMissing(err: unknown): boolean {
+  return isNotFound(err) && (err as GoogleApiCallError).googleShaped;
+}
+
+const START_HINT = 'start the emulator (`npm start` in a checkout, or `google-native-local serve`), or give --endpoint URL';
+
+/** What to say about an answer that was not Google's: nothing listening, or another server. */
+function notGoogleMessage(err: GoogleApiCallError, where: string, http: boolean): string {
+  if (err.httpCode === 0) return `${err.apiMessage}${http ? `: is the emulator running? ${START_HINT}` : ''}`;
+  const body = err.apiMessage.replace(/\s+/g, ' ').slice(0, 120);
+  return (
+    `${where} is not the emulator nor a Google API: it answered ${err.request} with HTTP ${err.httpCode} and a body that is not ` +
+    `a Google API error (${body})${http ? `; ${START_HINT}` : ''}`
+  );
+}
+
+/**
+ * One local file into the job as a data file. A data file of the same id (the file uploaded
+ * before, e.g. into a job that failed validation) is deleted and created again: the new bytes
+ * replace the old ones, and the job goes back to PENDING to be validated again. Deleting it is
+ * what works on Google too (its signed URL may have expired; a new one comes with the new file).
+ */
+async function putDataFile(
+  client: GoogleRestClient,
+  job: string,
+  file: string,
+  format: string,
+  onBytes: (n: number) => void,
+): Promise<LocalFileState & { replaced: boolean }> {
+  try {
+    return { ...(await uploadLocalFile(client, job, file, format, { onBytes })), replaced: false };
+  } catch (err) {
+    if (!isGoogleApiCallError(err, 'ALREADY_EXISTS') || !err.googleShaped) throw err;
+  }
+  const existing = `${job}/importDataFiles/${dataFileId(path.basename(file))}`;
+  await wait(client, await client.delete<Operation>(`/${API}/${existing}`), 'replacing the data file');
+  return { ...(await uploadLocalFile(client, job, file, format, { onBytes })), replaced: true };
+}
+
 async function findJob(client: GoogleRestClient, name: string): Promise<JobWire | undefined> {
   try {
     return await client.get<JobWire>(`/${API}/${name}`, { view: 'IMPORT_JOB_VIEW_FULL' });
   } catch (err) {
-    if (isNotFound(err)) return undefined;
+    if (isMissing(err)) return undefined;
     throw err;
   }
 }
@@ -108,7 +155,7 @@ async function ensureSource(client: GoogleRestClient, source: string, create: bo
     await client.get(`/${API}/${source}`);
     return true;
   } catch (err) {
-    if (!isNotFound(err)) throw err;
+    if (!isMissing(err)) throw err;
   }
   if (!create) return false;
   const at = source.lastIndexOf('/sources/');
@@ -145,7 +192,7 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
   if (!JOB_NAME.test(values.job))
     throw new UsageError(`--job '${values.job}' is not projects/{project}/locations/{location}/importJobs/{id} (id: a resource id)`);
   if (positionals.length === 0) throw new UsageError('give at least one file or folder to import');
-  const format = values.format === undefined ? undefined : parseFormat(values.format);
+  const format = values.format === undefined ? undefined : parseFormat(values.format, 'api');
   const paths = collectFiles(positionals);
   const inspected = await inspectLocalFiles(paths);
   if (inspected.failures.length > 0) throw new UsageError(inspected.failures.map((f) => f.reason).join('\n'));
@@ -182,9 +229,9 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
     const total = inspected.files.reduce((sum, f) => sum + f.size, 0);
     const bar = progressBar(total);
     for (const file of inspected.files) {
-      const sent = await uploadLocalFile(client, name, file.path, wireFormat as string, { onBytes: (n) => bar.add(n) });
+      const sent = await putDataFile(client, name, file.path, wireFormat as string, (n) => bar.add(n));
       bar.done();
-      out.write(`uploaded ${file.path} (${sent.size} bytes, sha256 ${sent.sha256.slice(0, 12)})\n`);
+      out.write(`${sent.replaced ? 'replaced' : 'uploaded'} ${file.path} (${sent.size} bytes, sha256 ${sent.sha256.slice(0, 12)})\n`);
     }
 
     await wait(client, await client.post<Operation>(`/${API}/${name}:validate`, {}), 'validating');
@@ -213,7 +260,8 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
     return job.state === 'IMPORT_JOB_STATE_COMPLETED' ? 0 : 1;
   } catch (err) {
     if (err instanceof UsageError || !isGoogleApiCallError(err)) throw err;
-    process.stderr.write(`google-native-local import: ${err.message}\n`);
+    const message = err.googleShaped ? err.message : notGoogleMessage(err, client.transport.description, endpoint.kind === 'http');
+    process.stderr.write(`google-native-local import: ${message}\n`);
     return 1;
   }
 }

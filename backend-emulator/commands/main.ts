@@ -38,6 +38,9 @@ export async function main(argv: string[]): Promise<number> {
         return -1;
       }
       case undefined:
+        // No command is a usage error (a script that forgot its command must not pass).
+        process.stderr.write(HELP);
+        return 2;
       case 'help':
       case '--help':
       case '-h':

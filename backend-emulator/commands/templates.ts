@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileColumns, listFormats, templateCsv, type FormatDefinition } from '../import-engine';
+import { IMPORTED_FORMAT_NAMES } from '../import-engine/formats';
 import { UsageError } from './local-files';
 import { parseFormat } from './validate';
 
@@ -10,7 +11,8 @@ export const TEMPLATES_HELP = `Usage: google-native-local templates FORMAT DIR
 
 Writes the templates of an import format into DIR (created if missing): one CSV file per table
 (header and one example row), or for the RVTools XLSX format one workbook with a sheet per table.
-FORMAT takes the same names as \`validate --format\`.
+FORMAT: ${IMPORTED_FORMAT_NAMES.join(', ')} (the pages of docs/formats/), or its
+IMPORT_JOB_FORMAT_* name, as for \`validate --format\`.
 `;
 
 /** The file name a template of one kind gets. */

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { toWireFormat } from '../../schemas';
 import { hasBlockingErrors, IMPORT_JOB_FORMATS, validateImport, type ImportJobFormat } from '../import-engine';
+import { FORMAT_NAMES, formatOfName, IMPORTED_FORMAT_NAMES, unsupportedReason } from '../import-engine/formats';
 import { collectFiles, localPayloadFiles, UsageError } from './local-files';
 import { progressBar } from './progress';
 import { formatReport } from './report-text';
@@ -13,11 +14,8 @@ Runs the import engine on local files or folders (every file directly inside a f
 a server, and prints a summary, then the errors grouped by file with row numbers and severities.
 
 Options:
-  --format FORMAT   the payload's format, either spelling: IMPORT_JOB_FORMAT_MANUAL_CSV,
-                    IMPORT_JOB_FORMAT_RVTOOLS_XLSX (or _VMTOOL_XLSX), IMPORT_JOB_FORMAT_RVTOOLS_CSV
-                    (_VMTOOL_CSV), IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV (_EXPORTED_CLOUDA_CSV),
-                    IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV (_EXPORTED_CLOUDB_CSV), IMPORT_JOB_FORMAT_CMDB;
-                    the short names manual-csv, rvtools-xlsx, ... work too
+  --format FORMAT   the payload's format: ${IMPORTED_FORMAT_NAMES.join(', ')}
+                    (the pages of docs/formats/), or its IMPORT_JOB_FORMAT_* name
   --json            print the ValidationReport JSON instead
   --max-row-errors N  row errors listed per file before the report is cut (default 1000)
   -h, --help        this text
@@ -25,14 +23,27 @@ Options:
 Exit status: 0 when there is no ERROR, 1 when there is, 2 on bad usage.
 `;
 
-/** `manual-csv` -> IMPORT_JOB_FORMAT_MANUAL_CSV; either full spelling -> the wire value. */
-export function parseFormat(value: string): ImportJobFormat {
+/**
+ * A format as a user names it: its short name, the name of its page under docs/formats/
+ * (`aws-csv`), its wire name (IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV), the reference's neutral name
+ * (IMPORT_JOB_FORMAT_EXPORTED_CLOUDA_CSV) or the wire name lower-cased without its prefix
+ * (`exported-aws-csv`, the spelling of earlier versions). `engine` (validate, templates) takes only
+ * the formats the engine imports, and says why another one is not; `api` (import) takes every
+ * format a job can be created with. Errors list the short names.
+ */
+export function parseFormat(value: string, accept: 'engine' | 'api' = 'engine'): ImportJobFormat {
   const full = value.startsWith('IMPORT_JOB_FORMAT_') ? value : `IMPORT_JOB_FORMAT_${value.toUpperCase().replace(/-/g, '_')}`;
-  const wire = toWireFormat(full);
+  const wire = formatOfName(value) ?? toWireFormat(full);
+  const names = accept === 'engine' ? IMPORTED_FORMAT_NAMES : FORMAT_NAMES;
   if (!(IMPORT_JOB_FORMATS as readonly string[]).includes(wire)) {
-    throw new UsageError(`unknown format '${value}': expected one of ${IMPORT_JOB_FORMATS.join(', ')}`);
+    throw new UsageError(`unknown format '${value}': expected one of ${names.join(', ')} (or its IMPORT_JOB_FORMAT_* name)`);
   }
-  return wire as ImportJobFormat;
+  const format = wire as ImportJobFormat;
+  const unsupported = unsupportedReason(format);
+  if (accept === 'engine' && unsupported !== undefined) {
+    throw new UsageError(`format '${value}' is not imported by this package (${unsupported}); the formats it imports: ${names.join(', ')}`);
+  }
+  return format;
 }
 
 export async function validateCommand(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {

@@ -11,7 +11,7 @@ import { invalidArgument, notFound } from '../errors';
 import type { Page, PageRequest } from '../http/paging';
 import type { EndpointPolicies, EndpointPolicy } from '../networkservices/endpoint-policies';
 import { viewPolicy, type IamPolicies, type Policy } from '../networkservices/iam-policy';
-import { RESOURCE_TYPES, parentOf } from '../migrationcenter/names';
+import { RESOURCE_TYPES, lastSegment, parentOf } from '../migrationcenter/names';
 import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs';
 import type { Assets } from '../migrationcenter/assets';
 import type { ImportDataFiles, ImportDataFileWire } from '../migrationcenter/import-data-files';
@@ -96,7 +96,16 @@ export interface PayloadSummary {
   files?: Array<{ name: string; bytes: number }>;
   /** Storage payload: its gs:// path. */
   path?: string;
+  /**
+   * Import data files (a job fed through the upload flow, which has no payload of its own): the
+   * first MAX_PAYLOAD_DATA_FILES display names (the id when there is none) and how many there are.
+   */
+  dataFiles?: string[];
+  dataFileCount?: number;
 }
+
+/** Data file names listed in a job list's payload column (the job's page lists the first 100). */
+export const MAX_PAYLOAD_DATA_FILES = 10;
 
 export interface JobSummary {
   name: string;
@@ -170,10 +179,27 @@ export function jobSummary(job: ImportJobWire): JobSummary {
   };
 }
 
+/**
+ * A job's payload as the lists show it: its own payload, or its data files (their format, names
+ * and count) when it has none, so that a job fed by uploads does not look empty.
+ */
+function jobPayloadOrDataFiles(domains: ConsoleDomains, job: ImportJobWire): JobSummary {
+  const summary = jobSummary(job);
+  const files = domains.importDataFiles;
+  if (summary.payload || !files) return summary;
+  const count = files.count(job.name);
+  if (count === 0) return summary;
+  const listed = files.list(job.name, { pageSize: MAX_PAYLOAD_DATA_FILES }).importDataFiles;
+  return {
+    ...summary,
+    payload: { format: listed[0]?.format ?? '', dataFiles: listed.map((f) => f.displayName ?? lastSegment(f.name)), dataFileCount: count },
+  };
+}
+
 export function jobPage(domains: ConsoleDomains, page: PageRequest): Page<JobSummary> {
   if (!domains.importJobs) return { items: [] };
   const result = domains.importJobs.listAll(page);
-  return { items: result.items.map(jobSummary), nextPageToken: result.nextPageToken };
+  return { items: result.items.map((job) => jobPayloadOrDataFiles(domains, job)), nextPageToken: result.nextPageToken };
 }
 
 export interface FileSummary {
@@ -244,7 +270,7 @@ export function jobDetail(domains: ConsoleDomains, name: string): JobDetail {
   const job = readJob(domains, name);
   const execution = job.executionReport;
   return {
-    ...jobSummary(job),
+    ...jobPayloadOrDataFiles(domains, job),
     ...jobDataFiles(domains, name),
     ...(job.validationReport ? { validationReport: reportDetail(job.validationReport) } : {}),
     ...(execution
@@ -424,13 +450,16 @@ export function jobReporter(job: ImportJobWire): string {
 /**
  * A page of assets (BASIC view, as the Migration Center list returns them). With `importJob`:
  * the assets of the job's parent that its reporter (source, or the job) reported, found by a
- * keyset scan of that parent's assets in chunks.
+ * keyset scan of that parent's assets in chunks; none for a job without an execution report (it
+ * has not run).
  */
 export function assetPage(domains: ConsoleDomains, page: PageRequest, importJob?: string): Page<AssetWire> & { reporter?: string } {
   const { assets } = domains;
   if (importJob === undefined) return assets ? assets.listAll(page) : { items: [] };
   const job = readJob(domains, importJob);
   const reporter = jobReporter(job);
+  // A job that never ran produced nothing: the assets its source names came from other jobs.
+  if (!job.executionReport) return { reporter, items: [] };
   return { reporter, ...(assets ? assets.listReportedBy(parentOf(job.name), reporter, page) : { items: [] }) };
 }
 

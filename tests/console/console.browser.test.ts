@@ -185,6 +185,15 @@ test('endpoint policies with their IAM bindings: members, condition title, etag'
   expect(await state('inline-good')).toBe('COMPLETED');
   expect(await state('with-files')).toBe('PENDING');
   expect(await page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/big-report"]`).textContent()).toContain('100,000 rows with errors');
+  // Severity counts in words, plural when not one ("1 error", "33,334 errors"; info is uncounted).
+  const counts = (id: string) => page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/${id}"] .count`).allTextContents();
+  expect(await counts('inline-bad')).toEqual(['1 error', '1 warning']);
+  expect(await counts('big-report')).toEqual(['33,334 errors', '33,333 warnings', '33,333 info']);
+  // A job fed by import data files shows them in its Payload column (it has no payload of its own).
+  const withFiles = page.locator(`#jobs tr[data-name="${MC_PARENT}/importJobs/with-files"] td`).nth(5);
+  // (In the list's order: by data file id, perf-info before vm-info.)
+  expect(await withFiles.locator('.data-file').allTextContents()).toEqual(['perfInfo.csv', 'vmInfo.csv']);
+  expect(await withFiles.textContent()).toBe('MANUAL_CSVperfInfo.csvvmInfo.csv2 data files');
   await screenshot('1-overview.png');
 });
 
@@ -210,7 +219,7 @@ test('a validated inline CSV: state, timestamps, its bad rows filtered by severi
   expect(await page.locator('#row-errors tbody .row-number').allTextContents()).toEqual(['4']);
   // No execution report yet; no assets.
   expect(await page.locator('#report-tabs button[data-report="execution"]').textContent()).toBe('Execution report (none)');
-  await waitText('#assets tbody', /No assets from this import/);
+  await waitText('#assets tbody', /^This import has not run: it produced no assets\.$/);
   await screenshot('2-inline-bad-rows.png');
 });
 
@@ -358,6 +367,10 @@ describe('with --auth', () => {
     const { page: userPage, failed } = await freshPage();
     await userPage.goto(`${secured.url}/#view=import&token=tok-alice`);
     await userPage.locator('#imp-source option').last().waitFor({ state: 'attached' });
+    // The console's routes that would name a project with data refuse this token: the fields are the user's.
+    expect(await userPage.inputValue('#imp-project')).toBe('');
+    await userPage.fill('#imp-project', 'p1');
+    await userPage.fill('#imp-location', 'us-central1');
     await userPage.selectOption('#imp-source', '__new__');
     await userPage.fill('#imp-new-source', 'alice-files');
     await userPage.fill('#imp-job-id', 'alice-job');
@@ -379,7 +392,8 @@ describe('with --auth', () => {
     // The Operations' status messages were shown while the server worked.
     const seen = (await userPage.evaluate('window.statusSeen')) as string[];
     expect(seen).toEqual(expect.arrayContaining(['Validating: validating 1 file(s): 1 rows read…', 'Running: importing 1 file(s): 1 assets written…']));
-    // Only the header's counts (an admin route) may refuse this token.
-    expect(failed.filter((f) => !f.endsWith('/emulator/v1/console/summary'))).toEqual([]);
+    // Only admin routes read for the page's furniture may refuse this token: the header's counts,
+    // and the first asset and job that would name a project with data (kit.js defaultParent).
+    expect(failed.filter((f) => !/\/emulator\/v1\/console\/(summary|assets\?pageSize=1|importJobs\?pageSize=1)$/.test(f))).toEqual([]);
   });
 });

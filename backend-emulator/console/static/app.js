@@ -49,7 +49,7 @@
       SEVERITIES.filter(function (s) {
         return counts[s];
       }).map(function (s) {
-        return h('span', { class: 'count sev-' + s.toLowerCase(), title: s, text: num(counts[s]) + ' ' + s.toLowerCase() });
+        return h('span', { class: 'count sev-' + s.toLowerCase(), title: s, text: G.severityCount(counts[s], s) });
       }),
     );
   }
@@ -296,6 +296,14 @@
       (payload.files || []).map(function (f) {
         return h('div', { class: 'file', text: f.name + ' (' + num(f.bytes) + ' B)' });
       }),
+      // A job fed through the upload flow: its data files (their bytes are not counted here).
+      (payload.dataFiles || []).map(function (name) {
+        return h('div', { class: 'file data-file', text: name });
+      }),
+      payload.dataFileCount > (payload.dataFiles || []).length
+        ? h('div', { class: 'muted', text: 'and ' + num(payload.dataFileCount - payload.dataFiles.length) + ' more data files' })
+        : null,
+      payload.dataFileCount ? h('div', { class: 'muted', text: G.plural(payload.dataFileCount, 'data file') }) : null,
     );
   }
 
@@ -637,10 +645,15 @@
   var loadAssets = panel(function (current, jobName) {
     return getJSON(API + '/assets', { importJob: jobName, pageToken: assetsPager.current(), pageSize: 25 }).then(function (page) {
       if (!current()) return;
-      $('assets-reporter').textContent = page.reporter ? '(reported by ' + page.reporter + ')' : '';
+      // A job that has not run produced no assets (the console route lists none for it).
+      var ran = !(detail && detail.name === jobName && !detail.executionReport);
+      $('assets-reporter').textContent = page.reporter && ran ? '(reported by ' + page.reporter + ')' : '';
       var tbody = clear($('assets').tBodies[0]);
       var items = page.assets || [];
-      if (items.length === 0) tbody.appendChild(h('tr', null, h('td', { colspan: 7, class: 'empty', text: 'No assets from this import.' })));
+      if (items.length === 0)
+        tbody.appendChild(
+          h('tr', null, h('td', { colspan: 7, class: 'empty', text: ran ? 'No assets from this import.' : 'This import has not run: it produced no assets.' })),
+        );
       items.forEach(function (a) {
         var vm = a.virtualMachineDetails || {};
         tbody.appendChild(
@@ -656,7 +669,7 @@
             h('td', null, h('code', { text: vm.vmUuid || (a.attributes && a.attributes.MachineId) || '' })),
             h('td', { class: 'num', text: num(vm.coreCount) }),
             h('td', { class: 'num', text: num(vm.memoryMb) }),
-            h('td', { text: [vm.osFamily, vm.osName, vm.osVersion].filter(Boolean).join(' ') }),
+            h('td', { class: 'os', text: [G.osFamilyName(vm.osFamily), vm.osName, vm.osVersion].filter(Boolean).join(' ') }),
             h(
               'td',
               null,

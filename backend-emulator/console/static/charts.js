@@ -61,7 +61,10 @@
   function lines(title, series) {
     var width = 420;
     var height = 160;
-    var pad = { l: 34, r: 10, t: 10, b: 24 };
+    // The left pad holds the widest axis label, `100%`, right-aligned at pad.l - 4 (at 34 it ran
+    // past the left edge and was clipped); the top pad holds the upper half of that label, which
+    // is centred on the 100% grid line.
+    var pad = { l: 48, r: 10, t: 12, b: 24 };
     var xs = [];
     series.forEach(function (ser) {
       ser.points.forEach(function (p) {

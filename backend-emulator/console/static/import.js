@@ -49,7 +49,12 @@
   function loadSources() {
     var select = $('imp-source');
     var keep = select.value;
-    return G.request('GET', G.v1alpha1(parent()) + '/sources', { pageSize: 100 })
+    // No project or location yet (an empty emulator): only a new source can be chosen.
+    var listed =
+      $('imp-project').value.trim() && $('imp-location').value.trim()
+        ? G.request('GET', G.v1alpha1(parent()) + '/sources', { pageSize: 100 })
+        : Promise.resolve({});
+    return listed
       .then(function (page) {
         G.clear(select);
         (page.sources || []).forEach(function (src) {
@@ -239,7 +244,7 @@
                         return f.bySeverity[s];
                       })
                       .map(function (s) {
-                        return G.num(f.bySeverity[s]) + ' ' + s.toLowerCase();
+                        return G.severityCount(f.bySeverity[s], s);
                       })
                       .join(' · ') || '—',
                 }),
@@ -399,12 +404,6 @@
         .toLowerCase()
         .replace(/[^0-9t]/g, '')
         .replace('t', '-');
-    var last = G.lastParent();
-    var m = /^projects\/([^/]+)\/locations\/([^/]+)$/.exec(last);
-    if (m) {
-      $('imp-project').value = m[1];
-      $('imp-location').value = m[2];
-    }
     $('imp-source').addEventListener('change', function () {
       $('imp-new-source-label').hidden = $('imp-source').value !== NEW_SOURCE;
     });
@@ -432,7 +431,21 @@
   }
 
   G.views['import'] = function () {
+    var first = !ready;
     if (!ready) setup();
-    loadSources();
+    if (!first || $('imp-project').value) {
+      loadSources();
+      return;
+    }
+    // First shown: the project and location of the data the emulator holds (the last used in
+    // this tab first), or empty fields on an empty emulator.
+    G.defaultParent().then(function (last) {
+      var m = /^projects\/([^/]+)\/locations\/([^/]+)$/.exec(last);
+      if (m && !$('imp-project').value && !$('imp-location').value) {
+        $('imp-project').value = m[1];
+        $('imp-location').value = m[2];
+      }
+      loadSources();
+    });
   };
 })();

@@ -14,19 +14,20 @@
   var $ = G.$;
 
   var PAGE_SIZE = 50;
+  var EMPTY_STATE = 'The emulator holds no assets or import jobs yet: import an inventory (Import), or enter a project and a location, then Show.';
   var OS_FAMILIES = ['OS_FAMILY_WINDOWS', 'OS_FAMILY_LINUX', 'OS_FAMILY_UNIX', 'OS_FAMILY_UNKNOWN'];
   var POWER_STATES = ['poweredOn', 'poweredOff', 'suspended'];
+  // The default order is the resource name's, whose last segment is the asset id (a hash, or the
+  // machine id): named so. The name users read is the VM name, ordered by the next one.
   var ORDERINGS = [
-    ['', 'Name'],
+    ['', 'Asset id'],
     ['virtualMachineDetails.vmName', 'VM name'],
     ['virtualMachineDetails.coreCount desc', 'Cores, most first'],
     ['virtualMachineDetails.memoryMb desc', 'Memory, most first'],
     ['createTime desc', 'Newest first'],
   ];
 
-  function shortOs(v) {
-    return String(v || '').replace(/^OS_FAMILY_/, '');
-  }
+  var shortOs = G.osFamilyName;
 
   /** A quoted filter value: the filter grammar's quotes and backslashes are not allowed inside. */
   function quoted(text) {
@@ -42,10 +43,12 @@
     return parts.join(' AND ');
   }
 
-  function parentControls(prefix, p, onChange) {
-    var m = /^projects\/([^/]+)\/locations\/([^/]+)$/.exec(p.get('parent') || G.lastParent());
-    $(prefix + '-project').value = m ? m[1] : $(prefix + '-project').value;
-    $(prefix + '-location').value = m ? m[2] : $(prefix + '-location').value;
+  /**
+   * The project and location fields of a view, from the address. Without a parent in the address
+   * the view opens on G.defaultParent() (a project/location with data), by rewriting the address;
+   * resolves to false then, or when there is none (the fields stay empty: the view's empty state).
+   */
+  function parentControls(prefix, view, p, onChange) {
     if (!$(prefix + '-form').getAttribute('data-ready')) {
       $(prefix + '-form').setAttribute('data-ready', 'true');
       $(prefix + '-form').addEventListener('submit', function (ev) {
@@ -53,6 +56,20 @@
         onChange();
       });
     }
+    var m = /^projects\/([^/]+)\/locations\/([^/]+)$/.exec(p.get('parent') || '');
+    $(prefix + '-project').value = m ? m[1] : '';
+    $(prefix + '-location').value = m ? m[2] : '';
+    if (p.get('parent')) return Promise.resolve(true);
+    return G.defaultParent().then(function (parent) {
+      if (!parent || G.params().get('view') !== view || G.params().get('parent')) return false;
+      var values = {};
+      p.forEach(function (v, k) {
+        if (k !== 'view') values[k] = v;
+      });
+      values.parent = parent;
+      G.go(view, values, true);
+      return false;
+    });
   }
 
   function parentOf(prefix) {
@@ -92,20 +109,29 @@
     fillSelect($('inv-os'), OS_FAMILIES, shortOs, 'Any OS family');
     fillSelect($('inv-power'), POWER_STATES, String, 'Any power state');
     fillSelect($('inv-order'), ORDERINGS.slice(1), String, ORDERINGS[0][1]);
-    parentControls('inv', p, function () {
-      writeInventory();
-    });
     $('inv-name').value = p.get('name') || '';
     $('inv-os').value = p.get('os') || '';
     $('inv-power').value = p.get('power') || '';
     $('inv-filter').value = p.get('filter') || '';
     $('inv-order').value = p.get('orderBy') || '';
-    if (!p.get('parent')) {
-      G.clear($('inventory').tBodies[0]).appendChild(
-        h('tr', null, h('td', { colspan: 8, class: 'empty', text: 'Enter a project and a location, then Show.' })),
-      );
-      return;
-    }
+    // Nothing of an earlier query stays on screen while this one is chosen or loaded.
+    $('inv-range').textContent = '';
+    $('inv-prev').disabled = true;
+    $('inv-next').disabled = true;
+    $('inventory').removeAttribute('data-query');
+    var mine = ++seq;
+    parentControls('inv', 'inventory', p, function () {
+      writeInventory();
+    }).then(function (hasParent) {
+      if (mine !== seq) return;
+      if (hasParent) listInventory(p, mine);
+      else if (!p.get('parent') && !$('inv-project').value) {
+        G.clear($('inventory').tBodies[0]).appendChild(h('tr', null, h('td', { colspan: 8, class: 'empty', text: EMPTY_STATE })));
+      }
+    });
+  };
+
+  function listInventory(p, mine) {
     G.rememberParent(p.get('parent'));
     var filter = filterOf(p);
     var key = p.get('parent') + '\n' + filter + '\n' + (p.get('orderBy') || '');
@@ -114,7 +140,6 @@
       tokens = [''];
     }
     var index = Math.max(0, Math.min(tokens.length - 1, parseInt(p.get('page') || '0', 10) || 0));
-    var mine = ++seq;
     var table = $('inventory');
     table.setAttribute('aria-busy', 'true');
     $('inv-range').textContent = 'Loading…';
@@ -178,7 +203,7 @@
         table.removeAttribute('aria-busy');
         G.notice(err);
       });
-  };
+  }
 
   // ---------------------------------------------------------------- one asset
 
@@ -327,6 +352,19 @@
             },
           ]),
         );
+        var labels = Object.keys(a.labels || {}).sort();
+        out.appendChild(h('h3', { text: 'Labels' }));
+        out.appendChild(
+          labels.length
+            ? h(
+                'dl',
+                { class: 'meta', id: 'asset-labels' },
+                labels.map(function (k) {
+                  return [h('dt', { text: k }), h('dd', { text: String(a.labels[k]) })];
+                }),
+              )
+            : h('p', { class: 'muted', id: 'asset-labels', text: 'No labels.' }),
+        );
         var attrs = Object.keys(a.attributes || {}).sort();
         if (attrs.length) {
           out.appendChild(h('h3', { text: 'Attributes' }));
@@ -391,15 +429,22 @@
   }
 
   G.views.summary = function (p) {
-    parentControls('sum', p, function () {
-      G.go('summary', { parent: parentOf('sum') });
-    });
     var out = G.clear($('summary-charts'));
-    var parent = p.get('parent');
-    if (!parent) {
-      out.appendChild(h('p', { class: 'muted', text: 'Enter a project and a location, then Show.' }));
-      return;
-    }
+    // The totals of an earlier query never stand next to this one's form.
+    $('summary-totals').textContent = '';
+    var mine = ++summarySeq;
+    parentControls('sum', 'summary', p, function () {
+      G.go('summary', { parent: parentOf('sum') });
+    }).then(function (hasParent) {
+      if (mine !== summarySeq) return;
+      if (hasParent) showSummary(p.get('parent'), out, mine);
+      else if (!p.get('parent') && !$('sum-project').value) out.appendChild(h('p', { class: 'muted empty-state', text: EMPTY_STATE }));
+    });
+  };
+
+  var summarySeq = 0;
+
+  function showSummary(parent, out, mine) {
     G.rememberParent(parent);
     out.setAttribute('aria-busy', 'true');
     // One kind per aggregation (Google's Aggregation is a oneof); results come back in order.
@@ -414,6 +459,7 @@
       { field: DISK_FIELD, histogram: { lowerBounds: DISK_BOUNDS } },
     ])
       .then(function (results) {
+        if (mine !== summarySeq) return;
         var count = Number((results[0] && results[0].count && results[0].count.value) || 0);
         var coreSum = Number((results[5] && results[5].sum && results[5].sum.value) || 0);
         var memorySum = Number((results[6] && results[6].sum && results[6].sum.value) || 0);
@@ -446,7 +492,7 @@
       .then(function () {
         out.removeAttribute('aria-busy');
       });
-  };
+  }
 
   // Paging and filter controls of the inventory.
   function setupInventory() {

@@ -169,14 +169,19 @@
     return new URLSearchParams(location.hash.replace(/^#/, ''));
   }
 
-  /** Sets the fragment to the view and its parameters (empty values left out). */
-  function go(view, values) {
+  /**
+   * Sets the fragment to the view and its parameters (empty values left out); `replace` swaps the
+   * current history entry (a view that fills in its default parameters leaves no entry that Back
+   * would return to, only to be sent forward again).
+   */
+  function go(view, values, replace) {
     var p = new URLSearchParams();
     p.set('view', view);
     Object.keys(values || {}).forEach(function (k) {
       if (values[k] !== undefined && values[k] !== null && values[k] !== '') p.set(k, String(values[k]));
     });
-    location.hash = p.toString();
+    if (replace) location.replace('#' + p.toString());
+    else location.hash = p.toString();
   }
 
   function route() {
@@ -212,6 +217,77 @@
     }
   }
 
+  function parentOfName(name) {
+    var m = /^(projects\/[^/]+\/locations\/[^/]+)\//.exec(String(name || ''));
+    return m ? m[1] : '';
+  }
+
+  /**
+   * The project/location a view opens on when the address names none: the last one used in this
+   * tab if it holds assets, else where the emulator's first asset is, else its first import job's,
+   * else the last one used (even empty), else '' (the view shows its empty state). The console's
+   * own routes list every project; with --auth and a token that is not an admin's they answer
+   * 403, and only the last parent is left.
+   */
+  function defaultParent() {
+    var last = lastParent();
+    function first(path, key) {
+      return request('GET', path, { pageSize: 1 }).then(
+        function (page) {
+          return parentOfName(((page && page[key]) || [])[0] && page[key][0].name);
+        },
+        function () {
+          return '';
+        },
+      );
+    }
+    var lastHasAssets = last
+      ? request('GET', v1alpha1(last) + '/assets', { pageSize: 1 }).then(
+          function (page) {
+            return (page.assets || []).length > 0;
+          },
+          function () {
+            return false;
+          },
+        )
+      : Promise.resolve(false);
+    return lastHasAssets.then(function (has) {
+      if (has) return last;
+      return first('/emulator/v1/console/assets', 'assets').then(function (p) {
+        return (
+          p ||
+          first('/emulator/v1/console/importJobs', 'importJobs').then(function (q) {
+            return q || last;
+          })
+        );
+      });
+    });
+  }
+
+  /** `1 error`, `7 errors`: a count and its noun, plural when it is not one. */
+  function plural(n, noun) {
+    return num(n) + ' ' + noun + (Number(n) === 1 ? '' : 's');
+  }
+
+  /** `1 error`, `7 errors`, `3 warnings`, `2 info` (a severity count: info is not counted in the plural). */
+  function severityCount(n, severity) {
+    var noun = String(severity).toLowerCase();
+    return noun === 'info' ? num(n) + ' info' : plural(n, noun);
+  }
+
+  /** Human names of Google's OsFamily values (the API's enum names are for filters, not for reading). */
+  var OS_FAMILY_NAMES = {
+    OS_FAMILY_WINDOWS: 'Windows',
+    OS_FAMILY_LINUX: 'Linux',
+    OS_FAMILY_UNIX: 'Unix',
+    OS_FAMILY_UNKNOWN: 'Unknown',
+    OS_FAMILY_UNSPECIFIED: 'Unspecified',
+  };
+  function osFamilyName(value) {
+    if (!value) return '';
+    return Object.prototype.hasOwnProperty.call(OS_FAMILY_NAMES, value) ? OS_FAMILY_NAMES[value] : String(value);
+  }
+
   function start() {
     var field = $('token-field');
     field.value = token();
@@ -241,6 +317,11 @@
     go: go,
     lastParent: lastParent,
     rememberParent: rememberParent,
+    parentOfName: parentOfName,
+    defaultParent: defaultParent,
+    plural: plural,
+    severityCount: severityCount,
+    osFamilyName: osFamilyName,
   };
 
   // After every deferred script (the views register themselves as they load).

@@ -4,7 +4,9 @@
  *
  * FORMAT_TABLE has one entry per format of the API (types.ts IMPORT_JOB_FORMATS; the compiler
  * checks none is missing): its label and either its definition or why the emulator does not import
- * it. File-name hints recognise a payload that mixes formats.
+ * it, and its short name: the name of its page under docs/formats/ and the one the command line
+ * lists (`aws-csv`, not `IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV`). File-name hints recognise a payload
+ * that mixes formats.
  */
 import type { FormatDefinition, ImportJobFormat } from '../types';
 import { manualCsv } from './manual-csv';
@@ -14,20 +16,21 @@ import { awsCsv } from './aws-csv';
 import { azureCsv } from './azure-csv';
 import { cmdb } from './cmdb';
 
-export type FormatEntry = { label: string; definition: FormatDefinition } | { label: string; unsupported: string };
+export type FormatEntry = { label: string; name: string } & ({ definition: FormatDefinition } | { unsupported: string });
 
 export const FORMAT_TABLE: Record<ImportJobFormat, FormatEntry> = {
   // In listFormats() order: the manual import first (docs and templates follow this order).
-  IMPORT_JOB_FORMAT_MANUAL_CSV: { label: 'Manual CSV', definition: manualCsv },
-  IMPORT_JOB_FORMAT_RVTOOLS_XLSX: { label: 'RVTools XLSX', definition: rvtoolsXlsx },
-  IMPORT_JOB_FORMAT_RVTOOLS_CSV: { label: 'RVTools CSV', definition: rvtoolsCsv },
-  IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV: { label: 'AWS exported CSV', definition: awsCsv },
-  IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV: { label: 'Azure exported CSV', definition: azureCsv },
-  IMPORT_JOB_FORMAT_CMDB: { label: 'CMDB', definition: cmdb },
+  IMPORT_JOB_FORMAT_MANUAL_CSV: { label: 'Manual CSV', name: 'manual-csv', definition: manualCsv },
+  IMPORT_JOB_FORMAT_RVTOOLS_XLSX: { label: 'RVTools XLSX', name: 'rvtools-xlsx', definition: rvtoolsXlsx },
+  IMPORT_JOB_FORMAT_RVTOOLS_CSV: { label: 'RVTools CSV', name: 'rvtools-csv', definition: rvtoolsCsv },
+  IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV: { label: 'AWS exported CSV', name: 'aws-csv', definition: awsCsv },
+  IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV: { label: 'Azure exported CSV', name: 'azure-csv', definition: azureCsv },
+  IMPORT_JOB_FORMAT_CMDB: { label: 'CMDB', name: 'cmdb', definition: cmdb },
   // Google's database assessment exports (a zip of database, schema and performance tables) fill
   // database assets, not machines; their file layout is not published, so nothing is guessed.
   IMPORT_JOB_FORMAT_DATABASE_ZIP: {
     label: 'database assessment exports',
+    name: 'database-zip',
     unsupported:
       'database assets are not emulated and the layout of the exports is not published; import machine inventories (manual CSV, RVTools, AWS or Azure exports) instead, or run this import against Google',
   },
@@ -42,6 +45,15 @@ export const FORMAT_LABELS = Object.fromEntries(Object.entries(FORMAT_TABLE).map
   ImportJobFormat,
   string
 >;
+
+/** The short names in the table's order: of every format, and of the formats the engine imports. */
+export const FORMAT_NAMES = Object.values(FORMAT_TABLE).map((entry) => entry.name);
+export const IMPORTED_FORMAT_NAMES = Object.values(FORMAT_TABLE).flatMap((entry) => ('definition' in entry ? [entry.name] : []));
+
+/** The wire name of a short name (`aws-csv` -> IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV), or undefined. */
+export function formatOfName(name: string): ImportJobFormat | undefined {
+  return (Object.keys(FORMAT_TABLE) as ImportJobFormat[]).find((format) => FORMAT_TABLE[format].name === name);
+}
 
 /** Why a known format is not imported by the emulator, or undefined when it is. */
 export function unsupportedReason(format: ImportJobFormat): string | undefined {

@@ -106,18 +106,105 @@ describe('the progress bar', () => {
 });
 
 describe("every format's templates", () => {
-  it.each(['manual-csv', 'rvtools-xlsx', 'rvtools-csv', 'exported-aws-csv', 'exported-azure-csv', 'cmdb'])(
-    '%s: written, then validated without an ERROR',
-    async (format) => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
-      try {
-        expect(await templatesCommand([format, dir], textSink())).toBe(0);
-        const out = textSink();
-        const code = await validateCommand([dir, '--format', format], out);
-        expect({ code, report: out.text }).toEqual({ code: 0, report: expect.stringContaining('OK: no blocking errors') });
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  );
+  it.each(['manual-csv', 'rvtools-xlsx', 'rvtools-csv', 'aws-csv', 'azure-csv', 'cmdb'])('%s: written, then validated without an ERROR', async (format) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-templates-'));
+    try {
+      expect(await templatesCommand([format, dir], textSink())).toBe(0);
+      const out = textSink();
+      const code = await validateCommand([dir, '--format', format], out);
+      expect({ code, report: out.text }).toEqual({ code: 0, report: expect.stringContaining('OK: no blocking errors') });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('format names', () => {
+  const stderrOf = async (argv: string[]): Promise<{ code: number; said: string }> => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await main(argv);
+      return { code, said: stderr.mock.calls.map((c) => String(c[0])).join('') };
+    } finally {
+      stderr.mockRestore();
+    }
+  };
+
+  it('takes the names of the pages of docs/formats/, every IMPORT_JOB_FORMAT_* spelling, and the earlier exported-* ones', () => {
+    const { parseFormat } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('../../../backend-emulator/commands/validate') as typeof import('../../../backend-emulator/commands/validate');
+    expect(
+      ['aws-csv', 'azure-csv', 'rvtools-xlsx', 'exported-aws-csv', 'IMPORT_JOB_FORMAT_EXPORTED_CLOUDB_CSV', 'IMPORT_JOB_FORMAT_CMDB'].map((f) =>
+        parseFormat(f),
+      ),
+    ).toEqual([
+      'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+      'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
+      'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+      'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+      'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
+      'IMPORT_JOB_FORMAT_CMDB',
+    ]);
+    expect(parseFormat('database-zip', 'api')).toBe('IMPORT_JOB_FORMAT_DATABASE_ZIP');
+  });
+
+  it('every page of docs/formats/ is a name the commands take', () => {
+    const pages = fs.readdirSync(path.join(__dirname, '..', '..', '..', 'docs', 'formats')).map((f) => f.replace(/\.md$/, ''));
+    expect(pages.sort()).toEqual(['aws-csv', 'azure-csv', 'cmdb', 'manual-csv', 'rvtools-csv', 'rvtools-xlsx']);
+    const { parseFormat } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('../../../backend-emulator/commands/validate') as typeof import('../../../backend-emulator/commands/validate');
+    for (const page of pages) expect(() => parseFormat(page)).not.toThrow();
+  });
+
+  it('an unknown name: the error lists the short names of the formats the command takes', async () => {
+    const { code, said } = await stderrOf(['templates', 'aws', '/tmp/unused']);
+    expect(code).toBe(2);
+    expect(said).toContain(
+      "unknown format 'aws': expected one of manual-csv, rvtools-xlsx, rvtools-csv, aws-csv, azure-csv, cmdb (or its IMPORT_JOB_FORMAT_* name)",
+    );
+  });
+
+  it('a format the engine does not import: templates and validate say why, and list what they take', async () => {
+    const { code, said } = await stderrOf(['templates', 'IMPORT_JOB_FORMAT_DATABASE_ZIP', '/tmp/unused']);
+    expect(code).toBe(2);
+    expect(said).toContain("format 'IMPORT_JOB_FORMAT_DATABASE_ZIP' is not imported by this package (database assets are not emulated");
+    expect(said).toContain('the formats it imports: manual-csv, rvtools-xlsx, rvtools-csv, aws-csv, azure-csv, cmdb');
+  });
+
+  it('the help of validate, templates and import lists the short names', async () => {
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      for (const command of ['validate', 'templates', 'import']) await main(['help', command]);
+      const text = stdout.mock.calls.map((c) => String(c[0])).join('');
+      expect(text.split('manual-csv, rvtools-xlsx, rvtools-csv, aws-csv, azure-csv, cmdb').length - 1).toBe(3);
+      expect(text).toContain('aws-csv, azure-csv, cmdb, database-zip');
+    } finally {
+      stdout.mockRestore();
+    }
+  });
+});
+
+describe('the command line with no command, and serve --help', () => {
+  it('no command: prints the usage on standard error and exits 2', async () => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await main([])).toBe(2);
+      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain('Usage: google-native-local COMMAND');
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('serve --help names the command that runs it', async () => {
+    const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['serve', '--help'])).toBe(-1);
+      const text = stdout.mock.calls.map((c) => String(c[0])).join('');
+      expect(text.split('\n')[0]).toBe('Usage: google-native-local serve [flags]    (in a checkout: npm start -- [flags])');
+    } finally {
+      stdout.mockRestore();
+    }
+  });
 });

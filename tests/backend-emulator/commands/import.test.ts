@@ -1,3 +1,5 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { importCommand } from '../../../backend-emulator/commands/import';
@@ -126,5 +128,67 @@ describe('google-native-local import', () => {
     } finally {
       stderr.mockRestore();
     }
+  });
+
+  it('a file uploaded before (a job that failed validation): its bytes are replaced and the job validated again', async () => {
+    const job = `${PARENT}/importJobs/fixed`;
+    const bad = path.join(FIXTURES, 'invalid', 'bad-int', 'vmInfo.csv');
+    const first = await run(['--job', job, '--source', 'files', '--format', 'manual-csv', bad]);
+    expect([first.code, first.text]).toEqual([1, expect.stringContaining('IMPORT_JOB_STATE_FAILED_VALIDATION')]);
+    const good = path.join(FIXTURES, 'valid', 'basic', 'vmInfo.csv');
+    const { code, text } = await run(['--job', job, good]);
+    expect(text).toMatch(/replaced .*valid\/basic\/vmInfo\.csv \(\d+ bytes/);
+    expect(text).toContain('OK: no blocking errors (IMPORT_JOB_FORMAT_MANUAL_CSV)');
+    expect(text).toMatch(/IMPORT_JOB_STATE_COMPLETED \(\d+ row\(s\)/);
+    expect(code).toBe(0);
+    const files = await api<{ importDataFiles: Array<{ name: string; state: string }> }>('GET', `/v1alpha1/${job}/importDataFiles`);
+    expect(files.importDataFiles.map((f) => [f.name, f.state])).toEqual([[`${job}/importDataFiles/vm-info-csv`, 'ACTIVE']]);
+  });
+});
+
+describe('google-native-local import against something else than the emulator', () => {
+  const said = async (args: string[]): Promise<{ code: number; stderr: string }> => {
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await importCommand(args, textSink(), {});
+      return { code, stderr: stderr.mock.calls.map((c) => String(c[0])).join('') };
+    } finally {
+      stderr.mockRestore();
+    }
+  };
+  const listen = async (server: http.Server): Promise<string> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const file = path.join(FIXTURES, 'valid', 'basic', 'vmInfo.csv');
+
+  it('another web server (HTML 404s and 501s): says it is not the emulator, never that the source does not exist', async () => {
+    // What a static file server answers: an HTML 404 to GETs, an HTML 501 to other methods.
+    const server = http.createServer((req, res) => {
+      res.writeHead(req.method === 'GET' ? 404 : 501, { 'content-type': 'text/html' });
+      res.end(`<!DOCTYPE html><html><body><h1>Error response</h1><p>${req.method === 'GET' ? 'File not found' : 'Unsupported method'}</p></body></html>`);
+    });
+    const url = await listen(server);
+    try {
+      const { code, stderr } = await said(['--job', `${PARENT}/importJobs/elsewhere`, '--source', 'files', '--format', 'manual-csv', '--endpoint', url, file]);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`${url} is not the emulator nor a Google API: it answered GET /v1alpha1/${PARENT}/importJobs/elsewhere`);
+      expect(stderr).toContain('with HTTP 404 and a body that is not a Google API error (<!DOCTYPE html>');
+      expect(stderr).toContain('google-native-local serve');
+      expect(stderr).not.toContain('does not exist');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('nothing listening: says to start the emulator', async () => {
+    const server = http.createServer();
+    const url = await listen(server);
+    await new Promise((resolve) => server.close(resolve));
+    const { code, stderr } = await said(['--job', `${PARENT}/importJobs/nobody`, '--endpoint', url, file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `could not reach ${url}: ECONNREFUSED: is the emulator running? start the emulator (\`npm start\` in a checkout, or \`google-native-local serve\`)`,
+    );
   });
 });

@@ -361,10 +361,19 @@ describe("a job's import data files", () => {
     // A job without data files says so with an empty list.
     ok(await mc.createJob(app, 'inline', { inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) }));
     expect(ok(await call(app, 'GET', `${CONSOLE}/${mc.jobName('inline')}`))).toMatchObject({ dataFiles: [], dataFileCount: 0 });
+    // The jobs list's payload of a job fed by data files: their format, names and count.
+    const jobs = ok(await call(app, 'GET', `${CONSOLE}/importJobs`)).importJobs;
+    expect(jobs.map((j: any) => [j.name, j.payload])).toEqual([
+      [mc.jobName('files'), { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', dataFiles: ['diskInfo.csv', 'vmInfo.csv'], dataFileCount: 2 }],
+      [mc.jobName('inline'), { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', files: [{ name: 'vmInfo.csv', bytes: Buffer.byteLength(GOOD_CSV) }] }],
+    ]);
   });
 });
 
 describe('assets of one import', () => {
+  /** What a run leaves on a job: its state and an execution report. */
+  const RAN = { state: 'IMPORT_JOB_STATE_COMPLETED', executionReport: { framesReported: 1, totalRowsCount: 3 } };
+
   beforeEach(() => {
     app = newApp();
   });
@@ -375,8 +384,10 @@ describe('assets of one import', () => {
       await call(app, 'POST', '/emulator/v1/seed', {
         sources: [SOURCE_SEED, { name: source }],
         importJobs: [
-          { name: jobName('with-source'), assetSource: source, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) },
-          { name: jobName('plain'), assetSource: MC_SOURCE, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) },
+          { name: jobName('with-source'), assetSource: source, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }), ...RAN },
+          { name: jobName('plain'), assetSource: MC_SOURCE, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }), ...RAN },
+          // The same source as `plain`, never run: it produced none of that source's assets.
+          { name: jobName('never-ran'), assetSource: MC_SOURCE, inlinePayload: inlinePayload({ 'vmInfo.csv': GOOD_CSV }) },
         ],
       }),
     );
@@ -402,6 +413,7 @@ describe('assets of one import', () => {
     expect(seen.sort()).toEqual(['src-0', 'src-1', 'src-2', 'src-3', 'src-4', 'src-5', 'src-6']);
     expect(pages).toBe(3);
 
+    expect(ok(await call(app, 'GET', `${CONSOLE}/assets?importJob=${jobName('never-ran')}&pageSize=500`))).toEqual({ assets: [], reporter: MC_SOURCE });
     const plain = ok(await call(app, 'GET', `${CONSOLE}/assets?importJob=${jobName('plain')}&pageSize=500`));
     expect(plain.assets).toHaveLength(500);
     expect(plain.nextPageToken).toEqual(expect.any(String));
