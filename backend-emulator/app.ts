@@ -21,8 +21,7 @@ import { installRequestOriginGuard } from './http/request-origin';
 import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
-import { matchedPath } from './http/matched-path';
-import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, toProtoJson } from './http/protojson';
+import { installGoogleFrontEnd } from './http/front-end';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
 
@@ -167,20 +166,8 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   installRequestOriginGuard(app, config);
   installAuthHook(app, ctx.auth);
 
-  // ProtoJSON, in both directions, for the Google API routes (not the console's or admin's):
-  // proto field names and enum numbers in, no default values out. One step for every route.
-  // Both read the path the router matched (http/matched-path.ts), never the raw URL; an unmatched
-  // request's error is Google's shape whatever its path.
-  app.addHook('preValidation', async (request) => {
-    const urlPath = matchedPath(request);
-    if (urlPath === undefined || !isGoogleApiPath(urlPath)) return;
-    request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, urlPath);
-    if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, urlPath);
-  });
-  app.addHook('preSerialization', async (request, _reply, payload) => {
-    const urlPath = matchedPath(request) ?? request.url.split('?')[0];
-    return isGoogleApiPath(urlPath) ? toProtoJson(payload) : payload;
-  });
+  // Google's front end for every Google API route: unknown query parameters, ProtoJSON in and out.
+  installGoogleFrontEnd(app);
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import { validate } from '../schemas';
-import { isNotFound } from './client';
+import { isGoogleApiCallError, isNotFound } from './client';
 import {
   bindingId,
   findBinding,
@@ -46,7 +46,38 @@ function projectOf(name: string): string {
 }
 
 async function readPolicy(name: string): Promise<IamPolicy> {
-  return client().get<IamPolicy>(`/v1/${name}:getIamPolicy`, { 'options.requestedPolicyVersion': POLICY_VERSION });
+  try {
+    return await client().get<IamPolicy>(`/v1/${name}:getIamPolicy`, { 'options.requestedPolicyVersion': POLICY_VERSION });
+  } catch (err) {
+    if (isIamMethodNotServed(err)) throw iamNotServedError(name, err);
+    throw err;
+  }
+}
+
+/**
+ * Whether the answer says the IAM method itself is not served, rather than that the endpoint
+ * policy is missing: Google's front end answers a path it has no method for with a 404 page that
+ * is not a google.rpc.Status, and a server that knows the method but not its implementation
+ * answers UNIMPLEMENTED.
+ */
+export function isIamMethodNotServed(err: unknown): boolean {
+  return isGoogleApiCallError(err, 'UNIMPLEMENTED') || (isGoogleApiCallError(err, 'NOT_FOUND') && !err.googleShaped);
+}
+
+/**
+ * Google's Network Services v1 listed getIamPolicy/setIamPolicy/testIamPermissions on endpoint
+ * policies in its earlier published clients (googleapis revision 140, which @pulumi/google-native
+ * 0.32.0 follows); its current client (revision 188) lists IAM methods only on the edge cache
+ * keysets, origins and services. Said plainly, with what to do, instead of "does not exist".
+ */
+export function iamNotServedError(name: string, cause: unknown): Error {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new Error(
+    `the Network Services API did not serve getIamPolicy for ${name}: Google's current Network Services v1 no longer offers IAM policies on endpoint policies ` +
+      '(googleapis revision 140 lists them, revision 188 lists IAM methods only on edge cache keysets, origins and services). ' +
+      'Grant the role on the project instead (a project-level IAM binding gives it on every endpoint policy of the project), ' +
+      `or keep this resource on the emulator backend. ${message}`,
+  );
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
- * Request bodies and query strings: JSON only, size-limited, objects only, and a query
- * parameter given twice is rejected rather than silently picked.
+ * Request bodies and query strings: JSON only, size-limited, objects only; a key given twice in a
+ * JSON object and a query parameter given twice are rejected rather than silently picked.
  */
 import { isUtf8 } from 'buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { hasLoneSurrogate } from '../unicode';
+import { firstDuplicateKey } from './json-duplicates';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser with one that keeps its protections (`__proto__` and
@@ -29,6 +30,13 @@ export function installJsonParser(app: FastifyInstance): void {
     const text = bytes.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    // Google's parser refuses a field given twice; JSON.parse would keep the last one.
+    const duplicate = firstDuplicateKey(text);
+    if (duplicate) {
+      const field = duplicate.path ? `${duplicate.path}.${duplicate.key}` : duplicate.key;
+      done(invalidArgument([{ field, description: 'is given twice' }], `Invalid JSON payload received. Duplicate field "${duplicate.key}".`), undefined);
       return;
     }
     strict(request, text, (err, value) => {

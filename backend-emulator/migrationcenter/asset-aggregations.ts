@@ -11,7 +11,7 @@
 import { invalidArgument } from '../errors';
 import { ASSET_FIELDS } from '../store/asset-store';
 import type { AssetAggregateResult, AssetAggregation } from '../store/asset-store';
-import { own } from './list-query';
+import { own } from '../query/list-query';
 
 export const MAX_AGGREGATIONS = 25;
 export const MAX_LOWER_BOUNDS = 20;

@@ -13,7 +13,7 @@ import { invalidArgument, notFound, refuseUnknownFields } from '../errors';
 import type { Asset } from '../import-engine/asset';
 import { RESOURCE_TYPES } from './names';
 import type { AssetWire } from './types';
-import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from './list-query';
+import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from '../query/list-query';
 import { encodePageToken, type Page, type PageRequest } from '../http/paging';
 import type { AssetKey, AssetRow, StoredAsset } from '../store/asset-store';
 import { isAssetKey, parseAssetOrder, wireTime } from '../store/asset-sql';

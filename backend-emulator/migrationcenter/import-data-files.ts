@@ -27,7 +27,7 @@ import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
 import { checkRequestId } from './request-id-rule';
 import { schemaFailures } from './schemas-bridge';
 import { refuseNonWireFormat } from './wire-names';
-import { listPage, type ListFields, type ListRequest } from './list-query';
+import { listPage, type ListFields, type ListRequest } from '../query/list-query';
 import { now } from './import-job-model';
 import type { ImportJobWire } from './types';
 import { UPLOAD_METHOD, type UploadFileInfo, type UploadUrls } from './upload-urls';

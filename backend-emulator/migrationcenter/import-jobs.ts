@@ -30,7 +30,7 @@ import { checkRequestId } from './request-id-rule';
 import { importJobArgsViolations } from './schemas-bridge';
 import { refuseNonWireNames } from './wire-names';
 import { maskPaths as splitMask } from './masks';
-import { listPage, type ListFields, type ListRequest } from './list-query';
+import { listPage, type ListFields, type ListRequest } from '../query/list-query';
 import { listPage as storePage, type Page, type PageRequest } from '../http/paging';
 import type { Sources } from './sources';
 import type { Assets } from './assets';

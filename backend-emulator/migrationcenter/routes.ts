@@ -39,7 +39,7 @@ import { ImportJobs, parseJobView } from './import-jobs';
 import { ImportDataFiles } from './import-data-files';
 import { DataFileBytes } from './data-file-bytes';
 import { UPLOAD_PATH_PREFIX, UploadUrls } from './upload-urls';
-import type { ListRequest } from './list-query';
+import { listRequest } from '../http/list-request';
 
 /**
  * Body limit of the routes that take an inline payload (create and patch of import jobs): the
@@ -81,16 +81,6 @@ const instances = new WeakMap<EmulatorContext, MigrationCenter>();
 /** The Migration Center of an app's context (tests use it to reach the domain directly). */
 export function migrationCenterOf(ctx: EmulatorContext): MigrationCenter | undefined {
   return instances.get(ctx);
-}
-
-function listRequest(request: FastifyRequest): ListRequest {
-  const pageSize = queryParam(request, 'pageSize');
-  return {
-    pageSize,
-    pageToken: queryParam(request, 'pageToken'),
-    filter: queryParam(request, 'filter'),
-    orderBy: queryParam(request, 'orderBy'),
-  };
 }
 
 export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {

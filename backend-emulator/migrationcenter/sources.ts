@@ -17,7 +17,7 @@ import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
 import { schemaViolations } from '../http/validation';
 import { maskPaths } from './masks';
-import { listStorePage, type ListFields, type ListRequest } from './list-query';
+import { listStorePage, type ListFields, type ListRequest } from '../query/list-query';
 
 /** Fields an updateMask may name (wire names; `managed` is read as `isManaged`). */
 const UPDATABLE_FIELDS: ReadonlySet<string> = new Set(['displayName', 'description', 'type', 'priority', 'isManaged']);

@@ -24,7 +24,7 @@ import { randomBytesPooled } from '../random';
 import type { FastifyBaseLogger } from 'fastify';
 import { GoogleApiError, RPC_CODES, internal, notFound, type ErrorDetail } from '../errors';
 import type { Store } from '../store/store';
-import { listPage, type Page, type PageRequest } from '../http/paging';
+import { listStorePage, type ListFields, type ListPage, type ListRequest } from '../query/list-query';
 import { RequestIds } from './request-ids';
 import { guardedWrite, write, type WriteRequest } from './writes';
 import { WorkEnd, stopOutcome, type AbortReason, type RecoveryHook, type WorkState } from './work';
@@ -58,6 +58,25 @@ export interface Operation {
   response?: { '@type': string } & Record<string, unknown>;
   error?: RpcStatus;
 }
+
+/**
+ * What `operations.list` filters on (its request has no orderBy): the operation's name and state, and its
+ * metadata's verb, target and times (`done = false`, `metadata.verb = "run"`,
+ * `metadata.createTime > "2026-01-01T00:00:00Z"`). Any other field is INVALID_ARGUMENT naming it.
+ */
+export const OPERATION_LIST_FIELDS: ListFields<Operation> = {
+  scalars: {
+    name: (op) => op.name,
+    done: (op) => op.done === true,
+    'metadata.verb': (op) => op.metadata?.verb,
+    'metadata.target': (op) => op.metadata?.target,
+    'metadata.createTime': (op) => op.metadata?.createTime,
+    'metadata.endTime': (op) => op.metadata?.endTime,
+    'metadata.requestedCancellation': (op) => op.metadata?.requestedCancellation === true,
+    'error.code': (op) => op.error?.code,
+  },
+  name: (op) => op.name,
+};
 
 export interface OperationServiceOptions {
   /** Folder-level service name; the store collection is `operations/<service>`. */
@@ -407,9 +426,9 @@ export class ServiceOperations {
     return op;
   }
 
-  list(parent: string, page: PageRequest): Page<Operation> {
-    const result = listPage<Operation>(this.store, this.collection, `${parent}/operations/`, page);
-    return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
+  /** `operations.list`: filter, orderBy and paging over the fields OPERATION_LIST_FIELDS names. */
+  list(parent: string, request: ListRequest): ListPage<Operation> {
+    return listStorePage<Operation>(this.store, this.collection, `${parent}/operations/`, request, OPERATION_LIST_FIELDS, `${this.collection}:${parent}`);
   }
 
   /**

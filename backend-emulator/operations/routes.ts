@@ -1,6 +1,6 @@
 /**
  * The `google.longrunning.Operations` mixin routes of one service, under its version prefix:
- *   GET    {prefix}/projects/{p}/locations/{l}/operations            list (pageSize, pageToken)
+ *   GET    {prefix}/projects/{p}/locations/{l}/operations            list (filter, pageSize, pageToken)
  *   GET    {prefix}/projects/{p}/locations/{l}/operations/{id}       get
  *   DELETE {prefix}/projects/{p}/locations/{l}/operations/{id}       delete -> {}
  *   POST   {prefix}/projects/{p}/locations/{l}/operations/{id}:cancel cancel -> {}
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { refuseUnknownFields, unknownPath } from '../errors';
 import { objectBody } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
-import { pageRequest } from '../http/paging';
+import { listRequest } from '../http/list-request';
 import type { ServiceOperations } from './operations';
 
 interface OperationParams {
@@ -23,7 +23,7 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
 
   app.get<{ Params: Omit<OperationParams, 'operation'> }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location, 'name');
-    const page = ops.list(parent, pageRequest(request, `${prefix}/${parent}/operations`));
+    const page = ops.list(parent, listRequest(request));
     return { operations: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 

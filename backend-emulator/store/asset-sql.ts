@@ -7,7 +7,7 @@
  * field is never equal to, greater or smaller than a value, and `NOT` treats an unknown as false,
  * as the in-memory lists do.
  */
-import { filterError, orderError, own, type FilterNode } from '../migrationcenter/list-query';
+import { filterError, orderError, own, type FilterNode } from '../query/list-query';
 import { ASSET_FIELDS, type AssetFieldType, type AssetKey, type AssetOrder } from './asset-store';
 
 export type SqlValue = string | number | null;

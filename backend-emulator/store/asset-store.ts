@@ -7,7 +7,7 @@
  * `ASSET_FIELDS`; the store translates them to SQL and refuses, with INVALID_ARGUMENT, what it
  * cannot serve from an index.
  */
-import type { FilterNode } from '../migrationcenter/list-query';
+import type { FilterNode } from '../query/list-query';
 
 /** How a filterable field compares: as text, as a number, or as an instant. */
 export type AssetFieldType = 'text' | 'int' | 'time';

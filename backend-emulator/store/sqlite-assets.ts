@@ -20,7 +20,7 @@
  * in their body, so they read as they were written).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { FilterNode } from '../migrationcenter/list-query';
+import type { FilterNode } from '../query/list-query';
 import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
 import { ASSET_COLUMNS, AssetSqlCompiler, assetName, orderSql, wireValue, type SqlPart, type SqlValue } from './asset-sql';
 

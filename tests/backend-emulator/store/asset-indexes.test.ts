@@ -1,6 +1,6 @@
 /** Every supported asset filter and ordering is served by an index (EXPLAIN QUERY PLAN), never a table scan. */
 import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
-import { parseFilter } from '../../../backend-emulator/migrationcenter/list-query';
+import { parseFilter } from '../../../backend-emulator/query/list-query';
 import { parseAssetOrder } from '../../../backend-emulator/store/asset-sql';
 import { ASSET_FIELDS } from '../../../backend-emulator/store/asset-store';
 
