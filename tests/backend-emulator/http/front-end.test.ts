@@ -34,10 +34,8 @@ function googleRoutes(app: FastifyInstance): Array<[string, string]> {
  * reaches the route `.../endpointPolicies/:endpointPolicy`).
  */
 function methodsOfRoute(method: string, pattern: string): Array<{ id: string; path: string }> {
-  const shape = pattern
-    .replace(/::/g, '\u0000')
-    .replace(/:\w+/g, '*')
-    .replace(/\u0000/g, ':');
+  // `::` is a literal ':' in a fastify pattern; `:name` a parameter.
+  const shape = pattern.replace(/::|:\w+/g, (token) => (token === '::' ? ':' : '*'));
   return GOOGLE_METHODS.filter(
     ([m, path]) => m === method && (path === shape || (path.startsWith(`${shape}:`) && !path.slice(shape.length + 1).includes('/'))),
   ).map(([, path, id]) => ({ id, path }));
