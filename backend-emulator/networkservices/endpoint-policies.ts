@@ -91,11 +91,15 @@ function violations(resource: Record<string, unknown>, prefix: string, options: 
   return found;
 }
 
-/** The top-level fields an `updateMask` names; absent mask: every mutable field. */
+/** The top-level fields an `updateMask` names; absent mask or `*` (AIP-134): every mutable field. */
 export function parseEndpointPolicyMask(raw: string | undefined): MutableField[] {
   if (raw === undefined || raw.trim() === '') return [...MUTABLE_FIELDS];
   const fields = new Set<MutableField>();
   for (const part of raw.split(',').map((p) => p.trim())) {
+    if (part === '*') {
+      for (const field of MUTABLE_FIELDS) fields.add(field);
+      continue;
+    }
     const top = jsonName(part.split('.')[0]);
     if (OUTPUT_FIELDS.has(top) || OUTPUT_FIELDS.has(part)) {
       throw invalidArgument([{ field: 'updateMask', description: `'${part}' is output only and cannot be updated` }]);

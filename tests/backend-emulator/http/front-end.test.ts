@@ -179,6 +179,25 @@ describe('operations.list: filter on both services', () => {
 });
 
 describe('updateMask=*', () => {
+  test('endpointPolicies.patch takes it: every mutable field from the body', async () => {
+    const app = inMemoryApp();
+    try {
+      ok(
+        await call(app, 'POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=ep`, {
+          type: 'SIDECAR_PROXY',
+          endpointMatcher: MATCHER,
+          description: 'old',
+        }),
+      );
+      ok(await call(app, 'PATCH', `/v1/${NS_PARENT}/endpointPolicies/ep?updateMask=*`, { type: 'GRPC_SERVER', endpointMatcher: MATCHER }));
+      const policy = ok(await call(app, 'GET', `/v1/${NS_PARENT}/endpointPolicies/ep`));
+      expect(policy.type).toBe('GRPC_SERVER');
+      expect(policy.description).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
   test('sources.patch takes it: every updatable field from the body, the absent ones cleared', async () => {
     const app = inMemoryApp();
     try {
