@@ -14,7 +14,7 @@
   'use strict';
 
   var API = '/emulator/v1/console';
-  var SEVERITIES = ['ERROR', 'WARNING', 'INFO'];
+  var SEVERITIES = window.GNL_CONSTANTS.severities;
 
   // ---------------------------------------------------------------- helpers
 

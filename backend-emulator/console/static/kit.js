@@ -8,6 +8,8 @@
 (function () {
   'use strict';
 
+  /** The constants of the TypeScript (constants.js, generated; loaded first). */
+  var CONSTANTS = window.GNL_CONSTANTS;
   var TOKEN_KEY = 'google-native-local.console.token';
 
   function $(id) {
@@ -276,16 +278,25 @@
   }
 
   /** Human names of Google's OsFamily values (the API's enum names are for filters, not for reading). */
-  var OS_FAMILY_NAMES = {
-    OS_FAMILY_WINDOWS: 'Windows',
-    OS_FAMILY_LINUX: 'Linux',
-    OS_FAMILY_UNIX: 'Unix',
-    OS_FAMILY_UNKNOWN: 'Unknown',
-    OS_FAMILY_UNSPECIFIED: 'Unspecified',
-  };
+  var OS_FAMILY_NAMES = CONSTANTS.osFamilyNames;
   function osFamilyName(value) {
     if (!value) return '';
     return Object.prototype.hasOwnProperty.call(OS_FAMILY_NAMES, value) ? OS_FAMILY_NAMES[value] : String(value);
+  }
+
+  /**
+   * The data file id of a file name: the steps of the TypeScript's one rule (schemas/data-file-id.ts,
+   * through constants.js), so the console names a file as the `import` command and the provider do.
+   */
+  function dataFileId(fileName) {
+    var id = String(fileName);
+    CONSTANTS.dataFileIdSteps.forEach(function (step) {
+      if ('replace' in step) id = id.replace(new RegExp(step.replace, step.flags), step.with);
+      else if ('lowercase' in step) id = id.toLowerCase();
+      else if ('unlessMatches' in step) id = new RegExp(step.unlessMatches).test(id) ? id : step.prefix + id;
+      else id = id.slice(0, step.cut);
+    });
+    return id;
   }
 
   function start() {
@@ -322,6 +333,8 @@
     plural: plural,
     severityCount: severityCount,
     osFamilyName: osFamilyName,
+    dataFileId: dataFileId,
+    constants: CONSTANTS,
   };
 
   // After every deferred script (the views register themselves as they load).
