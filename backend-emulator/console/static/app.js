@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The emulator console: reads the emulator's JSON routes under /emulator/v1/console and renders
  * them. Plain browser JavaScript, no framework, no build step. Every value from the server is put

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The console's import page (#view=import): the whole Migration Center import through the public
  * REST API, as a script against Google would do it:

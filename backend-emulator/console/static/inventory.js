@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The console's inventory views, all through the public REST API:
  *   #view=inventory&parent=P&name=&os=&power=&filter=&orderBy=   assets.list, one server page at a time

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The console's shared helpers, for its Migration Center views (import, inventory, asset, summary)
  * and app.js's overview (policies, jobs, one job's report): building elements (values always as
@@ -83,7 +84,7 @@
     var t = p.get('token');
     if (!t) return;
     setToken(t);
-    var field = document.getElementById('token-field');
+    var field = /** @type {HTMLInputElement | null} */ (document.getElementById('token-field'));
     if (field) field.value = t;
     p.delete('token');
     history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p.toString() : ''));
@@ -300,7 +301,7 @@
   }
 
   function start() {
-    var field = $('token-field');
+    var field = /** @type {HTMLInputElement} */ ($('token-field'));
     field.value = token();
     field.addEventListener('change', function () {
       setToken(field.value.trim());
