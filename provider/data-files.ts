@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pipeline, Transform } from 'node:stream';
 import { RESOURCE_ID } from '../backend-emulator/http/names';
+import { applyDataFileIdSteps } from '../schemas/data-file-id';
 import { MAX_DATA_FILE_BYTES } from '../backend-emulator/migrationcenter/data-file-bytes';
 import type { GoogleRestClient, Operation } from './client';
 
@@ -41,14 +42,7 @@ export interface LocalFileFailure {
  * with a letter gets `f-` before it, and the id is cut to 63 characters without a trailing '-'.
  */
 export function dataFileId(fileName: string): string {
-  let id = fileName
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^-|-$/g, '');
-  if (!/^[a-z]/.test(id)) id = `f-${id}`;
-  id = id.slice(0, 63).replace(/-+$/, '');
+  const id = applyDataFileIdSteps(fileName);
   if (!RESOURCE_ID.test(id)) throw new Error(`cannot make a data file id from the file name '${fileName}'`);
   return id;
 }

@@ -19,7 +19,7 @@ import type { AuthConfig } from '../config';
 import { GoogleApiError, permissionDenied, unauthenticated } from '../errors';
 import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
-import { readStoredPolicy, type Binding } from '../networkservices/iam-policy';
+import { readStoredPolicy, type Binding } from './policy-records';
 import { roleGrants } from './permissions';
 
 export interface Principal {

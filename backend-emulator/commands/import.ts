@@ -20,10 +20,12 @@ import { collectFiles, UsageError } from './local-files';
 import { progressBar } from './progress';
 import { formatReport } from './report-text';
 import { parseFormat } from './validate';
+import { RESOURCE_ID } from '../http/names';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8085';
 const API = 'v1alpha1';
-const JOB_NAME = /^projects\/[^/]+\/locations\/[^/]+\/importJobs\/[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+/** An import job's name; its id follows the one resource id rule (http/names.ts RESOURCE_ID). */
+const JOB_NAME = new RegExp(`^projects/[^/]+/locations/[^/]+/importJobs/${RESOURCE_ID.source.replace(/^\^|\$$/g, '')}$`);
 
 export const IMPORT_HELP = `Usage: google-native-local import --job NAME FILE... [--format FORMAT] [--source SOURCE]
                                   [--create-source] [--endpoint URL] [--no-run]

@@ -26,6 +26,8 @@ export interface StaticFile {
 
 export const STATIC_FILES: readonly StaticFile[] = [
   { url: '/', file: 'index.html', contentType: 'text/html; charset=utf-8' },
+  // Generated from the TypeScript (scripts/console-constants.ts): formats, severities, OS families, the data file id rule.
+  { url: '/console/constants.js', file: 'constants.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/kit.js', file: 'kit.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/charts.js', file: 'charts.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/import.js', file: 'import.js', contentType: 'text/javascript; charset=utf-8' },

@@ -16,8 +16,12 @@ import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
 import { schemaViolations } from '../http/validation';
 import { jsonFieldPath } from '../http/protojson';
+import { IAM_POLICIES, readStoredPolicy, type Binding, type Expr, type StoredPolicy } from '../auth/policy-records';
 
-export const IAM_POLICIES = 'iamPolicies';
+// The stored record and its reader live in auth/ (which reads them to authorize, and is below
+// the services): re-exported here for the domain's users.
+export { IAM_POLICIES, readStoredPolicy, type Binding, type Expr, type StoredPolicy };
+
 export const IAM_HISTORY = 'iamPolicyHistory';
 export const EMPTY_ETAG = 'ACAB';
 export const CONCURRENT_POLICY_CHANGES = 'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.';
@@ -31,34 +35,12 @@ export const PUBLIC_MEMBERS: ReadonlySet<string> = new Set(['allUsers', 'allAuth
 export const POLICY_VERSIONS: readonly number[] = [0, 1, 3];
 export const WITHCOND = '_withcond_';
 
-export interface Expr {
-  expression: string;
-  title?: string;
-  description?: string;
-  location?: string;
-}
-
-export interface Binding {
-  role: string;
-  members: string[];
-  condition?: Expr;
-}
-
 /** The wire `google.iam.v1.Policy`. */
 export interface Policy {
   version?: number;
   bindings?: Binding[];
   auditConfigs?: unknown[];
   etag?: string;
-}
-
-export interface StoredPolicy {
-  bindings: Binding[];
-  auditConfigs: unknown[];
-  etag: string;
-  /** 1 for the first write of this resource; +1 for every accepted write. */
-  revision: number;
-  updateTime: string;
 }
 
 export type HistoryKind = 'set' | 'seed' | 'resourceDeleted';
@@ -87,10 +69,6 @@ export const DEFAULT_UPDATE_MASK: ReadonlySet<MaskField> = new Set<MaskField>(['
 
 // ---------------------------------------------------------------------------------------------
 // Reading
-
-export function readStoredPolicy(store: Store, resource: string): StoredPolicy | undefined {
-  return store.get<StoredPolicy>(IAM_POLICIES, resource);
-}
 
 /** `options.requestedPolicyVersion`: absent is 0; only 0, 1 and 3 exist. */
 export function parseRequestedVersion(raw: string | undefined): number {

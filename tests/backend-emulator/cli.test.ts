@@ -103,7 +103,20 @@ describe('exposure', () => {
   test('listening on a non-loopback address without --auth logs a warning (to stderr; stdout stays one line)', async () => {
     const p = await start(['--port', '0', '--in-memory', '--host', '0.0.0.0']);
     expect(p.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await new Promise((r) => setTimeout(r, 100));
+    // The warning is written after 'listening on': wait for it on stderr (or for the process to end).
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (/non-loopback/.test(p.stderr()) || p.child.exitCode !== null) done();
+      };
+      const done = () => {
+        p.child.stderr?.off('data', check);
+        p.child.off('exit', done);
+        resolve();
+      };
+      p.child.stderr?.on('data', check);
+      p.child.on('exit', done);
+      check();
+    });
     expect(p.stderr()).toMatch(/non-loopback/);
     expect(p.stdout()).toBe(`listening on ${p.url}\n`);
   });

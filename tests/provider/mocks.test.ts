@@ -7,15 +7,11 @@ pulumi.runtime.setMocks(
   {
     newResource(args) {
       seen.push({ type: args.type, name: args.name, inputs: args.inputs });
+      // The engine's state: the inputs, plus one marker per output a real provider computes. The
+      // test asserts no value the mock makes up as if it were behaviour: only that each output
+      // property of a class reads the state field of its own name (the marker names the field).
       const outputs: Record<string, unknown> = { ...args.inputs };
-      if (args.type.endsWith(':EndpointPolicyIamBinding')) Object.assign(outputs, { etag: 'BwYz', project: 'p1' });
-      if (args.type.endsWith(':ImportJob')) {
-        Object.assign(outputs, {
-          name: `projects/p1/locations/global/importJobs/${String(args.inputs.importJobId)}`,
-          state: 'IMPORT_JOB_STATE_COMPLETED',
-          executionReport: { framesReported: 2, totalRowsCount: 2, executionErrors: { fileValidations: [], jobErrors: [] } },
-        });
-      }
+      for (const field of ['etag', 'project', 'name', 'state', 'executionReport']) outputs[field] = `state.${field}`;
       return { id: `${args.name}-id`, state: outputs };
     },
     call: () => ({}),
@@ -45,13 +41,23 @@ describe('programs using the classes', () => {
     });
     expect(await output(binding.urn)).toContain('pulumi-nodejs:dynamic/networkservices/v1:EndpointPolicyIamBinding');
     expect(await output(job.urn)).toContain('pulumi-nodejs:dynamic/migrationcenter/v1alpha1:ImportJob');
-    expect(await output(binding.etag)).toBe('BwYz');
-    expect(await output(binding.members)).toEqual(['user:a@example.com']);
-    expect(await output(job.state)).toBe('IMPORT_JOB_STATE_COMPLETED');
-    expect(await output(job.executionReport)).toMatchObject({ totalRowsCount: 2 });
-    const registered = seen.find((r) => r.name === 'inventory');
-    expect(registered?.inputs).toMatchObject({ importJobId: 'inv', gcsPayload: { path: 'gs://bkt/x.xlsx' } });
-    expect(typeof registered?.inputs.__provider).toBe('string');
+    // Each output property reads the state field of its own name.
+    expect(await output(binding.etag)).toBe('state.etag');
+    expect(await output(job.state)).toBe('state.state');
+    expect(await output(job.executionReport)).toBe('state.executionReport');
+    // What the classes hand the engine: exactly the program's inputs and the serialized provider.
+    expect(seen.find((r) => r.name === 'viewers')?.inputs).toEqual({
+      __provider: expect.any(String),
+      name: 'projects/p1/locations/global/endpointPolicies/ep',
+      role: 'roles/viewer',
+      members: ['user:a@example.com'],
+    });
+    expect(seen.find((r) => r.name === 'inventory')?.inputs).toEqual({
+      __provider: expect.any(String),
+      importJobId: 'inv',
+      assetSource: 'projects/p1/locations/us-central1/sources/s1',
+      gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX', path: 'gs://bkt/x.xlsx' },
+    });
   });
 
   it('types the companion resources too', async () => {

@@ -6,12 +6,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { findCycle, relativeImports } from '../support/imports';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FOLDERS = ['tests', 'bench', 'scripts', 'support'] as const;
 type Folder = (typeof FOLDERS)[number];
-
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bjest\.(?:mock|requireActual)\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm;
 
 function sourceFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -20,11 +19,6 @@ function sourceFiles(dir: string): string[] {
     if (e.isDirectory()) return e.name === 'fixtures' || e.name === 'node_modules' || e.name.startsWith('.') ? [] : sourceFiles(p);
     return /\.(ts|js)$/.test(e.name) ? [p] : [];
   });
-}
-
-/** The relative import specifiers of a source text. */
-export function relativeImports(text: string): string[] {
-  return [...text.matchAll(SPECIFIER)].map((m) => m[1]).filter((s) => s.startsWith('.'));
 }
 
 function folderOf(file: string): Folder | undefined {
@@ -45,35 +39,6 @@ function folderEdges(): Map<string, string> {
     }
   }
   return edges;
-}
-
-/** A cycle in a folder graph as the list of its folders, or undefined. */
-export function findCycle(edges: Iterable<string>): string[] | undefined {
-  const next = new Map<string, string[]>();
-  for (const e of edges) {
-    const [from, to] = e.split('->');
-    next.set(from, [...(next.get(from) ?? []), to]);
-  }
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (n: string): string[] | undefined => {
-    if (state.get(n) === 'open') return [...stack.slice(stack.indexOf(n)), n];
-    if (state.get(n) === 'done') return undefined;
-    state.set(n, 'open');
-    stack.push(n);
-    for (const m of next.get(n) ?? []) {
-      const cycle = visit(m);
-      if (cycle) return cycle;
-    }
-    stack.pop();
-    state.set(n, 'done');
-    return undefined;
-  };
-  for (const n of next.keys()) {
-    const cycle = visit(n);
-    if (cycle) return cycle;
-  }
-  return undefined;
 }
 
 test('the cycle finder finds a circle through three folders and none in a chain', () => {

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The emulator console: reads the emulator's JSON routes under /emulator/v1/console and renders
  * them. Plain browser JavaScript, no framework, no build step. Every value from the server is put
@@ -14,7 +15,7 @@
   'use strict';
 
   var API = '/emulator/v1/console';
-  var SEVERITIES = ['ERROR', 'WARNING', 'INFO'];
+  var SEVERITIES = window.GNL_CONSTANTS.severities;
 
   // ---------------------------------------------------------------- helpers
 

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Small SVG charts for the console: horizontal bars (counts, histogram buckets) and lines
  * (performance samples). Every shape is an SVG element made with createElementNS and every label

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The console's import page (#view=import): the whole Migration Center import through the public
  * REST API, as a script against Google would do it:
@@ -14,14 +15,7 @@
   var h = G.h;
   var $ = G.$;
 
-  var FORMATS = [
-    ['IMPORT_JOB_FORMAT_MANUAL_CSV', 'Manual CSV (vmInfo.csv, perfInfo.csv, ...)'],
-    ['IMPORT_JOB_FORMAT_RVTOOLS_XLSX', 'RVTools workbook (.xlsx)'],
-    ['IMPORT_JOB_FORMAT_RVTOOLS_CSV', 'RVTools CSV tabs'],
-    ['IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV', 'AWS script export (CSV or zip)'],
-    ['IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV', 'Azure script export (CSV or zip)'],
-    ['IMPORT_JOB_FORMAT_CMDB', 'CMDB export'],
-  ];
+  var FORMATS = G.constants.formats;
   var NEW_SOURCE = '__new__';
   var DONE_STATES = ['IMPORT_JOB_STATE_READY', 'IMPORT_JOB_STATE_FAILED_VALIDATION', 'IMPORT_JOB_STATE_COMPLETED', 'IMPORT_JOB_STATE_FAILED'];
 
@@ -36,14 +30,16 @@
     $('imp-status').textContent = text;
   }
 
-  /** A resource id (lowercase letters, digits, hyphens; a letter first; at most 63) from a file name. */
-  function fileId(name, index) {
-    var base = String(name)
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '');
-    if (!/^[a-z]/.test(base)) base = 'f-' + base;
-    return (base.slice(0, 55) + '-' + (index + 1)).replace(/-+/g, '-');
+  /** Two chosen files that the one id rule names alike, as a sentence; '' when every id is its own (as the CLI refuses). */
+  function sameIds(files) {
+    var seen = {};
+    for (var i = 0; i < files.length; i++) {
+      var id = G.dataFileId(files[i].name);
+      if (Object.prototype.hasOwnProperty.call(seen, id))
+        return files[i].name + ' and ' + seen[id] + ' give the same data file id ' + id + ': rename one of them.';
+      seen[id] = files[i].name;
+    }
+    return '';
   }
 
   function loadSources() {
@@ -291,6 +287,11 @@
       G.notice(new Error('Choose or drop at least one file to import.'));
       return;
     }
+    var clash = sameIds(chosen);
+    if (clash) {
+      G.notice(new Error(clash));
+      return;
+    }
     busy = true;
     $('imp-start').disabled = true;
     $('notice').hidden = true;
@@ -322,7 +323,7 @@
             return G.request(
               'POST',
               G.v1alpha1(job) + '/importDataFiles',
-              { importDataFileId: fileId(file.name, i) },
+              { importDataFileId: G.dataFileId(file.name) },
               { displayName: file.name, format: format },
             )
               .then(G.waitOperation)

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The console's inventory views, all through the public REST API:
  *   #view=inventory&parent=P&name=&os=&power=&filter=&orderBy=   assets.list, one server page at a time
@@ -15,7 +16,7 @@
 
   var PAGE_SIZE = 50;
   var EMPTY_STATE = 'The emulator holds no assets or import jobs yet: import an inventory (Import), or enter a project and a location, then Show.';
-  var OS_FAMILIES = ['OS_FAMILY_WINDOWS', 'OS_FAMILY_LINUX', 'OS_FAMILY_UNIX', 'OS_FAMILY_UNKNOWN'];
+  var OS_FAMILIES = G.constants.osFamilies;
   var POWER_STATES = ['poweredOn', 'poweredOff', 'suspended'];
   // The default order is the resource name's, whose last segment is the asset id (a hash, or the
   // machine id): named so. The name users read is the VM name, ordered by the next one.

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * The console's shared helpers, for its Migration Center views (import, inventory, asset, summary)
  * and app.js's overview (policies, jobs, one job's report): building elements (values always as
@@ -8,6 +9,8 @@
 (function () {
   'use strict';
 
+  /** The constants of the TypeScript (constants.js, generated; loaded first). */
+  var CONSTANTS = window.GNL_CONSTANTS;
   var TOKEN_KEY = 'google-native-local.console.token';
 
   function $(id) {
@@ -81,7 +84,7 @@
     var t = p.get('token');
     if (!t) return;
     setToken(t);
-    var field = document.getElementById('token-field');
+    var field = /** @type {HTMLInputElement | null} */ (document.getElementById('token-field'));
     if (field) field.value = t;
     p.delete('token');
     history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p.toString() : ''));
@@ -276,20 +279,29 @@
   }
 
   /** Human names of Google's OsFamily values (the API's enum names are for filters, not for reading). */
-  var OS_FAMILY_NAMES = {
-    OS_FAMILY_WINDOWS: 'Windows',
-    OS_FAMILY_LINUX: 'Linux',
-    OS_FAMILY_UNIX: 'Unix',
-    OS_FAMILY_UNKNOWN: 'Unknown',
-    OS_FAMILY_UNSPECIFIED: 'Unspecified',
-  };
+  var OS_FAMILY_NAMES = CONSTANTS.osFamilyNames;
   function osFamilyName(value) {
     if (!value) return '';
     return Object.prototype.hasOwnProperty.call(OS_FAMILY_NAMES, value) ? OS_FAMILY_NAMES[value] : String(value);
   }
 
+  /**
+   * The data file id of a file name: the steps of the TypeScript's one rule (schemas/data-file-id.ts,
+   * through constants.js), so the console names a file as the `import` command and the provider do.
+   */
+  function dataFileId(fileName) {
+    var id = String(fileName);
+    CONSTANTS.dataFileIdSteps.forEach(function (step) {
+      if ('replace' in step) id = id.replace(new RegExp(step.replace, step.flags), step.with);
+      else if ('lowercase' in step) id = id.toLowerCase();
+      else if ('unlessMatches' in step) id = new RegExp(step.unlessMatches).test(id) ? id : step.prefix + id;
+      else id = id.slice(0, step.cut);
+    });
+    return id;
+  }
+
   function start() {
-    var field = $('token-field');
+    var field = /** @type {HTMLInputElement} */ ($('token-field'));
     field.value = token();
     field.addEventListener('change', function () {
       setToken(field.value.trim());
@@ -322,6 +334,8 @@
     plural: plural,
     severityCount: severityCount,
     osFamilyName: osFamilyName,
+    dataFileId: dataFileId,
+    constants: CONSTANTS,
   };
 
   // After every deferred script (the views register themselves as they load).

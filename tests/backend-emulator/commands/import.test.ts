@@ -35,6 +35,17 @@ beforeAll(async () => {
 afterAll(() => emulator?.close());
 
 describe('google-native-local import', () => {
+  it.each([
+    ['an id ending with -', 'projects/p/locations/l/importJobs/job-'],
+    ['an upper-case id', 'projects/p/locations/l/importJobs/Job1'],
+    ['an id of 64 characters', `projects/p/locations/l/importJobs/${'a'.repeat(64)}`],
+    ['no importJobs segment', 'projects/p/locations/l/jobs/j1'],
+  ])('refuses --job with %s (the resource id rule of http/names.ts), before any request', async (_what, job) => {
+    await expect(run(['--job', job, path.join(FIXTURES, 'valid', 'basic')])).rejects.toThrow(
+      /is not projects\/\{project\}\/locations\/\{location\}\/importJobs\/\{id\}/,
+    );
+  });
+
   it('creates the job, uploads each file as a data file, validates, runs, and exits 0 when COMPLETED', async () => {
     const job = `${PARENT}/importJobs/basic`;
     const { code, text } = await run(['--job', job, '--source', 'files', '--format', 'manual-csv', path.join(FIXTURES, 'valid', 'basic')]);

@@ -97,6 +97,7 @@ describe('static files', () => {
     expect(findStaticDir('/')).toBeUndefined();
     expect(STATIC_FILES.map((f) => f.url)).toEqual([
       '/',
+      '/console/constants.js',
       '/console/kit.js',
       '/console/charts.js',
       '/console/import.js',

@@ -49,13 +49,15 @@ const start = (work: Parameters<ServiceOperations['start']>[0]['work']): Operati
 
 test('background work: not done at first, then done with its response; progress updates statusMessage', async () => {
   const gate = deferred();
+  const reported = deferred();
   const op = start(async (ctl) => {
     ctl.progress('halfway', { progressPercent: 50 });
+    reported.resolve();
     await gate.promise;
     return { rows: 3 };
   });
   expect(op).toMatchObject({ done: false, metadata: { '@type': META, verb: 'run', apiVersion: 'v9', requestedCancellation: false } });
-  await new Promise((r) => setTimeout(r, 20));
+  await reported.promise;
   const mid = await call(app, 'GET', `/v9/${op.name}`);
   expect(mid.body).toMatchObject({ done: false, metadata: { statusMessage: 'halfway', progressPercent: 50 } });
   gate.resolve();
@@ -77,13 +79,15 @@ test('a GoogleApiError keeps its code; any other throw is INTERNAL', async () =>
 });
 
 test(':cancel aborts running work: requestedCancellation, then CANCELLED (code 1)', async () => {
+  const listening = deferred();
   const op = start(
     (ctl) =>
       new Promise((_resolve, reject) => {
         ctl.signal.addEventListener('abort', () => reject(new Error('stopped')));
+        listening.resolve();
       }),
   );
-  await new Promise((r) => setTimeout(r, 10));
+  await listening.promise;
   expect((await call(app, 'POST', `/v9/${op.name}:cancel`)).body).toEqual({});
   const done = await ops.settled(op.name);
   expect(done.metadata.requestedCancellation).toBe(true);
@@ -104,13 +108,15 @@ test('reset aborts running work and its late result is not written back', async 
 });
 
 test('closing the app fails running work with ABORTED', async () => {
+  const listening = deferred();
   const op = start(
     (ctl) =>
       new Promise((_resolve, reject) => {
         ctl.signal.addEventListener('abort', () => reject(new Error('stopped')));
+        listening.resolve();
       }),
   );
-  await new Promise((r) => setTimeout(r, 10));
+  await listening.promise;
   await app.close();
   expect(store.get<Operation>('operations/testsvc', op.name)).toMatchObject({ done: true, error: { code: 10 } });
 });

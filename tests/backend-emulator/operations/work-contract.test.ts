@@ -49,6 +49,13 @@ function thingState(): WorkState {
 }
 
 /** Work that never ends by itself: it stops only when its signal fires. */
+/** A promise and its resolve: a test awaits the moment the work started, not a fixed sleep. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 function untilAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
 }
@@ -91,8 +98,19 @@ test.each([
   ['cancelled', 1, 'cancelled: the operation was cancelled while the thing was BUSY'],
   ['shutdown', 10, 'interrupted: the emulator stopped while the thing was BUSY'],
 ] as const)('abort for %s: the resource records why and the Operation ends with code %d', async (reason, code, message) => {
-  const op = ops.start({ parent: PARENT, target: TARGET, verb: 'run', responseType: EMPTY_TYPE, state: thingState(), work: (ctl) => untilAborted(ctl.signal) });
-  await new Promise((r) => setTimeout(r, 10));
+  const started = deferred();
+  const op = ops.start({
+    parent: PARENT,
+    target: TARGET,
+    verb: 'run',
+    responseType: EMPTY_TYPE,
+    state: thingState(),
+    work: (ctl) => {
+      started.resolve();
+      return untilAborted(ctl.signal);
+    },
+  });
+  await started.promise;
   if (reason === 'cancelled') expect((await call(app, 'POST', `/v9/${op.name}:cancel`, {})).status).toBe(200);
   else ops.abortTarget(TARGET, 'shutdown');
   await ops.settled(op.name);
@@ -101,8 +119,19 @@ test.each([
 });
 
 test("abortTarget(…, 'deleted') ends the work's Operation with the domain's gone error and writes no state", async () => {
-  const op = ops.start({ parent: PARENT, target: TARGET, verb: 'run', responseType: EMPTY_TYPE, state: thingState(), work: (ctl) => untilAborted(ctl.signal) });
-  await new Promise((r) => setTimeout(r, 10));
+  const started = deferred();
+  const op = ops.start({
+    parent: PARENT,
+    target: TARGET,
+    verb: 'run',
+    responseType: EMPTY_TYPE,
+    state: thingState(),
+    work: (ctl) => {
+      started.resolve();
+      return untilAborted(ctl.signal);
+    },
+  });
+  await started.promise;
   expect(ops.isRunning(TARGET)).toBe(true);
   ops.abortTarget(TARGET, 'deleted');
   await ops.settled(op.name);
