@@ -51,13 +51,6 @@ const FORBIDDEN: { from: string; to: string[]; why: string }[] = [
   },
 ];
 
-/**
- * TEMPORARY, to be deleted when store/ imports the neutral `backend-emulator/query/` module
- * instead of Migration Center's list-query (the query move, issue 25). Entries are
- * `unit -> target file` (no extension); each is exempt from the layer rule and the cycle check.
- */
-const TEMPORARY_ALLOWED: ReadonlySet<string> = new Set(['store -> migrationcenter/list-query']);
-
 function sourceFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -78,7 +71,7 @@ export function unitOf(file: string): string | undefined {
   return parts[1];
 }
 
-/** `store/asset-sql.ts` -> `store/asset-sql`: the target named in TEMPORARY_ALLOWED. */
+/** `store/asset-sql.ts` -> `store/asset-sql`: the module an import names. */
 function moduleOf(file: string): string {
   return path.relative(path.join(ROOT, 'backend-emulator'), file).split(path.sep).join('/').replace(/\.ts$/, '');
 }
@@ -111,7 +104,6 @@ const layerOf = new Map(LAYERS.flatMap((l, i) => l.units.map((u) => [u, i] as co
 
 /** Why an edge breaks the drawing, or undefined when it is allowed. */
 export function breach(e: Pick<Edge, 'from' | 'to' | 'target'>): string | undefined {
-  if (TEMPORARY_ALLOWED.has(`${e.from} -> ${e.target}`)) return undefined;
   const from = layerOf.get(e.from);
   const to = layerOf.get(e.to);
   if (from === undefined || to === undefined) return `'${from === undefined ? e.from : e.to}' is in no layer of LAYERS`;
@@ -125,7 +117,7 @@ export function breach(e: Pick<Edge, 'from' | 'to' | 'target'>): string | undefi
 test('the layer rule refuses an import upward, between services, or forbidden, and allows one downward', () => {
   expect(breach({ from: 'store', to: 'migrationcenter', target: 'migrationcenter/assets' })).toBe('store imports services, a higher layer');
   expect(breach({ from: 'store', to: 'query', target: 'query/filter' })).toBeUndefined();
-  expect(breach({ from: 'store', to: 'migrationcenter', target: 'migrationcenter/list-query' })).toBeUndefined(); // TEMPORARY_ALLOWED
+  expect(breach({ from: 'store', to: 'migrationcenter', target: 'migrationcenter/list-query' })).toBe('store imports services, a higher layer');
   expect(breach({ from: 'http', to: 'networkservices', target: 'networkservices/routes' })).toBe('wire helpers imports services, a higher layer');
   expect(breach({ from: 'networkservices', to: 'migrationcenter', target: 'migrationcenter/names' })).toBe(
     'networkservices and migrationcenter are both services: no import between them but through SEAMS',
@@ -151,6 +143,6 @@ test('every import of backend-emulator/, provider/ and schemas/ goes down the la
 });
 
 test('no cycle between the units (folders) of backend-emulator/, provider/ and schemas/', () => {
-  const graph = new Set(edges().flatMap((e) => (TEMPORARY_ALLOWED.has(`${e.from} -> ${e.target}`) ? [] : [`${e.from}->${e.to}`])));
+  const graph = new Set(edges().map((e) => `${e.from}->${e.to}`));
   expect(findCycle(graph)).toBeUndefined();
 });
