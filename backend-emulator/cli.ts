@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'util';
 import { normalizeOrigin } from './http/request-origin';
+import { unsupportedNode } from './node-version';
 import { ConfigError, DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_LOG_LEVEL, DEFAULT_PORT, loadAuthFile, parseLogLevel, parsePort } from './config';
 
 export const USAGE = `Usage: google-native-local serve [flags]    (in a checkout: npm start -- [flags])
@@ -174,5 +175,11 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 if (require.main === module) {
-  void main(process.argv.slice(2));
+  const refused = unsupportedNode();
+  if (refused) {
+    process.stderr.write(`${refused}\n`);
+    process.exitCode = 1;
+  } else {
+    void main(process.argv.slice(2));
+  }
 }

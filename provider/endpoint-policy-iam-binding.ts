@@ -3,12 +3,13 @@
  * condition) on a Network Services endpoint policy, as a Pulumi dynamic resource.
  */
 import * as pulumi from '@pulumi/pulumi';
+import { LocalDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ConditionResponse, EndpointPolicyIamBindingArgs } from './types';
 
 export const endpointPolicyIamBindingProvider: pulumi.dynamic.ResourceProvider = lazyProvider('iam-binding-impl');
 
-export class EndpointPolicyIamBinding extends pulumi.dynamic.Resource {
+export class EndpointPolicyIamBinding extends LocalDynamicResource {
   /** An IAM Condition for a given binding. */
   declare public readonly condition: pulumi.Output<ConditionResponse | undefined>;
   /** The etag of the endpoint policy's IAM policy after the last write of this binding. */
@@ -38,6 +39,6 @@ export class EndpointPolicyIamBinding extends pulumi.dynamic.Resource {
           etag: undefined,
           project: undefined,
         };
-    super(endpointPolicyIamBindingProvider, name, props, opts, 'networkservices/v1', 'EndpointPolicyIamBinding');
+    super('iam-binding-impl', name, props, opts, 'networkservices/v1', 'EndpointPolicyIamBinding');
   }
 }

@@ -1,11 +1,12 @@
 /** `EndpointPolicy` (networkservices/v1): what an EndpointPolicyIamBinding's `name` refers to. */
 import * as pulumi from '@pulumi/pulumi';
+import { LocalDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { EndpointPolicyArgs } from './types';
 
 export const endpointPolicyProvider: pulumi.dynamic.ResourceProvider = lazyProvider('endpoint-policy-impl');
 
-export class EndpointPolicy extends pulumi.dynamic.Resource {
+export class EndpointPolicy extends LocalDynamicResource {
   declare public readonly authorizationPolicy: pulumi.Output<string>;
   declare public readonly clientTlsPolicy: pulumi.Output<string>;
   /** The timestamp when the resource was created. */
@@ -30,6 +31,6 @@ export class EndpointPolicy extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: EndpointPolicyArgs, opts?: pulumi.CustomResourceOptions) {
     const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
-    super(endpointPolicyProvider, name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'networkservices/v1', 'EndpointPolicy');
+    super('endpoint-policy-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'networkservices/v1', 'EndpointPolicy');
   }
 }

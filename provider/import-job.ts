@@ -3,6 +3,7 @@
  * payload, or from local files uploaded as import data files, as a Pulumi dynamic resource that validates and runs the job and reports the result.
  */
 import * as pulumi from '@pulumi/pulumi';
+import { LocalDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type {
   ExecutionReportResponse,
@@ -15,7 +16,7 @@ import type {
 
 export const importJobProvider: pulumi.dynamic.ResourceProvider = lazyProvider('import-job-impl');
 
-export class ImportJob extends pulumi.dynamic.Resource {
+export class ImportJob extends LocalDynamicResource {
   /** Reference to a source. */
   declare public readonly assetSource: pulumi.Output<string>;
   /** The timestamp when the import job was completed. */
@@ -96,6 +97,6 @@ export class ImportJob extends pulumi.dynamic.Resource {
           project: args.project,
           requestId: args.requestId,
         };
-    super(importJobProvider, name, props, opts, 'migrationcenter/v1alpha1', 'ImportJob');
+    super('import-job-impl', name, props, opts, 'migrationcenter/v1alpha1', 'ImportJob');
   }
 }

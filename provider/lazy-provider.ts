@@ -20,6 +20,18 @@ export interface ProviderImpl {
 
 export const PACKAGE_NAME = 'google-native-local';
 
+/**
+ * The text a resource stores in its `__provider` property: a module whose `handler()` returns
+ * `lazyProvider(implModule)` from the installed package, which the dynamic-provider host loads
+ * (`require-from-string`, then `handler()`). Written here rather than produced by Pulumi's closure
+ * serializer: that serializer `require`s every built-in module of the running Node to name captured
+ * values, and on Node 26 one of them, `node:ffi`, prints an ExperimentalWarning in every program.
+ */
+export function providerModuleText(implModule: string): string {
+  const self = JSON.stringify(`${PACKAGE_NAME}/dist/provider/lazy-provider`);
+  return `exports.handler = () => require(${self}).lazyProvider(${JSON.stringify(implModule)});\n`;
+}
+
 /** `implModule` is a module of this package's `dist/provider/`, e.g. `iam-binding-impl`. */
 export function lazyProvider(implModule: string): pulumi.dynamic.ResourceProvider {
   const implPath = `google-native-local/dist/provider/${implModule}`;

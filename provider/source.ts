@@ -1,11 +1,12 @@
 /** `Source` (migrationcenter/v1alpha1): what an ImportJob's `assetSource` refers to. */
 import * as pulumi from '@pulumi/pulumi';
+import { LocalDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { SourceArgs } from './types';
 
 export const sourceProvider: pulumi.dynamic.ResourceProvider = lazyProvider('source-impl');
 
-export class Source extends pulumi.dynamic.Resource {
+export class Source extends LocalDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -25,6 +26,6 @@ export class Source extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
     const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
-    super(sourceProvider, name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Source');
+    super('source-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Source');
   }
 }

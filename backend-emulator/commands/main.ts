@@ -8,6 +8,7 @@ import { importCommand, IMPORT_HELP } from './import';
 import { templatesCommand, TEMPLATES_HELP } from './templates';
 import { validateCommand, VALIDATE_HELP } from './validate';
 import { UsageError } from './local-files';
+import { unsupportedNode } from '../node-version';
 
 const HELP = `Usage: google-native-local COMMAND [OPTIONS]
 
@@ -58,13 +59,19 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      if (code >= 0) process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`google-native-local: ${(err as Error).stack ?? String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  const refused = unsupportedNode();
+  if (refused) {
+    process.stderr.write(`google-native-local: ${refused}\n`);
+    process.exitCode = 1;
+  } else {
+    main(process.argv.slice(2)).then(
+      (code) => {
+        if (code >= 0) process.exitCode = code;
+      },
+      (err) => {
+        process.stderr.write(`google-native-local: ${(err as Error).stack ?? String(err)}\n`);
+        process.exitCode = 1;
+      },
+    );
+  }
 }

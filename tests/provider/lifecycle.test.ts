@@ -6,12 +6,12 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { createTestProgram, type TestProgram } from '../../support/harness/program';
-import { dynamicUrn, serializeProvider, startProviderHost, type ProviderHost, type PropertyMap } from '../../support/harness/provider-host';
+import { dynamicUrn, startProviderHost, type ProviderHost, type PropertyMap } from '../../support/harness/provider-host';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 
 jest.setTimeout(180_000);
 
-type ProviderModule = typeof import('../../provider');
+type LazyProviderModule = typeof import('../../provider/lazy-provider');
 
 const PROJECT = 'lifecycle-project';
 const POLICY = `projects/${PROJECT}/locations/global/endpointPolicies/web`;
@@ -21,7 +21,6 @@ const BAD_CSV = 'MachineId,MachineName,AllocatedProcessorCoreCount,MemoryGiB\nvm
 
 let program: TestProgram;
 let emulator: RunningEmulator;
-let mod: ProviderModule;
 let serialized: Record<string, string>;
 
 async function hostFor(kind: keyof typeof serialized): Promise<ProviderHost> {
@@ -48,12 +47,13 @@ async function bindingsOf(name: string): Promise<Array<{ role: string; members: 
 
 beforeAll(async () => {
   program = await createTestProgram();
-  mod = program.requirePackage<ProviderModule>('dist/provider');
+  // The provider text the package's resources store, loaded from the installed package.
+  const lazy = program.requirePackage<LazyProviderModule>('dist/provider/lazy-provider');
   serialized = {
-    binding: await serializeProvider(mod.endpointPolicyIamBindingProvider),
-    job: await serializeProvider(mod.importJobProvider),
-    policy: await serializeProvider(mod.endpointPolicyProvider),
-    source: await serializeProvider(mod.sourceProvider),
+    binding: lazy.providerModuleText('iam-binding-impl'),
+    job: lazy.providerModuleText('import-job-impl'),
+    policy: lazy.providerModuleText('endpoint-policy-impl'),
+    source: lazy.providerModuleText('source-impl'),
   };
   emulator = await startEmulator({ port: 0, inMemory: true });
 });

@@ -10,12 +10,12 @@ import * as path from 'path';
 import { prng } from '../../bench/reliability';
 import { testSeed } from '../support/seeds';
 import { createTestProgram, type TestProgram } from '../../support/harness/program';
-import { dynamicUrn, HostCallError, serializeProvider, startProviderHost, type ProviderHost } from '../../support/harness/provider-host';
+import { dynamicUrn, HostCallError, startProviderHost, type ProviderHost } from '../../support/harness/provider-host';
 import { isProcessAlive, readLockFile } from '../../backend-emulator/store/lock';
 
 jest.setTimeout(240_000);
 
-type ProviderModule = typeof import('../../provider');
+type LazyProviderModule = typeof import('../../provider/lazy-provider');
 
 const PROJECT = 'killed-project';
 const ROWS = 30_000;
@@ -32,11 +32,11 @@ const hosts: ProviderHost[] = [];
 
 beforeAll(async () => {
   program = await createTestProgram();
-  const mod = program.requirePackage<ProviderModule>('dist/provider');
+  const lazy = program.requirePackage<LazyProviderModule>('dist/provider/lazy-provider');
   serialized = {
-    policy: await serializeProvider(mod.endpointPolicyProvider),
-    job: await serializeProvider(mod.importJobProvider),
-    source: await serializeProvider(mod.sourceProvider),
+    policy: lazy.providerModuleText('endpoint-policy-impl'),
+    job: lazy.providerModuleText('import-job-impl'),
+    source: lazy.providerModuleText('source-impl'),
   };
   dataDir = path.join(program.dir, '.google-native-local');
   // The embedded emulator reads storage payloads from <data dir>/storage/<bucket>/...

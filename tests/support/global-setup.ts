@@ -11,6 +11,9 @@ import * as path from 'path';
 export const RUN_TMP_ENV = 'GNL_TEST_RUN_TMP';
 
 export default function globalSetup(): void {
+  // Which Node this run is (npm scripts use the project's own, node_modules/.bin/node; .ci/run also
+  // runs the suite under the other supported LTS lines): tests/package/node-version.test.ts checks it.
+  process.stderr.write(`jest under Node ${process.version} (${process.execPath})\n`);
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-run-'));
   process.env[RUN_TMP_ENV] = runDir;
   process.env.TMPDIR = runDir;
