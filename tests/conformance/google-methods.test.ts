@@ -15,17 +15,10 @@ import { GOOGLE_METHODS } from '../../backend-emulator/http/google-methods-table
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { collectMethods } from '../../scripts/google-methods';
 import { inMemoryApp } from '../support/app';
+import { concreteGooglePath } from '../support/google-paths';
 import { call } from '../support/inject';
 
 jest.setTimeout(120_000);
-
-/** A concrete URL of a table path: every `*` an id (`global` for a location). */
-function concrete(path: string): string {
-  const parts = path.split('/');
-  return parts
-    .map((part, i) => (part.startsWith('*') ? (parts[i - 1] === 'locations' ? 'global' : `x-${parts[i - 1].toLowerCase()}`) + part.slice(1) : part))
-    .join('/');
-}
 
 describe('every method of both client revisions', () => {
   let app: FastifyInstance;
@@ -58,7 +51,7 @@ describe('every method of both client revisions', () => {
     expect(methods.length).toBeGreaterThan(250);
     let unimplemented = 0;
     for (const [method, path, id] of methods) {
-      const url = concrete(path);
+      const url = concreteGooglePath(path);
       const res = await call(app, method, url, method === 'GET' || method === 'DELETE' ? undefined : {});
       const message = String(res.body?.error?.message ?? '');
       if (res.status === 404 && message.startsWith('Method not found')) throw new Error(`${id}: ${method} ${url} answered 404 ${message}`);

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { GOOGLE_METHODS } from '../../../backend-emulator/http/google-methods-table';
 import { firstDuplicateKey } from '../../../backend-emulator/http/json-duplicates';
 import { inMemoryApp } from '../../support/app';
+import { concreteGooglePath } from '../../support/google-paths';
 import { call, googleError, ok } from '../../support/inject';
 import { MATCHER } from '../../support/networkservices';
 
@@ -41,14 +42,6 @@ function methodsOfRoute(method: string, pattern: string): Array<{ id: string; pa
   ).map(([, path, id]) => ({ id, path }));
 }
 
-/** A concrete URL of a table path: every `*` an id (`global` for a location). */
-function concrete(path: string): string {
-  const parts = path.split('/');
-  return parts
-    .map((part, i) => (part.startsWith('*') ? (parts[i - 1] === 'locations' ? 'global' : `x-${parts[i - 1].toLowerCase()}`) + part.slice(1) : part))
-    .join('/');
-}
-
 describe('unknown query parameters, on every Google route', () => {
   let app: FastifyInstance;
   let routes: Array<[string, string]>;
@@ -70,7 +63,7 @@ describe('unknown query parameters, on every Google route', () => {
     let checked = 0;
     for (const [method, pattern] of routes) {
       for (const google of methodsOfRoute(method, pattern)) {
-        const url = `${concrete(google.path)}?pagesize=1`;
+        const url = `${concreteGooglePath(google.path)}?pagesize=1`;
         const res = await call(app, method, url, method === 'GET' || method === 'DELETE' ? undefined : {});
         if (
           res.status !== 400 ||
