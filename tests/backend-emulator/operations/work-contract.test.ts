@@ -62,6 +62,24 @@ function untilAborted(signal: AbortSignal): Promise<never> {
 
 const getOp = async (name: string): Promise<any> => (await call(app, 'GET', `/v9/${name}`)).body;
 
+/** Starts work on TARGET that runs until it is aborted; resolves once the work has begun. */
+async function startUntilAborted(): Promise<{ name: string }> {
+  const started = deferred();
+  const op = ops.start({
+    parent: PARENT,
+    target: TARGET,
+    verb: 'run',
+    responseType: EMPTY_TYPE,
+    state: thingState(),
+    work: (ctl) => {
+      started.resolve();
+      return untilAborted(ctl.signal);
+    },
+  });
+  await started.promise;
+  return op;
+}
+
 test('WorkEnd: the final state and the Operation commit together; the waiter sees both', async () => {
   const op = ops.start({
     parent: PARENT,
@@ -98,19 +116,7 @@ test.each([
   ['cancelled', 1, 'cancelled: the operation was cancelled while the thing was BUSY'],
   ['shutdown', 10, 'interrupted: the emulator stopped while the thing was BUSY'],
 ] as const)('abort for %s: the resource records why and the Operation ends with code %d', async (reason, code, message) => {
-  const started = deferred();
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: (ctl) => {
-      started.resolve();
-      return untilAborted(ctl.signal);
-    },
-  });
-  await started.promise;
+  const op = await startUntilAborted();
   if (reason === 'cancelled') expect((await call(app, 'POST', `/v9/${op.name}:cancel`, {})).status).toBe(200);
   else ops.abortTarget(TARGET, 'shutdown');
   await ops.settled(op.name);
@@ -119,19 +125,7 @@ test.each([
 });
 
 test("abortTarget(…, 'deleted') ends the work's Operation with the domain's gone error and writes no state", async () => {
-  const started = deferred();
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: (ctl) => {
-      started.resolve();
-      return untilAborted(ctl.signal);
-    },
-  });
-  await started.promise;
+  const op = await startUntilAborted();
   expect(ops.isRunning(TARGET)).toBe(true);
   ops.abortTarget(TARGET, 'deleted');
   await ops.settled(op.name);
