@@ -512,7 +512,7 @@ export class ImportRun {
         return ev.fatal ? 'stop-file' : 'go';
       case 'rowIssue':
         if (!state.active) return 'go';
-        return state.readerRowIssue(ev.rowNumber, ev.issue);
+        return state.readerRowIssue(ev.rowNumber, ev.issue, ev.vmName);
       case 'rows':
         return 'go'; // handled in readFile (it may have to flush the sink between rows)
     }
@@ -693,8 +693,9 @@ class TableState {
     return 'go';
   }
 
-  readerRowIssue(rowNumber: number, issue: ImportError): 'go' | 'stop-file' {
-    const rowError: ImportRowError = { rowNumber, vmName: '', vmUuid: '', errors: [issue], ...this.location(rowNumber) };
+  readerRowIssue(rowNumber: number, issue: ImportError, vmName = ''): 'go' | 'stop-file' {
+    const rowError: ImportRowError = { rowNumber, vmName, vmUuid: '', errors: [issue], ...this.location(rowNumber) };
+    if (vmName !== '') rowError.assetTitle = vmName;
     return this.run.addRowError(this.file, this.pass, rowError, issue.severity === 'ERROR') ? 'go' : 'stop-file';
   }
 

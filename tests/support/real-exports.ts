@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportJobFormat } from '../../backend-emulator/import-engine';
 import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, type SheetSpec } from '../../support/xlsx-build';
+import { orphanRows, orphanTabOnly, tieBreakers } from './rvtools-quirks';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -88,8 +89,10 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     files: folder('rvtools/csv-unmatched'),
     blocking: true,
     says: [
-      'the row matches no VM of vInfo: tried VM "ghost-01" + Datacenter "DC-East"',
-      'the row matches no VM of vInfo: tried VM "app-01" + Datacenter "DC-North"',
+      // no vCPU row joins a VM, so ghost-01 stays an error; a unique name needs no datacenter
+      'the row matches no VM of vInfo: tried VM "ghost-01" (RVTools_tabvCPU.csv row 2; no row of this tab matches a VM of vInfo)',
+      // app-01 names two VMs: the datacenter both tabs carry breaks the tie, and names none
+      'the row matches no VM of vInfo: tried VM "app-01" (names several VMs); then VM "app-01" + Datacenter "DC-North"',
       'the row matches no VM of vInfo: tried VM "app-01" (names several VMs)',
     ],
   },
@@ -110,6 +113,34 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     machines: 2,
     says: [],
     never: ['fields but the header has'],
+  },
+  // ---- RVTools, issue 26 (fixtures of tests/support/rvtools-quirks.ts) ----
+  {
+    name: 'RVTools workbook filtered by hand: vPartition rows for VMs vInfo lacks are WARNINGs and left out',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: orphanRows,
+    blocking: false,
+    machines: 2,
+    says: [
+      'the row matches no VM of vInfo: tried VM UUID "50120000-0000-4000-8000-000000000901"; then VM "vcsa-01" (sheet "vPartition" row 3): its VM is not in vInfo, the row is left out',
+      'tried VM UUID "50120000-0000-4000-8000-000000000902"; then VM "backup-proxy" (sheet "vPartition" row 5)',
+    ],
+  },
+  {
+    name: 'RVTools workbook whose vCPU sheet names no VM of vInfo: its rows stay errors',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: orphanTabOnly,
+    blocking: true,
+    says: ['the row matches no VM of vInfo: tried VM "other-01" (sheet "vCPU" row 2; no row of this tab matches a VM of vInfo)'],
+  },
+  {
+    name: 'RVTools anonymised workbook: vCPU with only VM, Datacenter and Host, hosts differing from vInfo',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: tieBreakers,
+    blocking: false,
+    machines: 3,
+    says: [],
+    never: ['matches no VM'],
   },
   // ---- AWS ----
   {

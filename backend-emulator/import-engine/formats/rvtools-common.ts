@@ -529,6 +529,31 @@ function isTrue(v: CellValue): boolean {
   return s === 'true' || s === '1' || s === 'yes';
 }
 
+/**
+ * The held orphan rows of a child tab, as row issues of `severity`: WARNING once a row of the tab
+ * joined a VM, ERROR when none did (then the rows were never left out silently).
+ */
+function* orphanEvents(t: TableCtx, severity: 'WARNING' | 'ERROR'): Generator<ReaderEvent> {
+  for (const o of t.orphans) yield orphanEvent(t, o.rowNumber, o.vm, o.why, severity);
+  if (t.orphansUnlisted > 0) {
+    const n = `${t.orphansUnlisted} more row${t.orphansUnlisted === 1 ? '' : 's'}`;
+    yield severity === 'ERROR'
+      ? { type: 'fileIssue', issue: error(`${t.label}: ${n} match no VM of vInfo, and no row of the tab does`), fatal: false }
+      : { type: 'fileIssue', issue: warning(`${t.label}: ${n} match no VM of vInfo; they are left out`), fatal: false };
+  }
+  t.orphans = [];
+  t.orphansUnlisted = 0;
+}
+
+function orphanEvent(t: TableCtx, rowNumber: number, vm: string, why: string, severity: 'WARNING' | 'ERROR'): ReaderEvent {
+  const where = `${t.label} row ${rowNumber}`;
+  const issue =
+    severity === 'ERROR'
+      ? error(`${why} (${where}; no row of this tab matches a VM of vInfo)`)
+      : warning(`${why} (${where}): its VM is not in vInfo, the row is left out`);
+  return { type: 'rowIssue', rowNumber, issue, vmName: flat(clip(vm)) };
+}
+
 /** Which tab a sheet name or a CSV file name stands for. */
 export function tabOf(name: string): RvTab | undefined {
   const n = name.trim().toLowerCase();
@@ -557,7 +582,17 @@ interface TableCtx {
   headerLength: number;
   templatesDropped: number;
   label: string;
+  /** Child tabs: rows joined to a VM, and the orphan rows held until the first join (see `orphans`). */
+  joined: number;
+  orphans: Array<{ rowNumber: number; vm: string; why: string }>;
+  orphansUnlisted: number;
 }
+
+/**
+ * Orphan rows held while a child tab has joined no row yet: past this many only a count is kept
+ * (the report lists at most 1,000 row errors per file anyway), so a hostile tab costs no memory.
+ */
+const MAX_HELD_ORPHANS = 1000;
 
 function columnIndex(norm: readonly string[], spec: ColumnSpec | undefined, name: string): number {
   const names = [name, ...(spec?.aliases ?? [])].map((n) => normaliseHeader(n));
@@ -591,6 +626,9 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
     const endTable = function* (): Generator<ReaderEvent> {
       // vInfo read to its end: child rows that match none of its keys are errors from now on.
       if (t?.tab === 'vInfo' && !fatal) join.complete = true;
+      // A child tab none of whose rows joins a VM is not this vInfo's tab (another workbook's, or
+      // the keys are broken): its orphans stay errors, as before issue 26.
+      if (t && t.joined === 0) yield* orphanEvents(t, 'ERROR');
       if (t && t.tab && t.tab !== 'vInfo' && t.templatesDropped > 0) {
         yield {
           type: 'fileIssue',
@@ -644,6 +682,9 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           headerLength: ev.header.length,
           templatesDropped: 0,
           label: ev.sheet !== undefined ? `sheet "${ev.sheet}"` : ctx.fileName,
+          joined: 0,
+          orphans: [],
+          orphansUnlisted: 0,
         };
         if (tab && t.vm === -1 && t.vmId === -1 && ids.uuid === -1) {
           yield {
@@ -722,6 +763,21 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           if (joined && 'key' in joined) {
             key = joined.key;
             template ||= joined.template;
+            if (tc.joined++ === 0 && (tc.orphans.length > 0 || tc.orphansUnlisted > 0)) {
+              // The first join: the tab is this vInfo's, so the orphans held so far were VMs missing from it.
+              const before = flushRows();
+              if (before) yield before;
+              yield* orphanEvents(tc, 'WARNING');
+            }
+          } else if (joined && joined.orphan && !template) {
+            // A row for a VM vInfo lacks (a filtered or split workbook): left out, not a row of the import.
+            if (tc.joined > 0) {
+              const before = flushRows();
+              if (before) yield before;
+              yield orphanEvent(tc, rowNumber, name, joined.error, 'WARNING');
+            } else if (tc.orphans.length < MAX_HELD_ORPHANS) tc.orphans.push({ rowNumber, vm: flat(name), why: joined.error });
+            else tc.orphansUnlisted++;
+            continue;
           } else if (joined) {
             key = '';
             if (!template) joinErrors.set(rowNumber, joined.error);

@@ -1,0 +1,76 @@
+/**
+ * Issue 26: what the five classes of RVTools quirks become through the engine's `validate` and
+ * `execute`, on the fixtures of tests/support/rvtools-quirks.ts. Expected values are literals
+ * worked out by hand from those fixtures.
+ */
+import { rvtoolsXlsx } from '../../../../backend-emulator/import-engine/formats/rvtools-xlsx';
+import { hasBlockingErrors } from '../../../../backend-emulator/import-engine';
+import { orphanRows, orphanTabOnly, tieBreakers } from '../../../support/rvtools-quirks';
+import type { NamedBytes } from '../../../support/real-exports';
+import { bufferFile, byId, execute, fileReport, validate } from '../../../support/import-formats';
+
+const payload = (files: NamedBytes[]) => files.map((f) => bufferFile(f.name, f.data));
+
+describe('class 1: child rows for VMs vInfo lacks', () => {
+  it('reports each orphan row as a WARNING naming its sheet, row and keys, and leaves it out', async () => {
+    const files = payload(await orphanRows());
+    const report = await validate(rvtoolsXlsx, files);
+    expect(hasBlockingErrors(report)).toBe(false);
+    expect(fileReport(report, 'RVTools_filtered.xlsx').rowErrors).toEqual([
+      {
+        rowNumber: 3,
+        vmName: 'vcsa-01',
+        vmUuid: '',
+        assetTitle: 'vcsa-01',
+        xlsxError: { sheet: 'vPartition', rowNumber: 3 },
+        errors: [
+          {
+            severity: 'WARNING',
+            errorDetails:
+              'the row matches no VM of vInfo: tried VM UUID "50120000-0000-4000-8000-000000000901"; then VM "vcsa-01" (sheet "vPartition" row 3): its VM is not in vInfo, the row is left out',
+          },
+        ],
+      },
+      {
+        rowNumber: 5,
+        vmName: 'backup-proxy',
+        vmUuid: '',
+        assetTitle: 'backup-proxy',
+        xlsxError: { sheet: 'vPartition', rowNumber: 5 },
+        errors: [
+          {
+            severity: 'WARNING',
+            errorDetails:
+              'the row matches no VM of vInfo: tried VM UUID "50120000-0000-4000-8000-000000000902"; then VM "backup-proxy" (sheet "vPartition" row 5): its VM is not in vInfo, the row is left out',
+          },
+        ],
+      },
+    ]);
+    const { assets } = await execute(rvtoolsXlsx, files);
+    const m = byId(assets);
+    expect(assets).toHaveLength(2);
+    // Free MiB of the one partition each: 6,144 MiB and 8,192 MiB; the orphans add nothing.
+    expect(m.get('50120000-0000-4000-8000-000000000001')!.virtualMachineDetails.vmDisks?.hddTotalFreeBytes).toBe('6442450944');
+    expect(m.get('50120000-0000-4000-8000-000000000002')!.virtualMachineDetails.vmDisks?.hddTotalFreeBytes).toBe('8589934592');
+  });
+
+  it('keeps them ERRORs when no row of the sheet names a VM of vInfo', async () => {
+    const report = await validate(rvtoolsXlsx, payload(await orphanTabOnly()));
+    expect(hasBlockingErrors(report)).toBe(true);
+    expect(fileReport(report, 'RVTools_other_vcpu.xlsx').rowErrors.map((r) => [r.rowNumber, r.errors.map((e) => [e.severity, e.errorDetails])])).toEqual([
+      [2, [['ERROR', 'the row matches no VM of vInfo: tried VM "other-01" (sheet "vCPU" row 2; no row of this tab matches a VM of vInfo)']]],
+      [3, [['ERROR', 'the row matches no VM of vInfo: tried VM "other-02" (sheet "vCPU" row 3; no row of this tab matches a VM of vInfo)']]],
+    ]);
+  });
+});
+
+describe('class 3: datacenter and host break ties, nothing else', () => {
+  it('matches a unique name whatever its host, and two VMs of one name by their datacenter', async () => {
+    const files = payload(await tieBreakers());
+    const report = await validate(rvtoolsXlsx, files);
+    expect(fileReport(report, 'RVTools_anonymised.xlsx').rowErrors).toEqual([]);
+    const { assets } = await execute(rvtoolsXlsx, files);
+    const sockets = (n: number) => byId(assets).get(`50120000-0000-4000-8000-00000000000${n}`)!.virtualMachineDetails.vmArchitecture?.cpuSocketCount;
+    expect([sockets(1), sockets(2), sockets(3)]).toEqual([1, 2, 4]);
+  });
+});
