@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportJobFormat } from '../../backend-emulator/import-engine';
 import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, type SheetSpec } from '../../support/xlsx-build';
-import { orphanRows, orphanTabOnly, tieBreakers } from './rvtools-quirks';
+import { noCreationDate, orphanRows, orphanTabOnly, tieBreakers } from './rvtools-quirks';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -141,6 +141,15 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     machines: 3,
     says: [],
     never: ['matches no VM'],
+  },
+  {
+    name: 'RVTools workbook with the "no creation date" placeholder (the epoch in local time)',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: noCreationDate,
+    blocking: false,
+    machines: 5,
+    says: ['sheet "vInfo": 3 rows have a Creation date within 14 hours of 1970-01-01T00:00:00Z'],
+    never: ['is not a date'],
   },
   // ---- AWS ----
   {

@@ -96,3 +96,32 @@ export async function tieBreakers(): Promise<NamedBytes[]> {
     },
   ];
 }
+
+/**
+ * Class 2: RVTools' "no creation date" placeholder, the epoch in the exporting machine's time zone:
+ * a date cell of 1969-12-31 22:00 (UTC-2), one of 1970-01-01 01:00 (UTC+1), a text of 12/31/1969
+ * 19:00:00 (UTC-5). web-04 was really created (2023-05-01 08:00), web-05 a day after the epoch
+ * (outside the ±14 h window, so a date, however unlikely).
+ */
+export async function noCreationDate(): Promise<NamedBytes[]> {
+  const header = ['VM', 'Powerstate', 'Template', 'CPUs', 'Memory', 'VM ID', 'VM UUID', 'Creation date'];
+  const row = (name: string, n: number, created: Cell): Cell[] => [name, 'poweredOn', 'False', 2, 4096, `vm-${n}`, uuid(n), created];
+  return [
+    {
+      name: 'RVTools_no_dates.xlsx',
+      data: await buildWorkbook([
+        {
+          name: 'vInfo',
+          rows: [
+            header,
+            row('web-01', 1, new Date(Date.UTC(1969, 11, 31, 22, 0, 0))),
+            row('web-02', 2, new Date(Date.UTC(1970, 0, 1, 1, 0, 0))),
+            row('web-03', 3, '12/31/1969 19:00:00'),
+            row('web-04', 4, new Date(Date.UTC(2023, 4, 1, 8, 0, 0))),
+            row('web-05', 5, '1970/01/02 00:00:00'),
+          ],
+        },
+      ]),
+    },
+  ];
+}

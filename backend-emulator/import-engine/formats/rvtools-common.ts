@@ -396,6 +396,19 @@ export function parseRvDate(text: string): number {
   return parseTimestamp(iso);
 }
 
+/**
+ * RVTools writes the Unix epoch in the exporting machine's local time when vCenter has no creation
+ * date (`1969-12-31 22:00` from UTC-2, `1970-01-01 01:00` from UTC+1). Time zones
+ * run from UTC-12 to UTC+14, so any time within 14 hours of the epoch is that placeholder: no VM of
+ * a vCenter was created in the first hours of 1970.
+ */
+const EPOCH_PLACEHOLDER_MS = 14 * 3600 * 1000;
+
+/** Whether an RVTools `Creation date` (as `parseRvDate` reads it) is the "no creation date" placeholder. */
+export function isNoCreationDate(t: number): boolean {
+  return Number.isFinite(t) && Math.abs(t) <= EPOCH_PLACEHOLDER_MS;
+}
+
 /** Splits an RVTools address cell (`10.0.0.1, 10.0.0.2`) into the valid addresses and the rejected entries. */
 export function splitAddresses(text: string | undefined): { ips: string[]; bad: string[] } {
   const ips: string[] = [];
@@ -584,6 +597,9 @@ interface TableCtx {
   label: string;
   /** Child tabs: rows joined to a VM, and the orphan rows held until the first join (see `orphans`). */
   joined: number;
+  /** vInfo: its `Creation date` column, and the rows whose value is RVTools' "no creation date" placeholder. */
+  created: number;
+  noCreationDate: number;
   orphans: Array<{ rowNumber: number; vm: string; why: string }>;
   orphansUnlisted: number;
 }
@@ -629,6 +645,16 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
       // A child tab none of whose rows joins a VM is not this vInfo's tab (another workbook's, or
       // the keys are broken): its orphans stay errors, as before issue 26.
       if (t && t.joined === 0) yield* orphanEvents(t, 'ERROR');
+      if (t && t.noCreationDate > 0) {
+        const n = t.noCreationDate;
+        yield {
+          type: 'fileIssue',
+          issue: info(
+            `${t.label}: ${n} row${n === 1 ? ' has' : 's have'} a Creation date within 14 hours of 1970-01-01T00:00:00Z, RVTools' placeholder for "no creation date" (the epoch in the exporting machine's time zone): ${n === 1 ? 'its VM gets' : 'their VMs get'} no createTime`,
+          ),
+          fatal: false,
+        };
+      }
       if (t && t.tab && t.tab !== 'vInfo' && t.templatesDropped > 0) {
         yield {
           type: 'fileIssue',
@@ -683,6 +709,8 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           templatesDropped: 0,
           label: ev.sheet !== undefined ? `sheet "${ev.sheet}"` : ctx.fileName,
           joined: 0,
+          created: tab === 'vInfo' ? byName('Creation date') : -1,
+          noCreationDate: 0,
           orphans: [],
           orphansUnlisted: 0,
         };
@@ -806,6 +834,7 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           }
         }
         if (blank) continue;
+        if (tc.created >= 0 && isNoCreationDate(parseRvDate(cellText(row[tc.created])))) tc.noCreationDate++;
         const out: CellValue[] = new Array(keep.length + 1);
         for (let c = 0; c < keep.length; c++) out[c] = row[keep[c]];
         out[keep.length] = key === '' ? undefined : key;
@@ -892,7 +921,8 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   const created = str(m['Creation date']);
   if (created !== undefined) {
     const t = parseRvDate(created);
-    if (Number.isFinite(t)) details.createTime = isoString(t);
+    // The epoch placeholder means "unknown" (counted in one INFO by the reader): no createTime.
+    if (Number.isFinite(t) && !isNoCreationDate(t)) details.createTime = isoString(t);
   }
   if (typeof m.CPUs === 'number') details.coreCount = m.CPUs;
   const memory = numOf(m.Memory);

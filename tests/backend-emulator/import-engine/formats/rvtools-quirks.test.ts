@@ -3,9 +3,10 @@
  * `execute`, on the fixtures of tests/support/rvtools-quirks.ts. Expected values are literals
  * worked out by hand from those fixtures.
  */
+import { rvtoolsCsv } from '../../../../backend-emulator/import-engine/formats/rvtools-csv';
 import { rvtoolsXlsx } from '../../../../backend-emulator/import-engine/formats/rvtools-xlsx';
 import { hasBlockingErrors } from '../../../../backend-emulator/import-engine';
-import { orphanRows, orphanTabOnly, tieBreakers } from '../../../support/rvtools-quirks';
+import { noCreationDate, orphanRows, orphanTabOnly, tieBreakers } from '../../../support/rvtools-quirks';
 import type { NamedBytes } from '../../../support/real-exports';
 import { bufferFile, byId, execute, fileReport, validate } from '../../../support/import-formats';
 
@@ -72,5 +73,44 @@ describe('class 3: datacenter and host break ties, nothing else', () => {
     const { assets } = await execute(rvtoolsXlsx, files);
     const sockets = (n: number) => byId(assets).get(`50120000-0000-4000-8000-00000000000${n}`)!.virtualMachineDetails.vmArchitecture?.cpuSocketCount;
     expect([sockets(1), sockets(2), sockets(3)]).toEqual([1, 2, 4]);
+  });
+});
+
+describe('class 2: the "no creation date" placeholder', () => {
+  it('gives no createTime for a date within 14 hours of the epoch, with one INFO counting them', async () => {
+    const files = payload(await noCreationDate());
+    const report = await validate(rvtoolsXlsx, files);
+    const f = fileReport(report, 'RVTools_no_dates.xlsx');
+    expect(f.rowErrors).toEqual([]);
+    expect(f.fileErrors.filter((e) => e.errorDetails.includes('Creation date'))).toEqual([
+      {
+        severity: 'INFO',
+        errorDetails:
+          'sheet "vInfo": 3 rows have a Creation date within 14 hours of 1970-01-01T00:00:00Z, RVTools\' placeholder for "no creation date" (the epoch in the exporting machine\'s time zone): their VMs get no createTime',
+      },
+    ]);
+    const { assets } = await execute(rvtoolsXlsx, files);
+    const created = [1, 2, 3, 4, 5].map((n) => byId(assets).get(`50120000-0000-4000-8000-00000000000${n}`)!.virtualMachineDetails.createTime);
+    expect(created).toEqual([undefined, undefined, undefined, '2023-05-01T08:00:00Z', '1970-01-02T00:00:00Z']);
+  });
+
+  it('reads the placeholder of a CSV tab the same way (text, UTC+1 and UTC-10)', async () => {
+    const csv = [
+      '"VM","CPUs","Memory","VM UUID","Creation date"',
+      '"db-01","2","4096","uuid-1","1970-01-01 01:00"',
+      '"db-02","2","4096","uuid-2","1969-12-31 14:00:00"',
+      '"db-03","2","4096","uuid-3","2021-11-02 10:15:00"',
+    ].join('\r\n');
+    const files = [bufferFile('RVTools_tabvInfo.csv', Buffer.from(csv))];
+    const f = fileReport(await validate(rvtoolsCsv, files), 'RVTools_tabvInfo.csv');
+    expect(f.fileErrors.filter((e) => e.errorDetails.includes('Creation date')).map((e) => [e.severity, e.errorDetails.slice(0, 96)])).toEqual([
+      ['INFO', 'RVTools_tabvInfo.csv: 2 rows have a Creation date within 14 hours of 1970-01-01T00:00:00Z, RVToo'],
+    ]);
+    const { assets } = await execute(rvtoolsCsv, files);
+    expect(['uuid-1', 'uuid-2', 'uuid-3'].map((id) => byId(assets).get(id)!.virtualMachineDetails.createTime)).toEqual([
+      undefined,
+      undefined,
+      '2021-11-02T10:15:00Z',
+    ]);
   });
 });
