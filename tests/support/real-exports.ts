@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportJobFormat } from '../../backend-emulator/import-engine';
 import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, type SheetSpec } from '../../support/xlsx-build';
-import { noCreationDate, orphanRows, orphanTabOnly, tieBreakers } from './rvtools-quirks';
+import { noCreationDate, orphanRows, orphanTabOnly, rvtools47Columns, tieBreakers } from './rvtools-quirks';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -150,6 +150,15 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     machines: 5,
     says: ['sheet "vInfo": 3 rows have a Creation date within 14 hours of 1970-01-01T00:00:00Z'],
     never: ['is not a date'],
+  },
+  {
+    name: 'RVTools 4.7 workbook: the columns 4.6 and 4.7 added are silent, a custom attribute gets the INFO',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: rvtools47Columns,
+    blocking: false,
+    machines: 2,
+    says: ['the column "owner" is not part of the'],
+    never: ['"Suspended To Memory" is not part', '"Guest Detailed Data" is not part', '"Backup status" is not part', '"ClusterInvariantVMMId" is not part'],
   },
   // ---- AWS ----
   {

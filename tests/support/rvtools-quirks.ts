@@ -125,3 +125,46 @@ export async function noCreationDate(): Promise<NamedBytes[]> {
     },
   ];
 }
+
+/**
+ * Class 4: a workbook shaped as RVTools 4.7 writes it: vInfo with the columns 4.6 and 4.7 added,
+ * `Backup status` and `ClusterInvariantVMMId` on every tab, and one vCenter custom attribute
+ * (`owner`), the only column no RVTools version writes.
+ */
+export async function rvtools47Columns(): Promise<NamedBytes[]> {
+  const added = [
+    'Suspended To Memory',
+    'Suspend Interval',
+    'Overall Cpu Readiness',
+    'Active Memory',
+    'Fixed Passthru HotPlug',
+    'Op Notification Timeout',
+    'Vm Failover In Progress',
+    'Customization Info',
+    'Guest Detailed Data',
+  ];
+  const header = ['VM', 'Powerstate', 'Template', 'CPUs', 'Memory', ...added, 'owner', 'VM ID', 'VM UUID', 'Backup status', 'ClusterInvariantVMMId'];
+  const values = ['False', '0', '0', '1024', 'False', '0', 'False', 'None', 'None'];
+  return [
+    {
+      name: 'RVTools_export_all_4.7.1.xlsx',
+      data: await buildWorkbook([
+        {
+          name: 'vInfo',
+          rows: [
+            header,
+            ['web-01', 'poweredOn', 'False', 2, 4096, ...values, 'team-a', 'vm-1', uuid(1), 'OK', 'inv-1'],
+            ['web-02', 'poweredOn', 'False', 4, 8192, ...values, 'team-b', 'vm-2', uuid(2), 'OK', 'inv-2'],
+          ],
+        },
+        {
+          name: 'vPartition',
+          rows: [
+            ['VM', 'Powerstate', 'Template', 'Disk', 'Capacity MiB', 'Free MiB', 'VM ID', 'Backup status', 'ClusterInvariantVMMId'],
+            ['web-01', 'poweredOn', 'False', '/', 10240, 5120, 'vm-1', 'OK', 'inv-1'],
+          ],
+        },
+      ]),
+    },
+  ];
+}

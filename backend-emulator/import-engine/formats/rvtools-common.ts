@@ -27,6 +27,7 @@ import { isoString, parseTimestamp } from '../timestamps';
 import type { ImportError } from '../report';
 import type { AssetMapping, CellValue, ColumnSpec, FileKind, Reader, ReaderContext, ReaderEvent, ReaderRowIssue, RowRecord, RowRule } from '../types';
 import { idCells, VmJoin, type IdColumns } from './rvtools-join';
+import { versionColumnsOf } from './rvtools-versions';
 import { flat } from '../util';
 import { osFamilyOf, powerStateOf } from './manual-csv';
 
@@ -573,11 +574,17 @@ export function tabOf(name: string): RvTab | undefined {
   return RV_TABS.find((t) => n === t.toLowerCase());
 }
 
-/** Normalised headers (names and aliases) of the columns a tab reads without importing. */
+/**
+ * Normalised headers (names and aliases) of the columns a tab reads without importing: the
+ * templates' known columns and the columns later RVTools versions added (rvtools-versions.ts).
+ */
 const IGNORED_OF_TAB: Record<RvTab, Set<string>> = Object.fromEntries(
   RV_TABS.map((tab) => [
     tab,
-    new Set(COLUMNS_OF_TAB[tab].filter((c) => c.description === NOT_IMPORTED).flatMap((c) => [c.name, ...(c.aliases ?? [])].map(normaliseHeader))),
+    new Set([
+      ...COLUMNS_OF_TAB[tab].filter((c) => c.description === NOT_IMPORTED).flatMap((c) => [c.name, ...(c.aliases ?? [])].map(normaliseHeader)),
+      ...versionColumnsOf(tab).map(normaliseHeader),
+    ]),
   ]),
 ) as Record<RvTab, Set<string>>;
 

@@ -4,9 +4,12 @@
  * worked out by hand from those fixtures.
  */
 import { rvtoolsCsv } from '../../../../backend-emulator/import-engine/formats/rvtools-csv';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { rvtoolsXlsx } from '../../../../backend-emulator/import-engine/formats/rvtools-xlsx';
+import { RVTOOLS_VERSION_COLUMNS } from '../../../../backend-emulator/import-engine/formats/rvtools-versions';
 import { hasBlockingErrors } from '../../../../backend-emulator/import-engine';
-import { noCreationDate, orphanRows, orphanTabOnly, tieBreakers } from '../../../support/rvtools-quirks';
+import { noCreationDate, orphanRows, orphanTabOnly, rvtools47Columns, tieBreakers } from '../../../support/rvtools-quirks';
 import type { NamedBytes } from '../../../support/real-exports';
 import { bufferFile, byId, execute, fileReport, validate } from '../../../support/import-formats';
 
@@ -112,5 +115,22 @@ describe('class 2: the "no creation date" placeholder', () => {
       undefined,
       '2021-11-02T10:15:00Z',
     ]);
+  });
+});
+
+describe('class 4: the columns of RVTools 4.6 and 4.7', () => {
+  it('are known columns (silent); only a column of no RVTools version gets the INFO', async () => {
+    const report = await validate(rvtoolsXlsx, payload(await rvtools47Columns()));
+    const f = fileReport(report, 'RVTools_export_all_4.7.1.xlsx');
+    expect(f.rowErrors).toEqual([]);
+    expect(f.fileErrors.filter((e) => e.errorDetails.includes('is not part of'))).toEqual([
+      { severity: 'INFO', errorDetails: 'the column "owner" is not part of the sheet vInfo template; it is ignored' },
+    ]);
+  });
+
+  it('are listed per version in docs/formats/rvtools-xlsx.md', () => {
+    const doc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'formats', 'rvtools-xlsx.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('### Columns later versions added'), doc.indexOf('## Template rows'));
+    for (const row of RVTOOLS_VERSION_COLUMNS) for (const c of row.columns) expect(table).toContain(`\`${c}\``);
   });
 });
