@@ -9,7 +9,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportJobFormat } from '../../backend-emulator/import-engine';
 import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, type SheetSpec } from '../../support/xlsx-build';
-import { noCreationDate, orphanRows, orphanTabOnly, rvtools47Columns, tieBreakers } from './rvtools-quirks';
+import {
+  awsZipUnnamed,
+  manualCsvMisnamed,
+  manualCsvUnnamed,
+  noCreationDate,
+  orphanRows,
+  orphanTabOnly,
+  rvtools47Columns,
+  rvtoolsCsvUnnamed,
+  rvtoolsUnnamed,
+  tieBreakers,
+} from './rvtools-quirks';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -159,6 +170,50 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     machines: 2,
     says: ['the column "owner" is not part of the'],
     never: ['"Suspended To Memory" is not part', '"Guest Detailed Data" is not part', '"Backup status" is not part', '"ClusterInvariantVMMId" is not part'],
+  },
+  {
+    name: 'Files whose names say nothing: a workbook saved as rvtools-export-1',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: rvtoolsUnnamed,
+    blocking: false,
+    machines: 2,
+    says: ['"rvtools-export-1" is read as a workbook (.xlsx): its name does not say what it is, and its content is a workbook'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'Files whose names say nothing: RVTools CSV tabs saved as vinfo-export and partitions-export',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
+    files: async () => rvtoolsCsvUnnamed(),
+    blocking: false,
+    machines: 2,
+    says: ['"vinfo-export" is read as RVTools_tabvInfo.csv', '"partitions-export" is read as RVTools_tabvPartition.csv'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'Files whose names say nothing: the AWS zip downloaded as vm-aws-import-files',
+    format: 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+    files: async () => awsZipUnnamed(),
+    blocking: false,
+    machines: 3,
+    says: ['"vm-aws-import-files" is read as a .zip archive: its name does not say what it is, and it starts with a zip signature (PK\\x03\\x04)'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'Files whose names say nothing: manual templates saved as vminfo-1 and diskinfo-1',
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+    files: async () => manualCsvUnnamed(),
+    blocking: false,
+    machines: 2,
+    says: ['"vminfo-1" is read as vmInfo.csv: its name does not say what it is, and its header is that file\'s', '"diskinfo-1" is read as diskInfo.csv'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'The name wins when it tells: vmInfo.csv content saved as diskInfo.csv is read as diskInfo.csv',
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+    files: async () => manualCsvMisnamed(),
+    blocking: true,
+    says: ['the required column SizeInGib is missing from the header of diskInfo.csv'],
+    never: ['is read as'],
   },
   // ---- AWS ----
   {

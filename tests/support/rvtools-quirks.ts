@@ -5,6 +5,8 @@
  * rvtools-quirks.test.ts checks what each becomes, field by field.
  */
 import { buildWorkbook, type Cell } from '../../support/xlsx-build';
+import { aws15Zip } from './cloud-zips';
+import { csv as manualCsv, VM_HEADER, vmRow } from './manual-csv';
 import type { NamedBytes } from './real-exports';
 
 const VINFO_HEADER = ['VM', 'Powerstate', 'Template', 'CPUs', 'Memory', 'Datacenter', 'Host', 'VM ID', 'VM UUID', 'VI SDK Server'];
@@ -165,6 +167,47 @@ export async function rvtools47Columns(): Promise<NamedBytes[]> {
           ],
         },
       ]),
+    },
+  ];
+}
+
+/**
+ * Class 5, CSV files: a manual import whose files were saved as `vminfo-1` and `diskinfo-1` (no
+ * extension): their header rows say which template each is. `tagInfo.csv` keeps its telling name.
+ */
+export function manualCsvUnnamed(): NamedBytes[] {
+  const disk = ['MachineId,DiskLabel,SizeInGib,UsedInGib,StorageTypeLabel', 'vm-1,disk0,100,40,pd-ssd', 'vm-2,disk0,200,50,pd-ssd'];
+  return [
+    { name: 'vminfo-1', data: Buffer.from(manualCsv(VM_HEADER, vmRow('vm-1', 'web-01'), vmRow('vm-2', 'web-02'))) },
+    { name: 'diskinfo-1', data: Buffer.from(manualCsv(...disk)) },
+    { name: 'tagInfo.csv', data: Buffer.from(manualCsv('MachineId,Key,Value', 'vm-1,env,prod')) },
+  ];
+}
+
+/** Class 5, the name wins: vmInfo.csv's content saved as `diskInfo.csv` is read as diskInfo.csv (and fails as one). */
+export function manualCsvMisnamed(): NamedBytes[] {
+  return [
+    { name: 'vmInfo.csv', data: Buffer.from(manualCsv(VM_HEADER, vmRow('vm-1', 'web-01'))) },
+    { name: 'diskInfo.csv', data: Buffer.from(manualCsv(VM_HEADER, vmRow('vm-1', 'web-01'))) },
+  ];
+}
+
+/** Class 5, zips: the AWS 1.5 script's zip downloaded as `vm-aws-import-files` (no `.zip`). */
+export function awsZipUnnamed(): NamedBytes[] {
+  return [{ name: 'vm-aws-import-files', data: aws15Zip().data }];
+}
+
+/** Class 5, workbooks: an RVTools workbook saved as `rvtools-export-1`, and RVTools CSV tabs without their names. */
+export async function rvtoolsUnnamed(): Promise<NamedBytes[]> {
+  return [{ name: 'rvtools-export-1', data: (await orphanRows())[0].data }];
+}
+
+export function rvtoolsCsvUnnamed(): NamedBytes[] {
+  return [
+    { name: 'vinfo-export', data: Buffer.from(manualCsv('VM,CPUs,Memory,VM UUID', `web-01,2,4096,${uuid(1)}`, `web-02,4,8192,${uuid(2)}`)) },
+    {
+      name: 'partitions-export',
+      data: Buffer.from(manualCsv('VM,Disk,Capacity MiB,Consumed MiB,Free MiB,VM UUID', `web-01,/,10240,4096,6144,${uuid(1)}`)),
     },
   ];
 }

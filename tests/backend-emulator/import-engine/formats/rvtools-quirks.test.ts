@@ -9,7 +9,20 @@ import { join } from 'node:path';
 import { rvtoolsXlsx } from '../../../../backend-emulator/import-engine/formats/rvtools-xlsx';
 import { RVTOOLS_VERSION_COLUMNS } from '../../../../backend-emulator/import-engine/formats/rvtools-versions';
 import { hasBlockingErrors } from '../../../../backend-emulator/import-engine';
-import { noCreationDate, orphanRows, orphanTabOnly, rvtools47Columns, tieBreakers } from '../../../support/rvtools-quirks';
+import {
+  awsZipUnnamed,
+  manualCsvMisnamed,
+  manualCsvUnnamed,
+  noCreationDate,
+  orphanRows,
+  orphanTabOnly,
+  rvtools47Columns,
+  rvtoolsCsvUnnamed,
+  rvtoolsUnnamed,
+  tieBreakers,
+} from '../../../support/rvtools-quirks';
+import { awsCsv } from '../../../../backend-emulator/import-engine/formats/aws-csv';
+import { manualCsv } from '../../../../backend-emulator/import-engine/formats/manual-csv';
 import type { NamedBytes } from '../../../support/real-exports';
 import { bufferFile, byId, execute, fileReport, validate } from '../../../support/import-formats';
 
@@ -132,5 +145,56 @@ describe('class 4: the columns of RVTools 4.6 and 4.7', () => {
     const doc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'formats', 'rvtools-xlsx.md'), 'utf8');
     const table = doc.slice(doc.indexOf('### Columns later versions added'), doc.indexOf('## Template rows'));
     for (const row of RVTOOLS_VERSION_COLUMNS) for (const c of row.columns) expect(table).toContain(`\`${c}\``);
+  });
+});
+
+describe('class 5: a file whose name says nothing is recognised by its content', () => {
+  const infos = (r: Awaited<ReturnType<typeof validate>>) =>
+    r.fileValidations.flatMap((f) => f.fileErrors.filter((e) => e.errorDetails.includes(' is read as ')).map((e) => [f.fileName, e.severity, e.errorDetails]));
+
+  it('CSV files by their header row (manual templates), each with an INFO', async () => {
+    const files = payload(manualCsvUnnamed());
+    const report = await validate(manualCsv, files);
+    expect(hasBlockingErrors(report)).toBe(false);
+    expect(infos(report)).toEqual([
+      ['vminfo-1', 'INFO', '"vminfo-1" is read as vmInfo.csv: its name does not say what it is, and its header is that file\'s'],
+      ['diskinfo-1', 'INFO', '"diskinfo-1" is read as diskInfo.csv: its name does not say what it is, and its header is that file\'s'],
+    ]);
+    const { assets } = await execute(manualCsv, files);
+    // diskinfo-1's rows joined: 200 GiB for vm-2
+    expect(byId(assets).get('vm-2')!.virtualMachineDetails.vmDisks?.disks?.entries?.[0].totalCapacityBytes).toBe('214748364800');
+  });
+
+  it('RVTools CSV tabs by their header (vInfo, and vPartition over vDisk by the most columns)', async () => {
+    const files = payload(rvtoolsCsvUnnamed());
+    const { assets } = await execute(rvtoolsCsv, files);
+    // partitions-export joined web-01: 6,144 MiB free
+    expect(byId(assets).get('50120000-0000-4000-8000-000000000001')!.virtualMachineDetails.vmDisks?.hddTotalFreeBytes).toBe('6442450944');
+    expect(assets).toHaveLength(2);
+  });
+
+  it('a zip by its signature, a workbook by its workbook part', async () => {
+    const aws = await validate(awsCsv, payload(awsZipUnnamed()));
+    expect(hasBlockingErrors(aws)).toBe(false);
+    expect(infos(aws)).toEqual([
+      [
+        'vm-aws-import-files',
+        'INFO',
+        '"vm-aws-import-files" is read as a .zip archive: its name does not say what it is, and it starts with a zip signature (PK\\x03\\x04)',
+      ],
+    ]);
+    const workbook = payload(await rvtoolsUnnamed());
+    expect(infos(await validate(rvtoolsXlsx, workbook))).toEqual([
+      ['rvtools-export-1', 'INFO', '"rvtools-export-1" is read as a workbook (.xlsx): its name does not say what it is, and its content is a workbook'],
+    ]);
+    expect((await execute(rvtoolsXlsx, workbook)).assets).toHaveLength(2);
+  });
+
+  it('the name wins when it tells: vmInfo.csv content named diskInfo.csv is a diskInfo.csv', async () => {
+    const report = await validate(manualCsv, payload(manualCsvMisnamed()));
+    expect(infos(report)).toEqual([]);
+    expect(fileReport(report, 'diskInfo.csv').fileErrors.map((e) => e.errorDetails)).toContain(
+      'the required column SizeInGib is missing from the header of diskInfo.csv',
+    );
   });
 });
