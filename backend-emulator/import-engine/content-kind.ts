@@ -12,11 +12,12 @@ import type { FormatDefinition, PayloadFile } from './types';
  * An extension says what a file is (`.csv`, `.zip`, `.docx`), whatever its content: the user named
  * it. Copy counters and dates (`vminfo-1`, `export.2026-11`) are not extensions.
  */
-const TELLING_EXTENSION = /\.[a-z][a-z0-9]{1,4}$/i;
+const TELLING_EXTENSION = /\.[a-z0-9]{1,5}$/i;
+const COUNTER = /\.\d+$/;
 
 /** Whether a file's base name says what it is for `definition`: then its content is never sniffed. */
 export function nameTells(definition: FormatDefinition, base: string): boolean {
-  return TELLING_EXTENSION.test(base) || definition.fileKinds.some((k) => k.fileName.test(base));
+  return (TELLING_EXTENSION.test(base) && !COUNTER.test(base)) || definition.fileKinds.some((k) => k.fileName.test(base));
 }
 
 const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);

@@ -304,10 +304,6 @@ export class ImportRun {
       }
       if (kinds.length > 0) return;
       const other = otherFormatHint?.(base);
-      if (!other && !nameTells(definition, base)) {
-        run.byContent = true;
-        return;
-      }
       if (other) {
         mixed.set(other.format, other.label);
         run.report.fileErrors.push(error(`"${clip(base)}" is a file of the ${other.label} format (${other.format}), not of ${definition.label}`));
@@ -315,6 +311,8 @@ export class ImportRun {
         run.report.fileErrors.push(
           error(`"${clip(base)}" is an archive of a kind that is not read (only .zip is); upload the files it contains (${this.titles()})`),
         );
+      } else if (!nameTells(definition, base)) {
+        run.byContent = true; // settleKinds reads its header
       } else {
         run.report.fileErrors.push(error(`unknown file name "${clip(base)}": ${definition.label} accepts ${this.titles()}`));
       }
