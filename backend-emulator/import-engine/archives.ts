@@ -25,6 +25,7 @@ import { ARCHIVE_DIALECT, ZipError } from './readers/zip/errors';
 import { InflateBudget, inflateEntry } from './readers/zip/inflate';
 import { DEFAULT_ARCHIVE_LIMITS, mib, type ArchiveLimits } from './readers/zip/limits';
 import { error, info, type FileValidationReport } from './report';
+import { nameTells, startsWithZipSignature, WORKBOOK_PART, type ContentNamedFile } from './content-kind';
 import { guardedBytes, SourceError } from './source';
 import type { FormatDefinition, PayloadFile } from './types';
 import { baseName } from './util';
@@ -90,22 +91,46 @@ export async function expandArchives(definition: FormatDefinition, payload: read
   try {
     for (const file of payload) {
       const name = typeof file?.name === 'string' ? file.name : '';
-      if (!isArchiveName(name)) {
+      const base = baseName(name);
+      // A name that does not say what the file is (`export-1`): a zip signature makes it an archive.
+      const byContent = !isArchiveName(name) && !nameTells(definition, base) && (await startsWithZipSignature(file, options.maxFileBytes));
+      if (!isArchiveName(name) && !byContent) {
         files.push(file);
         continue;
       }
       const report: FileValidationReport = { fileName: name, rowErrors: [], partialReport: false, fileErrors: [] };
-      archiveReports.push({ at: files.length, report });
       const zip = await collect(file, options, report);
-      if (!zip) continue;
-      sources.push(zip);
+      if (!zip) {
+        archiveReports.push({ at: files.length, report });
+        continue;
+      }
       let entries: Map<string, ZipEntry>;
       try {
         entries = readZipDirectory(zip, limits, ARCHIVE_DIALECT);
       } catch (e) {
         if (!(e instanceof ZipError)) throw e;
+        zip.close();
+        if (byContent) {
+          files.push(file); // not a zip after all: the pipeline reports its name
+          continue;
+        }
+        archiveReports.push({ at: files.length, report });
         report.fileErrors.push(error(`the archive cannot be read: ${e.message}`));
         continue;
+      }
+      if (byContent && entries.has(WORKBOOK_PART)) {
+        // A workbook saved without its extension: the format's reader reads it as one.
+        zip.close();
+        const workbook: ContentNamedFile = { name: file.name, size: file.size, open: () => file.open(), readAs: `${base}.xlsx` };
+        files.push(workbook);
+        continue;
+      }
+      sources.push(zip);
+      archiveReports.push({ at: files.length, report });
+      if (byContent) {
+        report.fileErrors.push(
+          info(`"${clip(base)}" is read as a .zip archive: its name does not say what it is, and it starts with a zip signature (PK\\x03\\x04)`),
+        );
       }
       files.push(...entryFiles(definition, name, zip, entries, limits, report));
     }

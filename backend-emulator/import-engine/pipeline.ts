@@ -17,6 +17,7 @@
  * in a temp database beyond (child-store.ts).
  */
 import { archiveMemberOf, expandArchives, withArchiveReports, type ArchiveMember } from './archives';
+import { nameTells, readAsOf } from './content-kind';
 import type { Asset, AssetSink } from './asset';
 import { clip, isEmptyCell, normaliseHeader, PARSERS, type CellParser } from './columns';
 import { csvReader } from './readers/csv';
@@ -230,6 +231,8 @@ interface FileRun {
   listedError: boolean;
   overflowNoted: boolean;
   refNoteDone: boolean;
+  /** The name says nothing: settleKinds recognises the file by its header, or reports the name. */
+  byContent: boolean;
 }
 
 type PassMode = 'validate' | 'execute' | 'build';
@@ -275,7 +278,9 @@ export class ImportRun {
     const mixed = new Map<string, string>();
     payload.forEach((file) => {
       const name = typeof file?.name === 'string' ? file.name : '';
-      const base = baseName(name);
+      // A workbook recognised by its content (archives.ts) is read as if named `<name>.xlsx`.
+      const readAs = readAsOf(file);
+      const base = readAs ?? baseName(name);
       const kinds = definition.fileKinds.filter((k) => k.fileName.test(base));
       const run: FileRun = {
         file,
@@ -289,8 +294,14 @@ export class ImportRun {
         listedError: false,
         overflowNoted: false,
         refNoteDone: false,
+        byContent: false,
       };
       this.files.push(run);
+      if (readAs !== undefined) {
+        run.report.fileErrors.push(
+          info(`"${clip(baseName(name))}" is read as a workbook (.xlsx): its name does not say what it is, and its content is a workbook`),
+        );
+      }
       if (kinds.length > 0) return;
       const other = otherFormatHint?.(base);
       if (other) {
@@ -300,6 +311,8 @@ export class ImportRun {
         run.report.fileErrors.push(
           error(`"${clip(base)}" is an archive of a kind that is not read (only .zip is); upload the files it contains (${this.titles()})`),
         );
+      } else if (!nameTells(definition, base)) {
+        run.byContent = true; // settleKinds reads its header
       } else {
         run.report.fileErrors.push(error(`unknown file name "${clip(base)}": ${definition.label} accepts ${this.titles()}`));
       }
@@ -318,6 +331,7 @@ export class ImportRun {
 
   /** Header-based recognition for names several kinds share, duplicate files, missing required kinds. */
   private async settleKinds(): Promise<void> {
+    for (const run of this.files) if (run.byContent) await this.recogniseByHeader(run);
     for (const run of this.files) {
       if (run.skip || run.kinds.length < 2 || run.kinds.some((k) => k.sheetName)) continue;
       const header = await this.peekHeader(run);
@@ -352,6 +366,39 @@ export class ImportRun {
         this.jobErrors.push(error(`${kind.title} is required in every ${this.definition.label} import, and the payload has none`));
       }
     }
+  }
+
+  /**
+   * A file whose name says nothing (`vminfo-1`): the table kind whose columns its header fits best
+   * (every required column present, the most columns matched, no tie). The name still wins when it
+   * tells: only files the constructor could not place come here.
+   */
+  private async recogniseByHeader(run: FileRun): Promise<void> {
+    run.byContent = false;
+    const header = await this.peekHeader(run);
+    const norm = header?.map((h) => normaliseHeader(String(h ?? ''))) ?? [];
+    let best: FileKind | undefined;
+    let bestScore = 0;
+    let tie = false;
+    for (const k of this.definition.fileKinds) {
+      const required = k.columns.filter((c) => c.presence === 'required');
+      if (k.sheetName || required.length === 0 || norm.length === 0) continue;
+      if (k.headerMatch ? !k.headerMatch(norm) : !required.every((c) => norm.some((h) => matchesColumn(c, h)))) continue;
+      const score = k.columns.filter((c) => norm.some((h) => matchesColumn(c, h))).length;
+      if (score > bestScore) [best, bestScore, tie] = [k, score, false];
+      else if (score === bestScore) tie = true;
+    }
+    if (!best || tie) {
+      run.report.fileErrors.push(error(`unknown file name "${clip(run.base)}": ${this.definition.label} accepts ${this.titles()}`));
+      return;
+    }
+    const shown = run.base;
+    // Readers that tell tables apart by file name (the RVTools CSV tabs) see the kind's own name.
+    if (best.fileName.test(best.title)) run.base = best.title;
+    run.kinds = [best];
+    run.skip = false;
+    run.order = this.definition.fileKinds.indexOf(best);
+    run.report.fileErrors.push(info(`"${clip(shown)}" is read as ${best.title}: its name does not say what it is, and its header is that file's`));
   }
 
   private async peekHeader(run: FileRun): Promise<CellValue[] | undefined> {
@@ -512,7 +559,7 @@ export class ImportRun {
         return ev.fatal ? 'stop-file' : 'go';
       case 'rowIssue':
         if (!state.active) return 'go';
-        return state.readerRowIssue(ev.rowNumber, ev.issue);
+        return state.readerRowIssue(ev.rowNumber, ev.issue, ev.vmName);
       case 'rows':
         return 'go'; // handled in readFile (it may have to flush the sink between rows)
     }
@@ -693,8 +740,9 @@ class TableState {
     return 'go';
   }
 
-  readerRowIssue(rowNumber: number, issue: ImportError): 'go' | 'stop-file' {
-    const rowError: ImportRowError = { rowNumber, vmName: '', vmUuid: '', errors: [issue], ...this.location(rowNumber) };
+  readerRowIssue(rowNumber: number, issue: ImportError, vmName = ''): 'go' | 'stop-file' {
+    const rowError: ImportRowError = { rowNumber, vmName, vmUuid: '', errors: [issue], ...this.location(rowNumber) };
+    if (vmName !== '') rowError.assetTitle = vmName;
     return this.run.addRowError(this.file, this.pass, rowError, issue.severity === 'ERROR') ? 'go' : 'stop-file';
   }
 

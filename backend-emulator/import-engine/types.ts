@@ -146,8 +146,11 @@ export type ReaderEvent =
   | { type: 'table'; header: string[]; headerRow: number; sheet?: string }
   /** Consecutive rows `firstRow`, `firstRow + 1`, ... unless `rowNumbers` says otherwise. */
   | { type: 'rows'; firstRow: number; rows: CellValue[][]; rowNumbers?: number[]; issues?: ReaderRowIssue[] }
-  /** A row the reader could not deliver (for example longer than `maxRowBytes`). */
-  | { type: 'rowIssue'; rowNumber: number; issue: ImportError }
+  /**
+   * A row the reader could not deliver (for example longer than `maxRowBytes`) or leaves out (an
+   * RVTools child row whose VM is not in vInfo); `vmName` when the reader knows the row's VM.
+   */
+  | { type: 'rowIssue'; rowNumber: number; issue: ImportError; vmName?: string }
   /** A file problem; `fatal` ends the file. */
   | { type: 'fileIssue'; issue: ImportError; fatal: boolean };
 

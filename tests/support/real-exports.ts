@@ -9,6 +9,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImportJobFormat } from '../../backend-emulator/import-engine';
 import { buildWorkbook, handWorkbook, inlineRow, sheetsFromCsvFixture, type SheetSpec } from '../../support/xlsx-build';
+import {
+  awsZipUnnamed,
+  manualCsvMisnamed,
+  manualCsvUnnamed,
+  noCreationDate,
+  orphanRows,
+  orphanTabOnly,
+  rvtools47Columns,
+  rvtoolsCsvUnnamed,
+  rvtoolsUnnamed,
+  tieBreakers,
+} from './rvtools-quirks';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -88,8 +100,10 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     files: folder('rvtools/csv-unmatched'),
     blocking: true,
     says: [
-      'the row matches no VM of vInfo: tried VM "ghost-01" + Datacenter "DC-East"',
-      'the row matches no VM of vInfo: tried VM "app-01" + Datacenter "DC-North"',
+      // no vCPU row joins a VM, so ghost-01 stays an error; a unique name needs no datacenter
+      'the row matches no VM of vInfo: tried VM "ghost-01" (RVTools_tabvCPU.csv row 2; no row of this tab matches a VM of vInfo)',
+      // app-01 names two VMs: the datacenter both tabs carry breaks the tie, and names none
+      'the row matches no VM of vInfo: tried VM "app-01" (names several VMs); then VM "app-01" + Datacenter "DC-North"',
       'the row matches no VM of vInfo: tried VM "app-01" (names several VMs)',
     ],
   },
@@ -110,6 +124,96 @@ export const REAL_EXPORT_CASES: RealExportCase[] = [
     machines: 2,
     says: [],
     never: ['fields but the header has'],
+  },
+  // ---- RVTools, issue 26 (fixtures of tests/support/rvtools-quirks.ts) ----
+  {
+    name: 'RVTools workbook filtered by hand: vPartition rows for VMs vInfo lacks are WARNINGs and left out',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: orphanRows,
+    blocking: false,
+    machines: 2,
+    says: [
+      'the row matches no VM of vInfo: tried VM UUID "50120000-0000-4000-8000-000000000901"; then VM "vcsa-01" (sheet "vPartition" row 3): its VM is not in vInfo, the row is left out',
+      'tried VM UUID "50120000-0000-4000-8000-000000000902"; then VM "backup-proxy" (sheet "vPartition" row 5)',
+    ],
+  },
+  {
+    name: 'RVTools workbook whose vCPU sheet names no VM of vInfo: its rows stay errors',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: orphanTabOnly,
+    blocking: true,
+    says: ['the row matches no VM of vInfo: tried VM "other-01" (sheet "vCPU" row 2; no row of this tab matches a VM of vInfo)'],
+  },
+  {
+    name: 'RVTools anonymised workbook: vCPU with only VM, Datacenter and Host, hosts differing from vInfo',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: tieBreakers,
+    blocking: false,
+    machines: 3,
+    says: [],
+    never: ['matches no VM'],
+  },
+  {
+    name: 'RVTools workbook with the "no creation date" placeholder (the epoch in local time)',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: noCreationDate,
+    blocking: false,
+    machines: 5,
+    says: ['sheet "vInfo": 3 rows have a Creation date within 14 hours of 1970-01-01T00:00:00Z'],
+    never: ['is not a date'],
+  },
+  {
+    name: 'RVTools 4.7 workbook: the columns 4.6 and 4.7 added are silent, a custom attribute gets the INFO',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: rvtools47Columns,
+    blocking: false,
+    machines: 2,
+    says: ['the column "owner" is not part of the'],
+    never: ['"Suspended To Memory" is not part', '"Guest Detailed Data" is not part', '"Backup status" is not part', '"ClusterInvariantVMMId" is not part'],
+  },
+  {
+    name: 'Files whose names say nothing: a workbook saved as rvtools-export-1',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
+    files: rvtoolsUnnamed,
+    blocking: false,
+    machines: 2,
+    says: ['"rvtools-export-1" is read as a workbook (.xlsx): its name does not say what it is, and its content is a workbook'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'Files whose names say nothing: RVTools CSV tabs saved as vinfo-export and partitions-export',
+    format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV',
+    files: async () => rvtoolsCsvUnnamed(),
+    blocking: false,
+    machines: 2,
+    says: ['"vinfo-export" is read as RVTools_tabvInfo.csv', '"partitions-export" is read as RVTools_tabvPartition.csv'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'Files whose names say nothing: the AWS zip downloaded as vm-aws-import-files',
+    format: 'IMPORT_JOB_FORMAT_EXPORTED_AWS_CSV',
+    files: async () => awsZipUnnamed(),
+    blocking: false,
+    machines: 3,
+    says: ['"vm-aws-import-files" is read as a .zip archive: its name does not say what it is, and it starts with a zip signature (PK\\x03\\x04)'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'Files whose names say nothing: manual templates saved as vminfo-1 and diskinfo-1',
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+    files: async () => manualCsvUnnamed(),
+    blocking: false,
+    machines: 2,
+    says: ['"vminfo-1" is read as vmInfo.csv: its name does not say what it is, and its header is that file\'s', '"diskinfo-1" is read as diskInfo.csv'],
+    never: ['unknown file name'],
+  },
+  {
+    name: 'The name wins when it tells: vmInfo.csv content saved as diskInfo.csv is read as diskInfo.csv',
+    format: 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+    files: async () => manualCsvMisnamed(),
+    blocking: true,
+    says: ['the required column SizeInGib is missing from the header of diskInfo.csv'],
+    never: ['is read as'],
   },
   // ---- AWS ----
   {

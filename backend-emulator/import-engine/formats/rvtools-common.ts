@@ -27,6 +27,7 @@ import { isoString, parseTimestamp } from '../timestamps';
 import type { ImportError } from '../report';
 import type { AssetMapping, CellValue, ColumnSpec, FileKind, Reader, ReaderContext, ReaderEvent, ReaderRowIssue, RowRecord, RowRule } from '../types';
 import { idCells, VmJoin, type IdColumns } from './rvtools-join';
+import { versionColumnsOf } from './rvtools-versions';
 import { flat } from '../util';
 import { osFamilyOf, powerStateOf } from './manual-csv';
 
@@ -396,6 +397,19 @@ export function parseRvDate(text: string): number {
   return parseTimestamp(iso);
 }
 
+/**
+ * RVTools writes the Unix epoch in the exporting machine's local time when vCenter has no creation
+ * date (`1969-12-31 22:00` from UTC-2, `1970-01-01 01:00` from UTC+1). Time zones
+ * run from UTC-12 to UTC+14, so any time within 14 hours of the epoch is that placeholder: no VM of
+ * a vCenter was created in the first hours of 1970.
+ */
+const EPOCH_PLACEHOLDER_MS = 14 * 3600 * 1000;
+
+/** Whether an RVTools `Creation date` (as `parseRvDate` reads it) is the "no creation date" placeholder. */
+export function isNoCreationDate(t: number): boolean {
+  return Number.isFinite(t) && Math.abs(t) <= EPOCH_PLACEHOLDER_MS;
+}
+
 /** Splits an RVTools address cell (`10.0.0.1, 10.0.0.2`) into the valid addresses and the rejected entries. */
 export function splitAddresses(text: string | undefined): { ips: string[]; bad: string[] } {
   const ips: string[] = [];
@@ -529,17 +543,48 @@ function isTrue(v: CellValue): boolean {
   return s === 'true' || s === '1' || s === 'yes';
 }
 
+/**
+ * The held orphan rows of a child tab, as row issues of `severity`: WARNING once a row of the tab
+ * joined a VM, ERROR when none did (then the rows were never left out silently).
+ */
+function* orphanEvents(t: TableCtx, severity: 'WARNING' | 'ERROR'): Generator<ReaderEvent> {
+  for (const o of t.orphans) yield orphanEvent(t, o.rowNumber, o.vm, o.why, severity);
+  if (t.orphansUnlisted > 0) {
+    const n = `${t.orphansUnlisted} more row${t.orphansUnlisted === 1 ? '' : 's'}`;
+    yield severity === 'ERROR'
+      ? { type: 'fileIssue', issue: error(`${t.label}: ${n} match no VM of vInfo, and no row of the tab does`), fatal: false }
+      : { type: 'fileIssue', issue: warning(`${t.label}: ${n} match no VM of vInfo; they are left out`), fatal: false };
+  }
+  t.orphans = [];
+  t.orphansUnlisted = 0;
+}
+
+function orphanEvent(t: TableCtx, rowNumber: number, vm: string, why: string, severity: 'WARNING' | 'ERROR'): ReaderEvent {
+  const where = `${t.label} row ${rowNumber}`;
+  const issue =
+    severity === 'ERROR'
+      ? error(`${why} (${where}; no row of this tab matches a VM of vInfo)`)
+      : warning(`${why} (${where}): its VM is not in vInfo, the row is left out`);
+  return { type: 'rowIssue', rowNumber, issue, vmName: flat(clip(vm)) };
+}
+
 /** Which tab a sheet name or a CSV file name stands for. */
 export function tabOf(name: string): RvTab | undefined {
   const n = name.trim().toLowerCase();
   return RV_TABS.find((t) => n === t.toLowerCase());
 }
 
-/** Normalised headers (names and aliases) of the columns a tab reads without importing. */
+/**
+ * Normalised headers (names and aliases) of the columns a tab reads without importing: the
+ * templates' known columns and the columns later RVTools versions added (rvtools-versions.ts).
+ */
 const IGNORED_OF_TAB: Record<RvTab, Set<string>> = Object.fromEntries(
   RV_TABS.map((tab) => [
     tab,
-    new Set(COLUMNS_OF_TAB[tab].filter((c) => c.description === NOT_IMPORTED).flatMap((c) => [c.name, ...(c.aliases ?? [])].map(normaliseHeader))),
+    new Set([
+      ...COLUMNS_OF_TAB[tab].filter((c) => c.description === NOT_IMPORTED).flatMap((c) => [c.name, ...(c.aliases ?? [])].map(normaliseHeader)),
+      ...versionColumnsOf(tab).map(normaliseHeader),
+    ]),
   ]),
 ) as Record<RvTab, Set<string>>;
 
@@ -557,7 +602,20 @@ interface TableCtx {
   headerLength: number;
   templatesDropped: number;
   label: string;
+  /** Child tabs: rows joined to a VM, and the orphan rows held until the first join (see `orphans`). */
+  joined: number;
+  /** vInfo: its `Creation date` column, and the rows whose value is RVTools' "no creation date" placeholder. */
+  created: number;
+  noCreationDate: number;
+  orphans: Array<{ rowNumber: number; vm: string; why: string }>;
+  orphansUnlisted: number;
 }
+
+/**
+ * Orphan rows held while a child tab has joined no row yet: past this many only a count is kept
+ * (the report lists at most 1,000 row errors per file anyway), so a hostile tab costs no memory.
+ */
+const MAX_HELD_ORPHANS = 1000;
 
 function columnIndex(norm: readonly string[], spec: ColumnSpec | undefined, name: string): number {
   const names = [name, ...(spec?.aliases ?? [])].map((n) => normaliseHeader(n));
@@ -591,6 +649,19 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
     const endTable = function* (): Generator<ReaderEvent> {
       // vInfo read to its end: child rows that match none of its keys are errors from now on.
       if (t?.tab === 'vInfo' && !fatal) join.complete = true;
+      // A child tab none of whose rows joins a VM is not this vInfo's tab (another workbook's, or
+      // the keys are broken): its orphans stay errors, as before issue 26.
+      if (t && t.joined === 0) yield* orphanEvents(t, 'ERROR');
+      if (t && t.noCreationDate > 0) {
+        const n = t.noCreationDate;
+        yield {
+          type: 'fileIssue',
+          issue: info(
+            `${t.label}: ${n} row${n === 1 ? ' has' : 's have'} a Creation date within 14 hours of 1970-01-01T00:00:00Z, RVTools' placeholder for "no creation date" (the epoch in the exporting machine's time zone): ${n === 1 ? 'its VM gets' : 'their VMs get'} no createTime`,
+          ),
+          fatal: false,
+        };
+      }
       if (t && t.tab && t.tab !== 'vInfo' && t.templatesDropped > 0) {
         yield {
           type: 'fileIssue',
@@ -644,6 +715,11 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           headerLength: ev.header.length,
           templatesDropped: 0,
           label: ev.sheet !== undefined ? `sheet "${ev.sheet}"` : ctx.fileName,
+          joined: 0,
+          created: tab === 'vInfo' ? byName('Creation date') : -1,
+          noCreationDate: 0,
+          orphans: [],
+          orphansUnlisted: 0,
         };
         if (tab && t.vm === -1 && t.vmId === -1 && ids.uuid === -1) {
           yield {
@@ -722,6 +798,21 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           if (joined && 'key' in joined) {
             key = joined.key;
             template ||= joined.template;
+            if (tc.joined++ === 0 && (tc.orphans.length > 0 || tc.orphansUnlisted > 0)) {
+              // The first join: the tab is this vInfo's, so the orphans held so far were VMs missing from it.
+              const before = flushRows();
+              if (before) yield before;
+              yield* orphanEvents(tc, 'WARNING');
+            }
+          } else if (joined && joined.orphan && !template) {
+            // A row for a VM vInfo lacks (a filtered or split workbook): left out, not a row of the import.
+            if (tc.joined > 0) {
+              const before = flushRows();
+              if (before) yield before;
+              yield orphanEvent(tc, rowNumber, name, joined.error, 'WARNING');
+            } else if (tc.orphans.length < MAX_HELD_ORPHANS) tc.orphans.push({ rowNumber, vm: flat(name), why: joined.error });
+            else tc.orphansUnlisted++;
+            continue;
           } else if (joined) {
             key = '';
             if (!template) joinErrors.set(rowNumber, joined.error);
@@ -750,6 +841,7 @@ export function rvtoolsReader(inner: Reader, tabOfTable: (fileName: string, shee
           }
         }
         if (blank) continue;
+        if (tc.created >= 0 && isNoCreationDate(parseRvDate(cellText(row[tc.created])))) tc.noCreationDate++;
         const out: CellValue[] = new Array(keep.length + 1);
         for (let c = 0; c < keep.length; c++) out[c] = row[keep[c]];
         out[keep.length] = key === '' ? undefined : key;
@@ -836,7 +928,8 @@ function buildRvAsset(m: RowRecord, ch: RvChildren | undefined): { asset: Asset;
   const created = str(m['Creation date']);
   if (created !== undefined) {
     const t = parseRvDate(created);
-    if (Number.isFinite(t)) details.createTime = isoString(t);
+    // The epoch placeholder means "unknown" (counted in one INFO by the reader): no createTime.
+    if (Number.isFinite(t) && !isNoCreationDate(t)) details.createTime = isoString(t);
   }
   if (typeof m.CPUs === 'number') details.coreCount = m.CPUs;
   const memory = numOf(m.Memory);

@@ -7,10 +7,16 @@
  * repeat across datacenters and vCenters. So vInfo registers every key a row offers (`VM ID`,
  * `VM ID` + `VI SDK Server`, `VM UUID`, and the VM name alone or with `Datacenter`/`Host`), and a
  * child table picks, from the identifier columns both headers carry, the keys to try in order:
- * VM ID, then VM UUID, then the VM name (with datacenter and host where both tabs have them). A
- * child row resolves to the vInfo row's own key (`VM key`) through the first key that names exactly
- * one VM; a key two VMs share resolves nothing. A row no key resolves is an ERROR naming the keys
- * tried.
+ * VM ID, then VM UUID, then the VM name. A child row resolves to the vInfo row's own key (`VM key`)
+ * through the first key that names exactly one VM.
+ *
+ * Datacenter and host are tie-breakers only: they are tried when the VM name alone names several
+ * VMs, never when it names one. Anonymised exports and VMs moved by vMotion during the export give
+ * the same VM another `Host` in another tab, so a unique name must match on its own (issue 26).
+ *
+ * A row no key resolves is reported with the keys tried; the result says whether the row is an
+ * orphan (every key tried named no VM at all: a VM missing from vInfo, the workbook was filtered or
+ * split) or a row whose keys name several VMs. The reader decides what each costs.
  *
  * One `VmJoin` lives for one import run (XLSX: the sheets of one workbook; CSV: the tab files of
  * one payload, read vInfo first).
@@ -30,9 +36,10 @@ export interface IdColumns {
 
 type Part = 'vmId' | 'server' | 'uuid' | 'name' | 'datacenter' | 'host';
 
-/** A key a child table tries: its parts and how they read in messages. */
+/** A key a child table tries, and the qualified keys that break a tie when it names several VMs. */
 interface Strategy {
   parts: Part[];
+  tieBreakers: Part[][];
 }
 
 const HEADER_OF: Record<Part, string> = {
@@ -54,8 +61,11 @@ interface Target {
   template: boolean;
 }
 
-/** The vInfo key of a child row, or why there is none. */
-export type JoinResult = { key: string; template: boolean } | { error: string } | undefined;
+/**
+ * The vInfo key of a child row, or why there is none: `orphan` when no key tried named any VM (the
+ * row's VM is not in vInfo), false when a key named several VMs or the row has no key value.
+ */
+export type JoinResult = { key: string; template: boolean } | { error: string; orphan: boolean } | undefined;
 
 export class VmJoin {
   private readonly targets = new Map<string, Target | typeof AMBIGUOUS>();
@@ -86,9 +96,13 @@ export class VmJoin {
     if (!v) return [];
     const both = (p: Part) => v[p] >= 0 && child[p] >= 0;
     const out: Strategy[] = [];
-    if (both('vmId')) out.push({ parts: both('server') ? ['vmId', 'server'] : ['vmId'] });
-    if (both('uuid')) out.push({ parts: ['uuid'] });
-    if (both('name')) out.push({ parts: ['name', ...(['datacenter', 'host'] as Part[]).filter(both)] });
+    if (both('vmId')) out.push({ parts: both('server') ? ['vmId', 'server'] : ['vmId'], tieBreakers: [] });
+    if (both('uuid')) out.push({ parts: ['uuid'], tieBreakers: [] });
+    if (both('name')) {
+      // Strongest first: datacenter and host, then each alone (a VM moved to another host keeps its datacenter).
+      const tieBreakers = VINFO_KEYS.filter((k) => k[0] === 'name' && k.length > 1 && k.every(both));
+      out.push({ parts: ['name'], tieBreakers });
+    }
     return out;
   }
 
@@ -96,24 +110,39 @@ export class VmJoin {
   resolve(strategies: readonly Strategy[], cells: readonly string[]): JoinResult {
     if (strategies.length === 0 || !this.complete) return undefined;
     const tried: string[] = [];
+    let ambiguous = false;
     for (const s of strategies) {
       const k = keyOf(s.parts, cells);
       if (k === undefined) continue;
       const t = this.targets.get(k);
-      const text = s.parts
-        .filter((p) => cells[PARTS.indexOf(p)] !== '')
-        .map((p) => `${HEADER_OF[p]} "${clip(cells[PARTS.indexOf(p)], 64)}"`)
-        .join(' + ');
-      if (t === AMBIGUOUS) tried.push(`${text} (names several VMs)`);
-      else if (t !== undefined) return t;
-      else tried.push(text);
+      if (t !== undefined && t !== AMBIGUOUS) return t;
+      if (t === undefined) {
+        tried.push(describe(s.parts, cells));
+        continue;
+      }
+      ambiguous = true;
+      tried.push(`${describe(s.parts, cells)} (names several VMs)`);
+      // A tie: the qualifiers both tabs carry decide between the VMs of that name.
+      for (const parts of s.tieBreakers) {
+        const q = this.targets.get(keyOf(parts, cells)!);
+        if (q !== undefined && q !== AMBIGUOUS) return q;
+        tried.push(`${describe(parts, cells)}${q === AMBIGUOUS ? ' (names several VMs)' : ''}`);
+      }
     }
     if (tried.length === 0) {
       const names = strategies.map((s) => s.parts.map((p) => HEADER_OF[p]).join(' + ')).join(', ');
-      return { error: `the row has no value in the columns that join it to vInfo (${names})` };
+      return { error: `the row has no value in the columns that join it to vInfo (${names})`, orphan: false };
     }
-    return { error: `the row matches no VM of vInfo: tried ${tried.join('; then ')}` };
+    return { error: `the row matches no VM of vInfo: tried ${tried.join('; then ')}`, orphan: !ambiguous };
   }
+}
+
+/** How a key reads in messages: its parts that have a value. */
+function describe(parts: readonly Part[], cells: readonly string[]): string {
+  return parts
+    .filter((p) => cells[PARTS.indexOf(p)] !== '')
+    .map((p) => `${HEADER_OF[p]} "${clip(cells[PARTS.indexOf(p)], 64)}"`)
+    .join(' + ');
 }
 
 const PARTS: Part[] = ['vmId', 'server', 'uuid', 'name', 'datacenter', 'host'];
