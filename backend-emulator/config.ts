@@ -143,6 +143,12 @@ export function loadAuthFile(file: string): AuthConfig {
   return checkAuthConfig(json, `--auth ${abs}`);
 }
 
+/**
+ * Loopback by name or address: `localhost` and its subdomains (RFC 6761), 127.0.0.0/8, `::1` (with
+ * or without brackets), in any letter case. The one rule for the start-up warning of a non-loopback
+ * `--host` and for the Host check against DNS rebinding (http/request-origin.ts).
+ */
 export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+  const name = host.toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(name) || name === '::1' || name === '[::1]';
 }

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { googleMethodOf } from './google-methods';
 import { matchedPath } from './matched-path';
-import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonName, toProtoJson } from './protojson';
+import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, toProtoJson } from './protojson';
 
 /** Google's system parameters, accepted by every method (they are not fields of its request). */
 export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
@@ -43,8 +43,7 @@ function refuseUnknownQueryParameters(request: FastifyRequest, path: string): vo
   if (!method) return;
   for (const name of Object.keys((request.query ?? {}) as Record<string, unknown>)) {
     if (SYSTEM_PARAMETERS.has(name)) continue;
-    const field = name.split('.').map(jsonName).join('.');
-    if (method.query.has(field)) continue;
+    if (method.query.has(jsonFieldPath(name))) continue;
     const text = `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`;
     throw invalidArgument([{ field: name, description: text }], text);
   }

@@ -21,6 +21,7 @@
  */
 import * as os from 'os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackHost } from '../config';
 import { GoogleApiError } from '../errors';
 
 export interface RequestOriginRules {
@@ -40,11 +41,6 @@ export function hostName(host: string): string {
   if (value.startsWith('[')) return value.slice(1, value.indexOf(']') > 0 ? value.indexOf(']') : undefined);
   const colon = value.indexOf(':');
   return colon >= 0 && value.indexOf(':', colon + 1) < 0 ? value.slice(0, colon) : value;
-}
-
-/** Loopback by name or address: `localhost` and its subdomains (RFC 6761), 127.0.0.0/8, ::1. */
-export function isLoopbackName(name: string): boolean {
-  return name === 'localhost' || name.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(name) || name === '::1';
 }
 
 /** `http://HOST:PORT` in the form browsers send it (lower case, no trailing slash), or undefined. */
@@ -75,7 +71,7 @@ function hostRule(rules: RequestOriginRules): (name: string) => boolean {
   const own = wildcard ? interfaceAddresses() : new Set<string>();
   const allowed = (rules.allowHosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
   return (name) =>
-    isLoopbackName(name) ||
+    isLoopbackHost(name) ||
     name === listen ||
     own.has(name) ||
     allowed.some((a) => a === '*' || a === name || (a.startsWith('.') && (name.endsWith(a) || name === a.slice(1))));
