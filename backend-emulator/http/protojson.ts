@@ -237,7 +237,7 @@ export function fromProtoJsonQuery(query: Record<string, unknown>, urlPath: stri
   const enums = QUERY_ENUMS.find((q) => q.path.test(urlPath))?.enums ?? {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
-    const name = key.split('.').map(jsonName).join('.');
+    const name = jsonFieldPath(key);
     if (Object.prototype.hasOwnProperty.call(out, name)) {
       // Two spellings of one parameter: the same as a parameter given twice.
       out[name] = ([] as unknown[]).concat(out[name], value);
