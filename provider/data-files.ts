@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { pipeline, Transform } from 'node:stream';
 import { RESOURCE_ID } from '../backend-emulator/http/names';
 import { applyDataFileIdSteps } from '../schemas/data-file-id';
-import { MAX_DATA_FILE_BYTES } from '../backend-emulator/migrationcenter/data-file-bytes';
+import { MAX_DATA_FILE_BYTES } from '../backend-emulator/migrationcenter/import-data-files/data-file-bytes';
 import type { GoogleRestClient, Operation } from './client';
 
 export { MAX_DATA_FILE_BYTES };

@@ -12,9 +12,9 @@ import type { Page, PageRequest } from '../http/paging';
 import type { EndpointPolicies, EndpointPolicy } from '../networkservices/endpoint-policies';
 import { viewPolicy, type IamPolicies, type Policy } from '../networkservices/iam-policy';
 import { RESOURCE_TYPES, lastSegment, parentOf } from '../migrationcenter/names';
-import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs';
-import type { Assets } from '../migrationcenter/assets';
-import type { ImportDataFiles, ImportDataFileWire } from '../migrationcenter/import-data-files';
+import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs/import-jobs';
+import type { Assets } from '../migrationcenter/assets/assets';
+import type { ImportDataFiles, ImportDataFileWire } from '../migrationcenter/import-data-files/import-data-files';
 import type { AssetWire, ImportJobWire } from '../migrationcenter/types';
 import type { ImportError, ImportRowError, ValidationReport } from '../import-engine/report';
 

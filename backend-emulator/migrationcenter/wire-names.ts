@@ -9,7 +9,7 @@
 import ImportJobFormat from '../../schemas/ImportJobFormat.schema.json';
 import { invalidEnumValue, refuseUnknownFields } from '../errors';
 import { TYPE_PREFIX } from './names';
-import { IMPORT_JOB_FIELDS } from './import-job-model';
+import { IMPORT_JOB_FIELDS } from './import-jobs/import-job-model';
 
 /** Every field of the v1alpha1 ImportJob message (JSON names). */
 const IMPORT_JOB_FIELD_NAMES: ReadonlySet<string> = new Set(IMPORT_JOB_FIELDS);

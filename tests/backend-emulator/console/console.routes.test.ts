@@ -5,7 +5,7 @@
  */
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
-import { Assets } from '../../../backend-emulator/migrationcenter/assets';
+import { Assets } from '../../../backend-emulator/migrationcenter/assets/assets';
 import type { Asset } from '../../../backend-emulator/import-engine/asset';
 import { findStaticDir, staticDirCandidates, STATIC_FILES } from '../../../backend-emulator/console/static-files';
 import {

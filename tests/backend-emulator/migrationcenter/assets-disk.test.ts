@@ -5,7 +5,7 @@
  * value the column cannot hold exactly stays in the body.
  */
 import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
-import { Assets } from '../../../backend-emulator/migrationcenter/assets';
+import { Assets } from '../../../backend-emulator/migrationcenter/assets/assets';
 import type { Asset, VirtualMachineDiskDetails } from '../../../backend-emulator/import-engine/asset';
 
 const PARENT = 'projects/p/locations/l';

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
-import { RUN_BATCH_SIZE } from '../../../backend-emulator/migrationcenter/import-job-work';
+import { RUN_BATCH_SIZE } from '../../../backend-emulator/migrationcenter/import-jobs/import-job-work';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import {
   BASE,

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { Readable, Writable } from 'stream';
 import type { FastifyInstance } from 'fastify';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
-import { MAX_DATA_FILE_BYTES } from '../../../backend-emulator/migrationcenter/data-file-bytes';
+import { MAX_DATA_FILE_BYTES } from '../../../backend-emulator/migrationcenter/import-data-files/data-file-bytes';
 import { startEmulator } from '../../../backend-emulator';
 import {
   BASE,

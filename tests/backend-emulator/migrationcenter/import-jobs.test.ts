@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
 import type { StoredJob } from '../../../backend-emulator/migrationcenter/types';
-import { NO_DATA_MESSAGE } from '../../../backend-emulator/migrationcenter/import-jobs';
+import { NO_DATA_MESSAGE } from '../../../backend-emulator/migrationcenter/import-jobs/import-jobs';
 import {
   BASE,
   EMPTY_TYPE,

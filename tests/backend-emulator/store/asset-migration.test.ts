@@ -6,7 +6,7 @@
 import * as path from 'path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE_NAME, SqliteStore } from '../../../backend-emulator/store/sqlite-store';
-import { Assets } from '../../../backend-emulator/migrationcenter/assets';
+import { Assets } from '../../../backend-emulator/migrationcenter/assets/assets';
 import { parseAssetOrder } from '../../../backend-emulator/store/asset-sql';
 import type { Asset } from '../../../backend-emulator/import-engine/asset';
 import { tempDir } from '../../../support/temp-dir';

@@ -2,11 +2,11 @@
  * The bridge to the import engine (backend-emulator/import-engine): loaded on first use, so that an
  * emulator that never validates an import does not load the readers (papaparse, the XLSX reader).
  */
-import type { PayloadFile } from '../payloads';
-import type { Asset, AssetSink } from '../import-engine/asset';
-import type { ExecutionReport, ValidationReport } from '../import-engine/report';
-import type { ImportJobFormat } from '../import-engine/types';
-import type { RowCells, RowLocation } from '../import-engine/row-cells';
+import type { PayloadFile } from '../../payloads';
+import type { Asset, AssetSink } from '../../import-engine/asset';
+import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
+import type { ImportJobFormat } from '../../import-engine/types';
+import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 
 export interface EngineCallOptions {
   /** Fires when the work must stop (cancel, shutdown, job deleted). */
@@ -18,14 +18,14 @@ export interface EngineCallOptions {
 }
 
 /** Typed from the module itself: a type-only import is erased, so the engine still loads lazily. */
-type EngineModule = typeof import('../import-engine');
+type EngineModule = typeof import('../../import-engine');
 
 let engine: EngineModule | undefined;
 
 function load(): EngineModule {
   if (!engine) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    engine = require('../import-engine') as EngineModule;
+    engine = require('../../import-engine') as EngineModule;
   }
   return engine;
 }

@@ -12,7 +12,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { signedUrlRefused } from '../errors';
+import { signedUrlRefused } from '../../errors';
 
 /**
  * Where the upload route listens: outside `/v1alpha1/` (not a Google API path) and `/emulator/`

@@ -5,9 +5,9 @@
  * final state, written in the transaction that ends the Operation), and for a stop (cancel,
  * shutdown, failure, deletion) the WorkState given at start says how the job records it.
  */
-import type { Store } from '../store/store';
-import type { AssetRow } from '../store/asset-store';
-import { failedPrecondition } from '../errors';
+import type { Store } from '../../store/store';
+import type { AssetRow } from '../../store/asset-store';
+import { failedPrecondition } from '../../errors';
 import {
   EMPTY_TYPE,
   WorkEnd,
@@ -16,15 +16,15 @@ import {
   type OperationControl,
   type RecoveryHook,
   type ServiceOperations,
-} from '../operations/operations';
-import { resolvePayload, type ResolvedPayload, type StorageSettings } from '../payloads';
-import type { Asset, AssetSink } from '../import-engine/asset';
-import type { ExecutionReport, ValidationReport } from '../import-engine/report';
-import { COLLECTIONS } from './names';
-import { STATE, type ImportJobWire, type StoredJob } from './types';
-import type { Assets } from './assets';
-import type { Sources } from './sources';
-import type { JobDataFiles } from './import-data-files';
+} from '../../operations/operations';
+import { resolvePayload, type ResolvedPayload, type StorageSettings } from '../../payloads';
+import type { Asset, AssetSink } from '../../import-engine/asset';
+import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
+import { COLLECTIONS } from '../names';
+import { STATE, type ImportJobWire, type StoredJob } from '../types';
+import type { Assets } from '../assets/assets';
+import type { Sources } from '../sources/sources';
+import type { JobDataFiles } from '../import-data-files/import-data-files';
 import * as engine from './engine';
 import {
   JobGone,

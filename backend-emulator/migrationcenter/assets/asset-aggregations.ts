@@ -8,10 +8,10 @@
  * must rise. Choices where Google says nothing: `sum` and `histogram` apply to the numeric fields,
  * `count` counts the selected assets whose field is set, `frequency` counts each value of a field.
  */
-import { invalidArgument } from '../errors';
-import { ASSET_FIELDS } from '../store/asset-store';
-import type { AssetAggregateResult, AssetAggregation } from '../store/asset-store';
-import { own } from '../query/list-query';
+import { invalidArgument } from '../../errors';
+import { ASSET_FIELDS } from '../../store/asset-store';
+import type { AssetAggregateResult, AssetAggregation } from '../../store/asset-store';
+import { own } from '../../query/list-query';
 
 export const MAX_AGGREGATIONS = 25;
 export const MAX_LOWER_BOUNDS = 20;

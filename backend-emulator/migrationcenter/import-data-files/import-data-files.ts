@@ -17,19 +17,19 @@
  * - a data file's bytes go with it: deleting the file (or its job, with force) removes them.
  */
 import type { Readable } from 'stream';
-import type { Store } from '../store/store';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, uploadTooLarge } from '../errors';
-import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
-import { requestHash } from '../operations/request-ids';
-import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
-import type { PayloadFile, ResolvedPayload } from '../payloads';
-import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
-import { checkRequestId } from './request-id-rule';
-import { schemaFailures } from './schemas-bridge';
-import { refuseNonWireFormat } from './wire-names';
-import { listPage, type ListFields, type ListRequest } from '../query/list-query';
-import { now } from './import-job-model';
-import type { ImportJobWire } from './types';
+import type { Store } from '../../store/store';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, uploadTooLarge } from '../../errors';
+import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../../operations/operations';
+import { requestHash } from '../../operations/request-ids';
+import { RESOURCE_ID, RESOURCE_ID_REASON } from '../../http/names';
+import type { PayloadFile, ResolvedPayload } from '../../payloads';
+import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from '../names';
+import { checkRequestId } from '../request-id-rule';
+import { schemaFailures } from '../schemas-bridge';
+import { refuseNonWireFormat } from '../wire-names';
+import { listPage, type ListFields, type ListRequest } from '../../query/list-query';
+import { now } from '../import-jobs/import-job-model';
+import type { ImportJobWire } from '../types';
 import { UPLOAD_METHOD, type UploadFileInfo, type UploadUrls } from './upload-urls';
 import { MAX_DATA_FILE_BYTES, UploadTooLarge, type DataFileBytes, type ReceivedUpload } from './data-file-bytes';
 
@@ -102,7 +102,13 @@ function ordered(file: ImportDataFileWire): ImportDataFileWire {
 
 export class ImportDataFiles implements JobDataFiles {
   private readonly store: Store;
-  private readonly bytes: DataFileBytes;
+  /** Where the files' bytes are kept (tests look for leftovers there). */
+  readonly bytes: DataFileBytes;
+
+  /** Signs and checks the upload URLs. */
+  get urls(): UploadUrls {
+    return this.deps.urls;
+  }
 
   constructor(private readonly deps: ImportDataFilesDeps) {
     this.store = deps.store;

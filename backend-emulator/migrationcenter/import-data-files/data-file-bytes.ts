@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Readable } from 'stream';
-import { makeTempFolder } from '../temp-folders';
+import { makeTempFolder } from '../../temp-folders';
 
 /** Google's limit for one uploaded file (Migration Center: "maximum 100 MB per uploaded file"). */
 export const MAX_DATA_FILE_BYTES = 100 * 1024 * 1024;

@@ -6,18 +6,18 @@
  * An import job's reference to a source that does not exist is NOT_FOUND, as on the real service:
  * nothing is ever created implicitly.
  */
-import type { Store } from '../store/store';
-import type { Assets } from './assets';
-import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
-import { requestHash } from '../operations/request-ids';
-import { checkRequestId } from './request-id-rule';
-import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../errors';
-import { COLLECTIONS, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from './names';
-import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
-import { STATE, type SourceType, type SourceWire, type StoredJob } from './types';
-import { schemaViolations } from '../http/validation';
-import { maskPaths } from './masks';
-import { listStorePage, type ListFields, type ListRequest } from '../query/list-query';
+import type { Store } from '../../store/store';
+import type { Assets } from '../assets/assets';
+import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../../operations/operations';
+import { requestHash } from '../../operations/request-ids';
+import { checkRequestId } from '../request-id-rule';
+import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../../errors';
+import { COLLECTIONS, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from '../names';
+import { RESOURCE_ID, RESOURCE_ID_REASON } from '../../http/names';
+import { STATE, type SourceType, type SourceWire, type StoredJob } from '../types';
+import { schemaViolations } from '../../http/validation';
+import { maskPaths } from '../masks';
+import { listStorePage, type ListFields, type ListRequest } from '../../query/list-query';
 
 /** Fields an updateMask may name (wire names; `managed` is read as `isManaged`). */
 const UPDATABLE_FIELDS: ReadonlySet<string> = new Set(['displayName', 'description', 'type', 'priority', 'isManaged']);

@@ -19,25 +19,25 @@
  * Operation ends with `google.protobuf.Empty` (or an error) once the job has its final state.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Store } from '../store/store';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../errors';
-import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../operations/operations';
-import { storagePathProblem, type PayloadFile, type StorageSettings } from '../payloads';
-import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from './names';
-import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from './types';
-import { requestHash } from '../operations/request-ids';
-import { checkRequestId } from './request-id-rule';
-import { importJobArgsViolations } from './schemas-bridge';
-import { refuseNonWireNames } from './wire-names';
-import { maskPaths as splitMask } from './masks';
-import { listPage, type ListFields, type ListRequest } from '../query/list-query';
-import { listPage as storePage, type Page, type PageRequest } from '../http/paging';
-import type { Sources } from './sources';
-import type { Assets } from './assets';
-import type { DataFileJobs, JobDataFiles } from './import-data-files';
+import type { Store } from '../../store/store';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../../errors';
+import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../../operations/operations';
+import { storagePathProblem, type PayloadFile, type StorageSettings } from '../../payloads';
+import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from '../names';
+import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from '../types';
+import { requestHash } from '../../operations/request-ids';
+import { checkRequestId } from '../request-id-rule';
+import { importJobArgsViolations } from '../schemas-bridge';
+import { refuseNonWireNames } from '../wire-names';
+import { maskPaths as splitMask } from '../masks';
+import { listPage, type ListFields, type ListRequest } from '../../query/list-query';
+import { listPage as storePage, type Page, type PageRequest } from '../../http/paging';
+import type { Sources } from '../sources/sources';
+import type { Assets } from '../assets/assets';
+import type { DataFileJobs, JobDataFiles } from '../import-data-files/import-data-files';
 import { ImportJobWork } from './import-job-work';
 import { readRowCells } from './engine';
-import type { RowCells, RowLocation } from '../import-engine/row-cells';
+import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */

@@ -8,15 +8,15 @@
  * `createTime` kept and the reporting source added to `sources`.
  */
 import { createHash } from 'crypto';
-import type { Store } from '../store/store';
-import { invalidArgument, notFound, refuseUnknownFields } from '../errors';
-import type { Asset } from '../import-engine/asset';
-import { RESOURCE_TYPES } from './names';
-import type { AssetWire } from './types';
-import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from '../query/list-query';
-import { encodePageToken, type Page, type PageRequest } from '../http/paging';
-import type { AssetKey, AssetRow, StoredAsset } from '../store/asset-store';
-import { isAssetKey, parseAssetOrder, wireTime } from '../store/asset-sql';
+import type { Store } from '../../store/store';
+import { invalidArgument, notFound, refuseUnknownFields } from '../../errors';
+import type { Asset } from '../../import-engine/asset';
+import { RESOURCE_TYPES } from '../names';
+import type { AssetWire } from '../types';
+import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from '../../query/list-query';
+import { encodePageToken, type Page, type PageRequest } from '../../http/paging';
+import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
+import { isAssetKey, parseAssetOrder, wireTime } from '../../store/asset-sql';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
 
 /** The fields of AggregateAssetsValuesRequest (the parent is in the path). */

@@ -2,9 +2,9 @@
  * The import job as stored and the helpers every part of the import job domain shares (the
  * request-time methods in import-jobs.ts, the background work in import-job-work.ts).
  */
-import { GoogleApiError } from '../errors';
-import type { ImportError, ValidationReport } from '../import-engine/report';
-import type { ImportJobWire, StoredJob } from './types';
+import { GoogleApiError } from '../../errors';
+import type { ImportError, ValidationReport } from '../../import-engine/report';
+import type { ImportJobWire, StoredJob } from '../types';
 
 /** Per-run progress (frames written so far), kept apart from the job so a batch rewrites a tiny document. */
 export const RUN_PROGRESS = 'migrationcenter.runProgress';
