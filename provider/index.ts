@@ -4,3 +4,8 @@ export { ImportJob, importJobProvider } from './import-job';
 export { EndpointPolicy, endpointPolicyProvider } from './endpoint-policy';
 export { Source, sourceProvider } from './source';
 export * from './types';
+export { Group, groupProvider } from './group';
+export { ReportConfig, reportConfigProvider } from './report-config';
+export { Report, reportProvider } from './report';
+export { DiscoveryClient, discoveryClientProvider } from './discovery-client';
+export * from './migration-center-types';

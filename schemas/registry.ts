@@ -27,6 +27,11 @@ import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 import ImportDataFile from './ImportDataFile.schema.json';
+import ResourcePlacement from './ResourcePlacement.schema.json';
+import GroupArgs from './GroupArgs.schema.json';
+import ReportConfigArgs from './ReportConfigArgs.schema.json';
+import ReportArgs from './ReportArgs.schema.json';
+import DiscoveryClientArgs from './DiscoveryClientArgs.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -52,6 +57,11 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Source,
   SourceArgs,
   ImportDataFile,
+  GroupArgs,
+  ReportConfigArgs,
+  ReportArgs,
+  DiscoveryClientArgs,
+  ResourcePlacement,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -80,6 +90,11 @@ export type SchemaName =
   | 'Source'
   | 'SourceArgs'
   | 'ImportDataFile'
+  | 'GroupArgs'
+  | 'ReportConfigArgs'
+  | 'ReportArgs'
+  | 'DiscoveryClientArgs'
+  | 'ResourcePlacement'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'
