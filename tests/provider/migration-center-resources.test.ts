@@ -35,7 +35,9 @@ describe('check', () => {
       'requestId',
     ]);
     const { failures } = reportConfig.check({}, { reportConfigId: 'wave-1', groupPreferencesetAssignments: [{ group: 'web', preferenceSet: PREFS }] });
-    expect(failures).toEqual([{ property: 'groupPreferencesetAssignments[0].group', reason: 'must be projects/{project}/locations/{location}/groups/{groupId}' }]);
+    expect(failures).toEqual([
+      { property: 'groupPreferencesetAssignments[0].group', reason: 'must be projects/{project}/locations/{location}/groups/{groupId}' },
+    ]);
     expect(reportConfig.check({}, { reportConfigId: 'wave-1' }).failures).toEqual([{ property: 'groupPreferencesetAssignments', reason: 'is required' }]);
   });
 
@@ -45,7 +47,9 @@ describe('check', () => {
     expect(discoveryClient.check({}, { ...args, ttl: '3600s', expireTime: '2030-01-01T00:00:00Z' }).failures).toEqual([
       { property: 'ttl', reason: 'cannot be given together with expireTime: the client expires at one time' },
     ]);
-    expect(discoveryClient.check({}, { ...args, ttl: 'an hour' }).failures).toEqual([{ property: 'ttl', reason: 'must be a duration in seconds such as 3600s' }]);
+    expect(discoveryClient.check({}, { ...args, ttl: 'an hour' }).failures).toEqual([
+      { property: 'ttl', reason: 'must be a duration in seconds such as 3600s' },
+    ]);
   });
 });
 
