@@ -8,4 +8,5 @@ export { Group, groupProvider } from './group';
 export { ReportConfig, reportConfigProvider } from './report-config';
 export { Report, reportProvider } from './report';
 export { DiscoveryClient, discoveryClientProvider } from './discovery-client';
+export { ImportDataFile, importDataFileProvider } from './import-data-file';
 export * from './migration-center-types';

@@ -54,3 +54,12 @@ export interface DiscoveryClientArgs extends PlacedArgs {
   /** A duration such as `3600s`; not with `expireTime`. */
   ttl?: pulumi.Input<string>;
 }
+
+export interface ImportDataFileArgs extends Omit<PlacedArgs, 'description'> {
+  /** Google's format (`IMPORT_JOB_FORMAT_RVTOOLS_XLSX`, ...) or the resource reference's spelling. */
+  format: pulumi.Input<string>;
+  importDataFileId: pulumi.Input<string>;
+  importJobId: pulumi.Input<string>;
+  /** This package's: the local file whose bytes are uploaded (a change of its content replaces the data file). */
+  path: pulumi.Input<string>;
+}

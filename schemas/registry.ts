@@ -32,6 +32,7 @@ import GroupArgs from './GroupArgs.schema.json';
 import ReportConfigArgs from './ReportConfigArgs.schema.json';
 import ReportArgs from './ReportArgs.schema.json';
 import DiscoveryClientArgs from './DiscoveryClientArgs.schema.json';
+import ImportDataFileArgs from './ImportDataFileArgs.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -61,6 +62,7 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   ReportConfigArgs,
   ReportArgs,
   DiscoveryClientArgs,
+  ImportDataFileArgs,
   ResourcePlacement,
 ];
 
@@ -94,6 +96,7 @@ export type SchemaName =
   | 'ReportConfigArgs'
   | 'ReportArgs'
   | 'DiscoveryClientArgs'
+  | 'ImportDataFileArgs'
   | 'ResourcePlacement'
   | 'ExecutionReport'
   | 'ValidationReport'

@@ -2,15 +2,34 @@
  * The Migration Center resources built on the REST resource lifecycle (Group, ReportConfig,
  * Report, DiscoveryClient): what check() refuses and where, the name each resolves to, and
  * which changes replace rather than update, as Google's methods decide (no update method for
- * report configs and reports; a discovery client's source is fixed).
+ * report configs, reports and data files; a discovery client's source is fixed); and an
+ * ImportDataFile's whole life against the embedded emulator.
  */
 import * as group from '../../provider/group-impl';
 import * as reportConfig from '../../provider/report-config-impl';
 import * as report from '../../provider/report-impl';
 import * as discoveryClient from '../../provider/discovery-client-impl';
-import { configureFrom } from '../../provider/runtime';
+import * as importDataFile from '../../provider/import-data-file-impl';
+import { clientFor, configureFrom } from '../../provider/runtime';
+import type { Operation } from '../../provider/client';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { tempDir } from '../../support/temp-dir';
+import { closeEmbeddedBackend } from '../../provider/embedded';
+
+// The embedded emulator keeps its data in `<cwd>/.google-native-local`: a folder of this test's own.
+const workDir = tempDir('gnl-mc-resources-');
+const startDir = process.cwd();
+
+afterAll(async () => {
+  await closeEmbeddedBackend();
+  process.chdir(startDir);
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
 
 beforeAll(() => {
+  process.chdir(workDir);
   configureFrom({ get: (key: string) => ({ 'google-native-local:project': 'mc-project' })[key] } as never);
 });
 
@@ -29,7 +48,7 @@ describe('check', () => {
   });
 
   it('names every bad field with its rule', () => {
-    expect(group.check({}, { groupId: 'Web', labels: { Tier: 'x' }, requestId: 'not-a-uuid' }).failures.map((f) => f.property)).toEqual([
+    expect((group.check({}, { groupId: 'Web', labels: { Tier: 'x' }, requestId: 'not-a-uuid' }).failures ?? []).map((f) => f.property)).toEqual([
       'groupId',
       'labels.Tier',
       'requestId',
@@ -75,5 +94,54 @@ describe('diff', () => {
     const old = { ...place, discoveryClientId: 'dc', serviceAccount: 'a@p.iam.gserviceaccount.com', source: 'projects/mc-project/locations/global/sources/s' };
     expect(discoveryClient.diff('x', old, { ...old, serviceAccount: 'b@p.iam.gserviceaccount.com' })).toMatchObject({ changes: true, replaces: [] });
     expect(discoveryClient.diff('x', old, { ...old, source: 'projects/mc-project/locations/global/sources/t' })).toMatchObject({ replaces: ['source'] });
+  });
+});
+
+describe('ImportDataFile against the embedded emulator', () => {
+  const dir = tempDir('gnl-data-file-resource-');
+  const job = 'projects/mc-project/locations/global/importJobs/inventory';
+  const file = path.join(dir, 'vmInfo.csv');
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('uploads the file, reads it back, replaces it when the bytes change, and deletes it', async () => {
+    const client = clientFor('migrationcenter');
+    const location = '/v1alpha1/projects/mc-project/locations/global';
+    const done = { apiVersion: 'v1alpha1' };
+    await client.waitForOperation(await client.post<Operation>(`${location}/sources`, {}, { sourceId: 'uploads' }), done);
+    const assetSource = 'projects/mc-project/locations/global/sources/uploads';
+    await client.waitForOperation(await client.post<Operation>(`${location}/importJobs`, { assetSource }, { importJobId: 'inventory' }), done);
+    fs.writeFileSync(file, 'MachineId,MachineName\nvm-1,web-1\n');
+    const args = { importJobId: 'inventory', importDataFileId: 'vm-info', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: file };
+    const checked = await importDataFile.check({}, args);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toMatchObject({ size: 33, sha256: createHash('sha256').update('MachineId,MachineName\nvm-1,web-1\n').digest('hex') });
+
+    const created = await importDataFile.create(checked.inputs as Record<string, unknown>);
+    expect(created.id).toBe(`${job}/importDataFiles/vm-info`);
+    expect(created.outs).toMatchObject({ displayName: 'vmInfo.csv', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', state: 'ACTIVE', size: 33 });
+    const onServer = await client.get<{ state: string }>(`/v1alpha1/${job}/importDataFiles/vm-info`);
+    expect(onServer.state).toBe('ACTIVE');
+
+    const read = await importDataFile.read(created.id, created.outs as Record<string, unknown>);
+    expect(read.props).toMatchObject({ path: file, size: 33, displayName: 'vmInfo.csv' });
+    expect(importDataFile.diff(created.id, created.outs as Record<string, unknown>, checked.inputs as Record<string, unknown>).changes).toBe(false);
+
+    fs.writeFileSync(file, 'MachineId,MachineName\nvm-1,web-2\n');
+    const changed = await importDataFile.check({}, args);
+    expect(importDataFile.diff(created.id, created.outs as Record<string, unknown>, changed.inputs as Record<string, unknown>)).toMatchObject({
+      changes: true,
+      replaces: ['sha256'],
+    });
+
+    await importDataFile.remove(created.id);
+    await expect(client.get(`/v1alpha1/${job}/importDataFiles/vm-info`)).rejects.toThrow(/NOT_FOUND|404/);
+  });
+
+  it('names the path when the file is missing', async () => {
+    const { failures } = await importDataFile.check(
+      {},
+      { importJobId: 'inventory', importDataFileId: 'x', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: path.join(dir, 'nope.csv') },
+    );
+    expect(failures).toEqual([{ property: 'path', reason: expect.stringContaining('nope.csv') }]);
   });
 });
