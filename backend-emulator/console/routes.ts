@@ -51,9 +51,6 @@ export const CONSOLE_API = '/emulator/v1/console';
 /** Page sizes of the console's lists (default, largest). */
 export const CONSOLE_PAGE: PageLimits = { defaultSize: 50, maxSize: 500 };
 
-/** The longest a row's cells are read for (a row deep in a large file); then 504 DEADLINE_EXCEEDED. */
-export const ROW_CELLS_TIME_LIMIT_MS = 10_000;
-
 /**
  * Runs a read that scans files with a signal that aborts when the client goes away (its socket
  * closes before the answer is sent) or when `limitMs` passes: a scan nobody waits for stops.
@@ -167,7 +164,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
       const rowNumber = intQueryParam(request, 'row', 1, Number.MAX_SAFE_INTEGER);
       if (rowNumber === undefined) throw invalidArgument([{ field: 'row', description: 'is required: the row number the row error gives' }]);
       const sheet = queryParam(request, 'sheet');
-      return withReadLimit(request, reply, ROW_CELLS_TIME_LIMIT_MS, (signal) =>
+      return withReadLimit(request, reply, ctx.config.rowCellsTimeLimitMs, (signal) =>
         jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) }, signal),
       );
     });
