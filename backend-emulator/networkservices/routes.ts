@@ -16,7 +16,8 @@ import type { EmulatorContext } from '../context';
 import { invalidArgument, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
-import { pageRequest } from '../http/paging';
+import { listRequest } from '../http/list-request';
+import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
 import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
 import { IamPolicies } from './iam-policy';
@@ -83,7 +84,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
   app.get<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
     checkGlobalLocation(request.params.location, 'parent');
-    const page = endpointPolicies.list(parent, pageRequest(request, `${API_PREFIX}/${parent}/endpointPolicies`));
+    const page = endpointPolicies.list(parent, keysetPageRequest(listRequest(request), `${API_PREFIX}/${parent}/endpointPolicies`));
     return { endpointPolicies: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
