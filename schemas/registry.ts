@@ -27,6 +27,11 @@ import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 import ImportDataFile from './ImportDataFile.schema.json';
+import Group from './Group.schema.json';
+import AddAssetsToGroupRequest from './AddAssetsToGroupRequest.schema.json';
+import RemoveAssetsFromGroupRequest from './RemoveAssetsFromGroupRequest.schema.json';
+import ReportConfig from './ReportConfig.schema.json';
+import Report from './Report.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -52,6 +57,11 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Source,
   SourceArgs,
   ImportDataFile,
+  Group,
+  AddAssetsToGroupRequest,
+  RemoveAssetsFromGroupRequest,
+  ReportConfig,
+  Report,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -80,6 +90,11 @@ export type SchemaName =
   | 'Source'
   | 'SourceArgs'
   | 'ImportDataFile'
+  | 'Group'
+  | 'AddAssetsToGroupRequest'
+  | 'RemoveAssetsFromGroupRequest'
+  | 'ReportConfig'
+  | 'Report'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

@@ -57,6 +57,8 @@ export interface StoredAsset {
   powerState?: string;
   diskBytes?: number;
   sources: string[];
+  /** The groups the asset is a member of (its `assignedGroups`), by name. */
+  groups: string[];
   body: Record<string, unknown>;
 }
 
@@ -102,6 +104,23 @@ export interface AssetStore {
   /** Takes `reporter` out of every asset's sources; returns how many assets it left. */
   removeReporter(reporter: string): number;
   count(): number;
+
+  // Group membership (groups/): `aids` are asset ids under `parent`, the group's location.
+  /** Of `aids`: those that are no asset of `parent`, and those already members of `group`. */
+  membership(group: string, parent: string, aids: string[]): { unknown: string[]; members: string[] };
+  /** Makes the existing assets of `aids` members of `group` (members already stay); returns how many joined. */
+  addMembers(group: string, parent: string, aids: string[]): number;
+  /** Takes the assets of `aids` out of `group`; returns how many left. */
+  removeMembers(group: string, parent: string, aids: string[]): number;
+  /** Ends every membership of `group` (the group is deleted); returns how many there were. */
+  dropGroup(group: string): number;
+  /**
+   * Takes the assets of `aids` out of every group: call it, in the same transaction, BEFORE deleting
+   * those assets' rows (asset delete and batchDelete), so that no membership outlives its asset.
+   */
+  leaveGroups(parent: string, aids: string[]): number;
+  /** How many assets `group` has. */
+  memberCount(group: string): number;
   /** `EXPLAIN QUERY PLAN` of the page query (for the tests that keep the indexes used). */
   explain(query: AssetQuery): string[];
   clear(): void;

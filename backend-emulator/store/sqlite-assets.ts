@@ -11,6 +11,10 @@
  *                                      (but disk_bytes: see DISK_BYTES_HAS_NO_INDEX)
  *   asset_sources(asset, reporter)         an asset's `sources`, both ways indexed
  *   asset_labels(asset, key, value)        for `labels` filters, indexed by (key, value)
+ *   asset_groups(id, name)                 groups that have members, interned
+ *   asset_members(grp, asset)              group membership (an asset's `assignedGroups`), both ways
+ *                                          indexed: a group's assets for reports and `assignedGroups:`
+ *                                          filters, an asset's groups for its wire shape
  *
  * An asset is written by one SQL upsert on (parent, aid): no read of the previous row, its
  * createTime kept by the conflict clause, its reporter added to asset_sources.
@@ -39,6 +43,8 @@ CREATE TABLE IF NOT EXISTS assets (
 );
 CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS asset_groups (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS asset_members (grp INTEGER NOT NULL, asset INTEGER NOT NULL, PRIMARY KEY (grp, asset)) WITHOUT ROWID;
 `;
 
 /**
@@ -64,6 +70,7 @@ CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms);
 CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms);
 CREATE INDEX IF NOT EXISTS asset_sources_by_reporter ON asset_sources (reporter, asset);
 CREATE INDEX IF NOT EXISTS asset_labels_by_key ON asset_labels (key, value, asset);
+CREATE INDEX IF NOT EXISTS asset_members_by_asset ON asset_members (asset, grp);
 `;
 
 const SELECT =
@@ -131,7 +138,7 @@ export class SqliteAssetStore implements AssetStore {
    * The id of an interned name, created on first use when `create`. Looked up every time (one
    * indexed read per batch or query): a cache could outlive a rolled-back transaction.
    */
-  private intern(table: 'asset_parents' | 'asset_reporters', name: string, create: boolean): number | undefined {
+  private intern(table: 'asset_parents' | 'asset_reporters' | 'asset_groups', name: string, create: boolean): number | undefined {
     const found = this.db.prepare(`SELECT id FROM ${table} WHERE name = ?`).get(name) as { id: number } | undefined;
     if (found) return found.id;
     if (!create) return undefined;
@@ -194,8 +201,27 @@ export class SqliteAssetStore implements AssetStore {
     return out;
   }
 
+  /** The groups of each asset of `ids`, by group name. */
+  private groupsOf(ids: number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        'SELECT m.asset, g.name FROM asset_members m JOIN asset_groups g ON g.id = m.grp WHERE m.asset IN (SELECT value FROM json_each(?)) ORDER BY m.asset, g.name',
+      )
+      .all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
+    for (const row of rows) {
+      const list = out.get(row.asset);
+      if (list) list.push(row.name);
+      else out.set(row.asset, [row.name]);
+    }
+    return out;
+  }
+
   private read(rows: Row[]): StoredAsset[] {
-    const sources = this.sourcesOf(rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const sources = this.sourcesOf(ids);
+    const groups = this.groupsOf(ids);
     return rows.map((r) => ({
       name: assetName(r.parent, r.aid),
       createTime: r.create_ms,
@@ -208,6 +234,7 @@ export class SqliteAssetStore implements AssetStore {
       ...(r.power_state !== null ? { powerState: r.power_state } : {}),
       ...(r.disk_bytes !== null ? { diskBytes: r.disk_bytes } : {}),
       sources: sources.get(r.id) ?? [],
+      groups: groups.get(r.id) ?? [],
       body: JSON.parse(r.body) as Record<string, unknown>,
     }));
   }
@@ -327,7 +354,73 @@ export class SqliteAssetStore implements AssetStore {
     return (this.db.prepare('SELECT count(*) AS n FROM assets').get() as { n: number }).n;
   }
 
+  // ------------------------------------------------------------------ group membership
+
+  /** The row ids of the named assets of `parent` (ids under it), by asset id; an unknown id is absent. */
+  private rowIds(parent: string, aids: string[]): Map<string, number> {
+    const parentId = this.intern('asset_parents', parent, false);
+    const out = new Map<string, number>();
+    if (parentId === undefined || aids.length === 0) return out;
+    const rows = this.db
+      .prepare('SELECT a.aid, a.id FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))')
+      .all(parentId, JSON.stringify(aids)) as Array<{ aid: string; id: number }>;
+    for (const r of rows) out.set(r.aid, r.id);
+    return out;
+  }
+
+  membership(group: string, parent: string, aids: string[]): { unknown: string[]; members: string[] } {
+    const ids = this.rowIds(parent, aids);
+    const groupId = this.intern('asset_groups', group, false);
+    const memberIds = new Set<number>();
+    if (groupId !== undefined && ids.size > 0) {
+      const rows = this.db
+        .prepare('SELECT asset FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))')
+        .all(groupId, JSON.stringify([...ids.values()])) as Array<{ asset: number }>;
+      for (const r of rows) memberIds.add(r.asset);
+    }
+    return {
+      unknown: aids.filter((aid) => !ids.has(aid)),
+      members: aids.filter((aid) => ids.has(aid) && memberIds.has(ids.get(aid)!)),
+    };
+  }
+
+  addMembers(group: string, parent: string, aids: string[]): number {
+    const ids = [...this.rowIds(parent, aids).values()];
+    if (ids.length === 0) return 0;
+    const groupId = this.intern('asset_groups', group, true)!;
+    return this.db.prepare('INSERT OR IGNORE INTO asset_members (grp, asset) SELECT ?, value FROM json_each(?)').run(groupId, JSON.stringify(ids)).changes;
+  }
+
+  removeMembers(group: string, parent: string, aids: string[]): number {
+    const groupId = this.intern('asset_groups', group, false);
+    if (groupId === undefined) return 0;
+    const ids = [...this.rowIds(parent, aids).values()];
+    return this.db.prepare('DELETE FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))').run(groupId, JSON.stringify(ids)).changes;
+  }
+
+  dropGroup(group: string): number {
+    const groupId = this.intern('asset_groups', group, false);
+    if (groupId === undefined) return 0;
+    const n = this.db.prepare('DELETE FROM asset_members WHERE grp = ?').run(groupId).changes;
+    this.db.prepare('DELETE FROM asset_groups WHERE id = ?').run(groupId);
+    return n;
+  }
+
+  leaveGroups(parent: string, aids: string[]): number {
+    const ids = [...this.rowIds(parent, aids).values()];
+    if (ids.length === 0) return 0;
+    return this.db.prepare('DELETE FROM asset_members WHERE asset IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids)).changes;
+  }
+
+  memberCount(group: string): number {
+    const groupId = this.intern('asset_groups', group, false);
+    if (groupId === undefined) return 0;
+    return (this.db.prepare('SELECT count(*) AS n FROM asset_members WHERE grp = ?').get(groupId) as { n: number }).n;
+  }
+
   clear(): void {
-    this.db.exec('DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;');
+    this.db.exec(
+      'DELETE FROM asset_members; DELETE FROM asset_groups; DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;',
+    );
   }
 }
