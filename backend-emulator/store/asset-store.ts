@@ -90,6 +90,38 @@ export type AssetAggregateResult =
   | { kind: 'histogram'; counts: number[] }
   | { kind: 'frequency'; values: Array<[string, number]> };
 
+/** What a report needs of the assets of some groups (each asset once, whatever its groups). */
+export interface GroupStatsRequest {
+  groups: string[];
+  /** Histogram lower bounds (rising), per field: n bounds count n+1 buckets, the first from 0. */
+  coreBounds: number[];
+  memoryMbBounds: number[];
+  diskBytesBounds: number[];
+}
+
+export interface GroupStats {
+  assets: number;
+  cores: number;
+  memoryMb: number;
+  diskBytes: number;
+  /** The free bytes the assets' disks report (`vmDisks.hddTotalFreeBytes`), over the assets that report them. */
+  diskFreeBytes: number;
+  /** Memory in use: each asset's memory times its mean daily average utilisation (100% without performance data). */
+  memoryUsedMb: number;
+  coreBuckets: number[];
+  memoryBuckets: number[];
+  diskBuckets: number[];
+  /** Assets by `osFamily` (null: not known), most first. */
+  osFamilies: Array<[string | null, number]>;
+}
+
+/** Assets of the same size: a report sizes each shape once. */
+export interface AssetShape {
+  cores: number | null;
+  memoryMb: number | null;
+  assets: number;
+}
+
 export interface AssetStore {
   /** Inserts or updates each asset of `parent` by id, adding `reporter` to its sources (call inside a transaction). */
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
@@ -121,6 +153,10 @@ export interface AssetStore {
   leaveGroups(parent: string, aids: string[]): number;
   /** How many assets `group` has. */
   memberCount(group: string): number;
+  /** Totals, histograms and OS counts over the assets of `groups` (SQL over the membership index). */
+  groupStats(request: GroupStatsRequest): GroupStats;
+  /** The assets of `groups` counted by (cores, memory). */
+  groupShapes(groups: string[]): AssetShape[];
   /** `EXPLAIN QUERY PLAN` of the page query (for the tests that keep the indexes used). */
   explain(query: AssetQuery): string[];
   clear(): void;

@@ -25,7 +25,18 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { FilterNode } from '../query/list-query';
-import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
+import type {
+  AssetAggregateResult,
+  AssetAggregation,
+  AssetKey,
+  AssetQuery,
+  AssetRow,
+  AssetShape,
+  AssetStore,
+  GroupStats,
+  GroupStatsRequest,
+  StoredAsset,
+} from './asset-store';
 import { ASSET_COLUMNS, AssetSqlCompiler, assetName, orderSql, wireValue, type SqlPart, type SqlValue } from './asset-sql';
 
 const TABLES = `
@@ -416,6 +427,69 @@ export class SqliteAssetStore implements AssetStore {
     const groupId = this.intern('asset_groups', group, false);
     if (groupId === undefined) return 0;
     return (this.db.prepare('SELECT count(*) AS n FROM asset_members WHERE grp = ?').get(groupId) as { n: number }).n;
+  }
+
+  // ------------------------------------------------------------------ reports
+
+  /** The assets of `groups`, each once: `a.id IN (members)`, read from the (grp, asset) index. */
+  private static readonly MEMBERS_OF =
+    'a.id IN (SELECT m.asset FROM asset_members m WHERE m.grp IN (SELECT g.id FROM asset_groups g WHERE g.name IN (SELECT value FROM json_each(?))))';
+
+  /**
+   * One pass over the members for the totals and the three histograms (a `sum(col >= bound)` per
+   * bound: bucket i is the difference of two of them), one more for the OS families.
+   */
+  groupStats(request: GroupStatsRequest): GroupStats {
+    const groups = JSON.stringify(request.groups);
+    const from = `FROM assets a WHERE ${SqliteAssetStore.MEMBERS_OF}`;
+    const atLeast = (col: string, bounds: number[], key: string) => bounds.map((b, i) => `sum(${col} >= ${Number(b)}) AS ${key}${i}`);
+    // An asset's memory use: the mean of its daily average utilisations (NULL without performance data).
+    const memoryUse =
+      "(SELECT avg(json_extract(d.value, '$.memory.utilizationPercentage.average')) FROM json_each(a.body, '$.p.dailyResourceUsageAggregations') d)";
+    const columns = [
+      'count(*) AS assets',
+      'total(a.core_count) AS cores',
+      'total(a.memory_mb) AS memoryMb',
+      'total(a.disk_bytes) AS diskBytes',
+      "total(CAST(json_extract(a.body, '$.d.vmDisks.hddTotalFreeBytes') AS INTEGER)) AS diskFree",
+      `total(a.memory_mb * coalesce(${memoryUse}, 100) / 100.0) AS memoryUsed`,
+      'count(a.core_count) AS coreKnown',
+      'count(a.memory_mb) AS memoryKnown',
+      'count(a.disk_bytes) AS diskKnown',
+      ...atLeast('a.core_count', request.coreBounds, 'c'),
+      ...atLeast('a.memory_mb', request.memoryMbBounds, 'm'),
+      ...atLeast('a.disk_bytes', request.diskBytesBounds, 'd'),
+    ];
+    const row = this.db.prepare(`SELECT ${columns.join(', ')} ${from}`).get(groups) as Record<string, number | null>;
+    /** n+1 bucket counts from the counts at or above each bound. */
+    const buckets = (known: number, key: string, n: number): number[] => {
+      const atOrAbove = [known, ...Array.from({ length: n }, (_, i) => row[`${key}${i}`] ?? 0), 0];
+      return Array.from({ length: n + 1 }, (_, i) => atOrAbove[i] - atOrAbove[i + 1]);
+    };
+    const os = this.db.prepare(`SELECT a.os_family AS os, count(*) AS n ${from} GROUP BY a.os_family ORDER BY n DESC, a.os_family`).all(groups) as Array<{
+      os: string | null;
+      n: number;
+    }>;
+    return {
+      assets: row.assets ?? 0,
+      cores: row.cores ?? 0,
+      memoryMb: row.memoryMb ?? 0,
+      diskBytes: row.diskBytes ?? 0,
+      diskFreeBytes: row.diskFree ?? 0,
+      memoryUsedMb: row.memoryUsed ?? 0,
+      coreBuckets: buckets(row.coreKnown ?? 0, 'c', request.coreBounds.length),
+      memoryBuckets: buckets(row.memoryKnown ?? 0, 'm', request.memoryMbBounds.length),
+      diskBuckets: buckets(row.diskKnown ?? 0, 'd', request.diskBytesBounds.length),
+      osFamilies: os.map((r) => [r.os, r.n]),
+    };
+  }
+
+  groupShapes(groups: string[]): AssetShape[] {
+    return this.db
+      .prepare(
+        `SELECT a.core_count AS cores, a.memory_mb AS memoryMb, count(*) AS assets FROM assets a WHERE ${SqliteAssetStore.MEMBERS_OF} GROUP BY a.core_count, a.memory_mb ORDER BY a.core_count, a.memory_mb`,
+      )
+      .all(JSON.stringify(groups)) as AssetShape[];
   }
 
   clear(): void {
