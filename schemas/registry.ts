@@ -33,6 +33,11 @@ import ReportConfigArgs from './ReportConfigArgs.schema.json';
 import ReportArgs from './ReportArgs.schema.json';
 import DiscoveryClientArgs from './DiscoveryClientArgs.schema.json';
 import ImportDataFileArgs from './ImportDataFileArgs.schema.json';
+import Group from './Group.schema.json';
+import AddAssetsToGroupRequest from './AddAssetsToGroupRequest.schema.json';
+import RemoveAssetsFromGroupRequest from './RemoveAssetsFromGroupRequest.schema.json';
+import ReportConfig from './ReportConfig.schema.json';
+import Report from './Report.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -64,6 +69,11 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   DiscoveryClientArgs,
   ImportDataFileArgs,
   ResourcePlacement,
+  Group,
+  AddAssetsToGroupRequest,
+  RemoveAssetsFromGroupRequest,
+  ReportConfig,
+  Report,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -98,6 +108,11 @@ export type SchemaName =
   | 'DiscoveryClientArgs'
   | 'ImportDataFileArgs'
   | 'ResourcePlacement'
+  | 'Group'
+  | 'AddAssetsToGroupRequest'
+  | 'RemoveAssetsFromGroupRequest'
+  | 'ReportConfig'
+  | 'Report'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

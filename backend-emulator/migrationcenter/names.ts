@@ -9,6 +9,9 @@ export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,
   importDataFile: `${TYPE_PREFIX}ImportDataFile`,
   source: `${TYPE_PREFIX}Source`,
+  group: `${TYPE_PREFIX}Group`,
+  reportConfig: `${TYPE_PREFIX}ReportConfig`,
+  report: `${TYPE_PREFIX}Report`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -19,6 +22,10 @@ export const RESOURCE_TYPES = {
   importDataFile: 'migrationcenter.googleapis.com/ImportDataFile',
   source: 'migrationcenter.googleapis.com/Source',
   asset: 'migrationcenter.googleapis.com/Asset',
+  group: 'migrationcenter.googleapis.com/Group',
+  reportConfig: 'migrationcenter.googleapis.com/ReportConfig',
+  report: 'migrationcenter.googleapis.com/Report',
+  preferenceSet: 'migrationcenter.googleapis.com/PreferenceSet',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -28,6 +35,12 @@ export const COLLECTIONS = {
   /** Import data files; key `{job}/importDataFiles/{id}` (their bytes: data-file-bytes.ts). */
   importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
+  /** Groups; key = name (their members: the asset store's membership table). */
+  groups: 'migrationcenter.groups',
+  /** Report configs; key = name. */
+  reportConfigs: 'migrationcenter.reportConfigs',
+  /** Reports; key `{reportConfig}/reports/{id}`, value the wire Report with its whole summary. */
+  reports: 'migrationcenter.reports',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 

@@ -177,6 +177,7 @@ function toWire(stored: StoredAsset): AssetWire {
     labels: body.l ?? {},
     attributes,
     sources: stored.sources,
+    ...(stored.groups.length > 0 ? { assignedGroups: stored.groups } : {}),
     virtualMachineDetails: { ...details, ...rest },
     ...(body.p ? { performanceData: body.p } : {}),
   };
