@@ -27,6 +27,10 @@ import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 import ImportDataFile from './ImportDataFile.schema.json';
+import PreferenceSet from './PreferenceSet.schema.json';
+import Settings from './Settings.schema.json';
+import DiscoveryClient from './DiscoveryClient.schema.json';
+import DiscoveryClientHeartbeat from './DiscoveryClientHeartbeat.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -52,6 +56,10 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Source,
   SourceArgs,
   ImportDataFile,
+  PreferenceSet,
+  Settings,
+  DiscoveryClient,
+  DiscoveryClientHeartbeat,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -80,6 +88,10 @@ export type SchemaName =
   | 'Source'
   | 'SourceArgs'
   | 'ImportDataFile'
+  | 'PreferenceSet'
+  | 'Settings'
+  | 'DiscoveryClient'
+  | 'DiscoveryClientHeartbeat'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

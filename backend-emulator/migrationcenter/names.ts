@@ -9,6 +9,9 @@ export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,
   importDataFile: `${TYPE_PREFIX}ImportDataFile`,
   source: `${TYPE_PREFIX}Source`,
+  preferenceSet: `${TYPE_PREFIX}PreferenceSet`,
+  settings: `${TYPE_PREFIX}Settings`,
+  discoveryClient: `${TYPE_PREFIX}DiscoveryClient`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -19,6 +22,10 @@ export const RESOURCE_TYPES = {
   importDataFile: 'migrationcenter.googleapis.com/ImportDataFile',
   source: 'migrationcenter.googleapis.com/Source',
   asset: 'migrationcenter.googleapis.com/Asset',
+  preferenceSet: 'migrationcenter.googleapis.com/PreferenceSet',
+  settings: 'migrationcenter.googleapis.com/Settings',
+  discoveryClient: 'migrationcenter.googleapis.com/DiscoveryClient',
+  location: 'locations.googleapis.com/Location',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -28,6 +35,10 @@ export const COLLECTIONS = {
   /** Import data files; key `{job}/importDataFiles/{id}` (their bytes: data-file-bytes.ts). */
   importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
+  preferenceSets: 'migrationcenter.preferenceSets',
+  /** The settings of a location; key `projects/{p}/locations/{l}/settings`. */
+  settings: 'migrationcenter.settings',
+  discoveryClients: 'migrationcenter.discoveryClients',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 
