@@ -10,11 +10,13 @@ import type { Sources } from './sources/sources';
 import type { ImportDataFiles } from './import-data-files/import-data-files';
 import type { ImportJobs } from './import-jobs/import-jobs';
 import type { PreferenceSets } from './preference-sets/preference-sets';
+import type { LocationsDomain } from './locations/family';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
 import { importJobsFamily } from './import-jobs/family';
 import { preferenceSetsFamily } from './preference-sets/family';
+import { locationsFamily } from './locations/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -23,6 +25,7 @@ export interface MigrationCenterDomains {
   importDataFiles: ImportDataFiles;
   importJobs: ImportJobs;
   preferenceSets: PreferenceSets;
+  locations: LocationsDomain;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -32,4 +35,11 @@ function registry<const T extends readonly Registry[]>(families: Covers<T>): rea
   return families;
 }
 
-export const FAMILIES: readonly Registry[] = registry([assetsFamily, sourcesFamily, importDataFilesFamily, importJobsFamily, preferenceSetsFamily]);
+export const FAMILIES: readonly Registry[] = registry([
+  assetsFamily,
+  sourcesFamily,
+  importDataFilesFamily,
+  importJobsFamily,
+  preferenceSetsFamily,
+  locationsFamily,
+]);
