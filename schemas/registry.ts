@@ -38,6 +38,10 @@ import AddAssetsToGroupRequest from './AddAssetsToGroupRequest.schema.json';
 import RemoveAssetsFromGroupRequest from './RemoveAssetsFromGroupRequest.schema.json';
 import ReportConfig from './ReportConfig.schema.json';
 import Report from './Report.schema.json';
+import PreferenceSet from './PreferenceSet.schema.json';
+import Settings from './Settings.schema.json';
+import DiscoveryClient from './DiscoveryClient.schema.json';
+import DiscoveryClientHeartbeat from './DiscoveryClientHeartbeat.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -74,6 +78,10 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   RemoveAssetsFromGroupRequest,
   ReportConfig,
   Report,
+  PreferenceSet,
+  Settings,
+  DiscoveryClient,
+  DiscoveryClientHeartbeat,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -113,6 +121,10 @@ export type SchemaName =
   | 'RemoveAssetsFromGroupRequest'
   | 'ReportConfig'
   | 'Report'
+  | 'PreferenceSet'
+  | 'Settings'
+  | 'DiscoveryClient'
+  | 'DiscoveryClientHeartbeat'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

@@ -12,6 +12,8 @@ import type { ImportJobs } from './import-jobs/import-jobs';
 import type { Groups } from './groups/groups';
 import type { ReportConfigs } from './report-configs/report-configs';
 import type { Reports } from './reports/reports';
+import type { PreferenceSets } from './preference-sets/preference-sets';
+import type { LocationsDomain } from './locations/family';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
@@ -19,6 +21,8 @@ import { importJobsFamily } from './import-jobs/family';
 import { groupsFamily } from './groups/family';
 import { reportConfigsFamily } from './report-configs/family';
 import { reportsFamily } from './reports/family';
+import { preferenceSetsFamily } from './preference-sets/family';
+import { locationsFamily } from './locations/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -29,6 +33,8 @@ export interface MigrationCenterDomains {
   groups: Groups;
   reportConfigs: ReportConfigs;
   reports: Reports;
+  preferenceSets: PreferenceSets;
+  locations: LocationsDomain;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -46,4 +52,6 @@ export const FAMILIES: readonly Registry[] = registry([
   groupsFamily,
   reportConfigsFamily,
   reportsFamily,
+  preferenceSetsFamily,
+  locationsFamily,
 ]);

@@ -12,6 +12,9 @@ export const TYPES = {
   group: `${TYPE_PREFIX}Group`,
   reportConfig: `${TYPE_PREFIX}ReportConfig`,
   report: `${TYPE_PREFIX}Report`,
+  preferenceSet: `${TYPE_PREFIX}PreferenceSet`,
+  settings: `${TYPE_PREFIX}Settings`,
+  discoveryClient: `${TYPE_PREFIX}DiscoveryClient`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -26,6 +29,9 @@ export const RESOURCE_TYPES = {
   reportConfig: 'migrationcenter.googleapis.com/ReportConfig',
   report: 'migrationcenter.googleapis.com/Report',
   preferenceSet: 'migrationcenter.googleapis.com/PreferenceSet',
+  settings: 'migrationcenter.googleapis.com/Settings',
+  discoveryClient: 'migrationcenter.googleapis.com/DiscoveryClient',
+  location: 'locations.googleapis.com/Location',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -41,6 +47,10 @@ export const COLLECTIONS = {
   reportConfigs: 'migrationcenter.reportConfigs',
   /** Reports; key `{reportConfig}/reports/{id}`, value the wire Report with its whole summary. */
   reports: 'migrationcenter.reports',
+  preferenceSets: 'migrationcenter.preferenceSets',
+  /** The settings of a location; key `projects/{p}/locations/{l}/settings`. */
+  settings: 'migrationcenter.settings',
+  discoveryClients: 'migrationcenter.discoveryClients',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 

@@ -1,12 +1,7 @@
 /**
  * The preference sets a report config names, as this folder needs them: a name to look up, and the
  * wire PreferenceSet (the preference sets family, `preference-sets/`, owns them).
- *
- * MERGE SEAM: until that family is registered beside this one, the lookup reads its store
- * documents directly (collection `migrationcenter.preferenceSets`, key = name, value = the wire
- * PreferenceSet: the family's documented storage), so this branch works and is tested on its own.
- * Once `preferenceSets` is a key of MigrationCenterDomains, `preferenceSetLookup` becomes
- * `return scope.later('preferenceSets')` and nothing else here changes.
+ * Read through the preference sets family's domain, when a report config or a report is written.
  */
 import type { FamilyScope } from '../family';
 
@@ -38,10 +33,6 @@ export interface PreferenceSetLookup {
   find(name: string): PreferenceSetWire | undefined;
 }
 
-/** The store collection of the preference sets family (its documents are the wire PreferenceSets). */
-const PREFERENCE_SETS_COLLECTION = 'migrationcenter.preferenceSets';
-
 export function preferenceSetLookup(scope: FamilyScope): () => PreferenceSetLookup {
-  const lookup: PreferenceSetLookup = { find: (name) => scope.store.get<PreferenceSetWire>(PREFERENCE_SETS_COLLECTION, name) };
-  return () => lookup;
+  return scope.later('preferenceSets');
 }
