@@ -34,5 +34,8 @@ export interface PreferenceSetLookup {
 }
 
 export function preferenceSetLookup(scope: FamilyScope): () => PreferenceSetLookup {
-  return scope.later('preferenceSets');
+  const preferenceSets = scope.later('preferenceSets');
+  // The family's wire PreferenceSet, read as the parts a report uses (the rest is copied as it is).
+  const lookup: PreferenceSetLookup = { find: (name) => preferenceSets().find(name) as PreferenceSetWire | undefined };
+  return () => lookup;
 }
