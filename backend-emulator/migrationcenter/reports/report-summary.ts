@@ -161,7 +161,15 @@ export function reportSummary(config: ReportConfigWire, sources: SummarySources)
     }
     sets.set(preferenceSet, set);
   }
-  const all = statsOf(sources.assets, groupNames);
+  // Each distinct set of groups is aggregated once (a config of one group: its stats are all the stats).
+  const computed = new Map<string, Record<string, unknown>>();
+  const stats = (names: string[]) => {
+    const key = JSON.stringify([...names].sort());
+    let found = computed.get(key);
+    if (!found) computed.set(key, (found = statsOf(sources.assets, names)));
+    return found;
+  };
+  const all = stats(groupNames);
   return {
     allAssetsStats: all,
     // Every asset the emulator holds is a virtual machine (databases are not emulated).
@@ -173,7 +181,7 @@ export function reportSummary(config: ReportConfigWire, sources: SummarySources)
         displayName: group.displayName,
         description: group.description,
         group: group.name,
-        assetAggregateStats: statsOf(sources.assets, [group.name]),
+        assetAggregateStats: stats([group.name]),
         preferenceSetFindings: setNames.map((name) => preferenceSetFinding(sets.get(name)!, shapes, location)),
       });
     }),
