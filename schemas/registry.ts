@@ -27,6 +27,9 @@ import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 import ImportDataFile from './ImportDataFile.schema.json';
+import Asset from './Asset.schema.json';
+import BatchUpdateAssetsRequest from './BatchUpdateAssetsRequest.schema.json';
+import BatchDeleteAssetsRequest from './BatchDeleteAssetsRequest.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -52,6 +55,9 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Source,
   SourceArgs,
   ImportDataFile,
+  Asset,
+  BatchUpdateAssetsRequest,
+  BatchDeleteAssetsRequest,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -80,6 +86,9 @@ export type SchemaName =
   | 'Source'
   | 'SourceArgs'
   | 'ImportDataFile'
+  | 'Asset'
+  | 'BatchUpdateAssetsRequest'
+  | 'BatchDeleteAssetsRequest'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

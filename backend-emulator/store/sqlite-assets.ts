@@ -21,7 +21,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { FilterNode } from '../query/list-query';
-import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
+import type { AssetAggregateResult, AssetAggregation, AssetBodyChange, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
 import { ASSET_COLUMNS, AssetSqlCompiler, assetName, orderSql, wireValue, type SqlPart, type SqlValue } from './asset-sql';
 
 const TABLES = `
@@ -40,6 +40,13 @@ CREATE TABLE IF NOT EXISTS assets (
 CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
 `;
+
+/**
+ * Every table whose `asset` column holds an `assets.id`: deleting an asset deletes its rows from
+ * each, in the same transaction (`deleteByIds`), so that nothing names an asset that is gone.
+ * A table added later with rows keyed by asset (group memberships, ...) joins this list.
+ */
+export const ASSET_KEYED_TABLES: readonly string[] = ['asset_labels', 'asset_sources'];
 
 /**
  * DISK_BYTES_HAS_NO_INDEX: the disk capacity is a column (filters, orderings and aggregations read
@@ -315,6 +322,35 @@ export class SqliteAssetStore implements AssetStore {
     });
   }
 
+  updateBodies(parent: string, time: number, changes: AssetBodyChange[]): string[] {
+    const parentId = this.intern('asset_parents', parent, false);
+    if (parentId === undefined) return [];
+    const update = this.db.prepare('UPDATE assets SET update_ms = ?, body = ? WHERE parent = ? AND aid = ? RETURNING id');
+    const updated: string[] = [];
+    for (const change of changes) {
+      const row = update.get(time, change.body, parentId, change.id) as { id: number } | undefined;
+      if (!row) continue;
+      this.dropLabels.run(row.id);
+      for (const key of Object.keys(change.labels)) this.addLabel.run(row.id, key, change.labels[key]);
+      updated.push(change.id);
+    }
+    return updated;
+  }
+
+  deleteByIds(parent: string, ids: string[]): string[] {
+    const parentId = this.intern('asset_parents', parent, false);
+    if (parentId === undefined || ids.length === 0) return [];
+    // The rows' ids, found once through the (parent, aid) index; every keyed table then by them.
+    const found = this.db
+      .prepare('SELECT a.id, a.aid FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))')
+      .all(parentId, JSON.stringify(ids)) as Array<{ id: number; aid: string }>;
+    if (found.length === 0) return [];
+    const rowIds = JSON.stringify(found.map((r) => r.id));
+    for (const table of ASSET_KEYED_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE asset IN (SELECT value FROM json_each(?))`).run(rowIds);
+    this.db.prepare('DELETE FROM assets WHERE id IN (SELECT value FROM json_each(?))').run(rowIds);
+    return found.map((r) => r.aid);
+  }
+
   removeReporter(reporter: string): number {
     const id = this.intern('asset_reporters', reporter, false);
     if (id === undefined) return 0;
@@ -328,6 +364,7 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   clear(): void {
-    this.db.exec('DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;');
+    for (const table of ASSET_KEYED_TABLES) this.db.exec(`DELETE FROM ${table}`);
+    this.db.exec('DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;');
   }
 }

@@ -139,17 +139,19 @@ function assetRow(asset: Asset): AssetRow {
 /**
  * An asset's JSON body, with one-letter keys (hundreds of thousands of rows): `a` attributes
  * (without `MachineId` when it equals the VM UUID), `d` the details not in columns, `l` labels
- * (when any), `p` performance data (when any).
+ * (when any), `p` performance data (when any), `n` set when a user's patch took `MachineId` out of
+ * the attributes (it is then not put back from the VM UUID).
  */
-interface StoredBody {
+export interface StoredBody {
   a: Record<string, string>;
   d: Record<string, unknown>;
   l?: Record<string, string>;
   p?: Record<string, unknown>;
+  n?: 1;
 }
 
 /** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
-function toWire(stored: StoredAsset): AssetWire {
+export function toWire(stored: StoredAsset): AssetWire {
   const body = stored.body as unknown as StoredBody;
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
@@ -158,7 +160,7 @@ function toWire(stored: StoredAsset): AssetWire {
       ? body.d
       : { ...body.d, vmDisks: { hddTotalCapacityBytes: String(stored.diskBytes), ...(body.d.vmDisks as Record<string, unknown> | undefined) } };
   const attributes = { ...body.a };
-  if (attributes.MachineId === undefined && stored.vmUuid !== undefined) attributes.MachineId = stored.vmUuid;
+  if (attributes.MachineId === undefined && stored.vmUuid !== undefined && body.n === undefined) attributes.MachineId = stored.vmUuid;
   return {
     name: stored.name,
     createTime: wireTime(stored.createTime),
