@@ -30,6 +30,9 @@ import ImportDataFile from './ImportDataFile.schema.json';
 import Asset from './Asset.schema.json';
 import BatchUpdateAssetsRequest from './BatchUpdateAssetsRequest.schema.json';
 import BatchDeleteAssetsRequest from './BatchDeleteAssetsRequest.schema.json';
+import AssetFrame from './AssetFrame.schema.json';
+import Frames from './Frames.schema.json';
+import AssetFrameRules from './AssetFrameRules.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -58,6 +61,9 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Asset,
   BatchUpdateAssetsRequest,
   BatchDeleteAssetsRequest,
+  Frames,
+  AssetFrame,
+  AssetFrameRules,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -89,6 +95,9 @@ export type SchemaName =
   | 'Asset'
   | 'BatchUpdateAssetsRequest'
   | 'BatchDeleteAssetsRequest'
+  | 'Frames'
+  | 'AssetFrame'
+  | 'AssetFrameRules'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

@@ -9,10 +9,14 @@ import type { Assets } from './assets/assets';
 import type { Sources } from './sources/sources';
 import type { ImportDataFiles } from './import-data-files/import-data-files';
 import type { ImportJobs } from './import-jobs/import-jobs';
+import type { AssetFrames } from './asset-frames/asset-frames';
+import type { Relations } from './relations/relations';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
 import { importJobsFamily } from './import-jobs/family';
+import { assetFramesFamily } from './asset-frames/family';
+import { relationsFamily } from './relations/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -20,6 +24,8 @@ export interface MigrationCenterDomains {
   sources: Sources;
   importDataFiles: ImportDataFiles;
   importJobs: ImportJobs;
+  assetFrames: AssetFrames;
+  relations: Relations;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -29,4 +35,11 @@ function registry<const T extends readonly Registry[]>(families: Covers<T>): rea
   return families;
 }
 
-export const FAMILIES: readonly Registry[] = registry([assetsFamily, sourcesFamily, importDataFilesFamily, importJobsFamily]);
+export const FAMILIES: readonly Registry[] = registry([
+  assetsFamily,
+  sourcesFamily,
+  importDataFilesFamily,
+  importJobsFamily,
+  assetFramesFamily,
+  relationsFamily,
+]);

@@ -9,6 +9,7 @@ export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,
   importDataFile: `${TYPE_PREFIX}ImportDataFile`,
   source: `${TYPE_PREFIX}Source`,
+  relation: `${TYPE_PREFIX}Relation`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -19,6 +20,8 @@ export const RESOURCE_TYPES = {
   importDataFile: 'migrationcenter.googleapis.com/ImportDataFile',
   source: 'migrationcenter.googleapis.com/Source',
   asset: 'migrationcenter.googleapis.com/Asset',
+  errorFrame: 'migrationcenter.googleapis.com/ErrorFrame',
+  relation: 'migrationcenter.googleapis.com/Relation',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -28,6 +31,10 @@ export const COLLECTIONS = {
   /** Import data files; key `{job}/importDataFiles/{id}` (their bytes: data-file-bytes.ts). */
   importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
+  /** Frames a source reported that broke a rule; key `{source}/errorFrames/{id}`. */
+  errorFrames: 'migrationcenter.errorFrames',
+  /** Relations between assets (no frame carries them in v1alpha1: always empty, see relations/). */
+  relations: 'migrationcenter.relations',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 

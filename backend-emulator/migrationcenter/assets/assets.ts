@@ -213,6 +213,12 @@ export class Assets {
     return assetInView(toWire(asset), checked);
   }
 
+  /** An asset in the FULL view, or undefined. */
+  find(name: string): AssetWire | undefined {
+    const asset = this.store.assets.get(name);
+    return asset ? toWire(asset) : undefined;
+  }
+
   /**
    * ListAssets in the requested `view` (default BASIC), in the wire shape: filter and orderBy run
    * as SQL on the asset table's indexes; the page token is the last item's (order key, tie-break).
