@@ -99,6 +99,8 @@ export interface AssetStore {
   /** Inserts or updates each asset of `parent` by id, adding `reporter` to its sources (call inside a transaction). */
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
   get(name: string): StoredAsset | undefined;
+  /** The assets of `parent` with these ids (one query, whatever their number), by id; missing ones are absent. */
+  getByIds(parent: string, ids: string[]): Map<string, StoredAsset>;
   /** One page of `query` with each item's page key. */
   page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }>;
   /** Every asset of every parent in name order, after `afterName`. */

@@ -100,6 +100,9 @@ function splitName(name: string): { parent: string; id: string } | undefined {
   return { parent: name.slice(0, at), id: name.slice(at + '/assets/'.length) };
 }
 
+/** The asset tables and their indexes as this store makes them (the benchmarks' bare floor uses the same). */
+export const ASSET_TABLES_SQL = `${TABLES}\n${INDEXES}`;
+
 export class SqliteAssetStore implements AssetStore {
   private readonly insertRow: BetterSqlite3.Statement;
   private readonly updateRow: BetterSqlite3.Statement;
@@ -224,6 +227,16 @@ export class SqliteAssetStore implements AssetStore {
     if (!split) return undefined;
     const row = this.db.prepare(`${SELECT} WHERE p.name = ? AND a.aid = ?`).get(split.parent, split.id) as Row | undefined;
     return row ? this.read([row])[0] : undefined;
+  }
+
+  getByIds(parent: string, ids: string[]): Map<string, StoredAsset> {
+    const out = new Map<string, StoredAsset>();
+    const parentId = this.intern('asset_parents', parent, false);
+    if (parentId === undefined || ids.length === 0) return out;
+    const rows = this.db.prepare(`${SELECT} WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))`).all(parentId, JSON.stringify(ids)) as Row[];
+    const assets = this.read(rows);
+    rows.forEach((r, i) => out.set(r.aid, assets[i]));
+    return out;
   }
 
   private where(parent: string, filter: FilterNode | undefined, extra: SqlPart[] = []): SqlPart {

@@ -23,7 +23,7 @@ import { RESOURCE_TYPES } from '../names';
 import { checkRequestId } from '../request-id-rule';
 import { maskPaths } from '../masks';
 import type { AssetWire } from '../types';
-import { toWire, type StoredBody } from './assets';
+import { toWire, wireAttributes, type StoredBody } from './assets';
 
 /** The Asset fields an updateMask may name (and keys under them: `labels.env`). */
 export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
@@ -215,7 +215,8 @@ export class AssetWrites {
       const value = asset[field];
       if (value !== undefined && value !== null) input[field] = value as Record<string, string>;
     }
-    const hash = requestHash('updateAsset', name as string, { input, paths });
+    // The fingerprint only guards a requestId (hashing a thousand updates that have none is wasted work).
+    const hash = checkedRequestId ? requestHash('updateAsset', name as string, { input, paths }) : '';
     return { name: name as string, id, paths, input, ...(checkedRequestId ? { requestId: checkedRequestId } : {}), hash };
   }
 
@@ -226,12 +227,15 @@ export class AssetWrites {
   private apply(parent: string, updates: AssetUpdate[]): AssetWire[] {
     if (updates.length === 0) return [];
     const time = Date.parse(this.now());
+    const found = this.store.assets.getByIds(
+      parent,
+      updates.map((u) => u.id),
+    );
     const changed = updates.map((u) => {
-      const stored = this.store.assets.get(u.name);
+      const stored = found.get(u.id);
       if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
-      const before = toWire(stored);
-      const labels = applyPaths(before.labels, u.input.labels, 'labels', u.paths);
-      const attributes = applyPaths(before.attributes, u.input.attributes, 'attributes', u.paths);
+      const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
+      const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
       const labelViolations = schemaViolations('Labels', labels, 'labels');
       if (labelViolations.length > 0) throw invalidArgument(labelViolations);
       return { id: u.id, stored, labels, body: storedBody(stored, labels, attributes) };

@@ -150,6 +150,14 @@ export interface StoredBody {
   n?: 1;
 }
 
+/** A stored asset's `attributes` on the wire: `MachineId` put back from the VM UUID unless a user took it out. */
+export function wireAttributes(stored: StoredAsset): Record<string, string> {
+  const body = stored.body as unknown as StoredBody;
+  const attributes = { ...body.a };
+  if (attributes.MachineId === undefined && stored.vmUuid !== undefined && body.n === undefined) attributes.MachineId = stored.vmUuid;
+  return attributes;
+}
+
 /** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
 export function toWire(stored: StoredAsset): AssetWire {
   const body = stored.body as unknown as StoredBody;
@@ -159,8 +167,7 @@ export function toWire(stored: StoredAsset): AssetWire {
     stored.diskBytes === undefined
       ? body.d
       : { ...body.d, vmDisks: { hddTotalCapacityBytes: String(stored.diskBytes), ...(body.d.vmDisks as Record<string, unknown> | undefined) } };
-  const attributes = { ...body.a };
-  if (attributes.MachineId === undefined && stored.vmUuid !== undefined && body.n === undefined) attributes.MachineId = stored.vmUuid;
+  const attributes = wireAttributes(stored);
   return {
     name: stored.name,
     createTime: wireTime(stored.createTime),
