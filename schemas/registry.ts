@@ -42,6 +42,12 @@ import PreferenceSet from './PreferenceSet.schema.json';
 import Settings from './Settings.schema.json';
 import DiscoveryClient from './DiscoveryClient.schema.json';
 import DiscoveryClientHeartbeat from './DiscoveryClientHeartbeat.schema.json';
+import Asset from './Asset.schema.json';
+import BatchUpdateAssetsRequest from './BatchUpdateAssetsRequest.schema.json';
+import BatchDeleteAssetsRequest from './BatchDeleteAssetsRequest.schema.json';
+import AssetFrame from './AssetFrame.schema.json';
+import Frames from './Frames.schema.json';
+import AssetFrameRules from './AssetFrameRules.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -82,6 +88,12 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Settings,
   DiscoveryClient,
   DiscoveryClientHeartbeat,
+  Asset,
+  BatchUpdateAssetsRequest,
+  BatchDeleteAssetsRequest,
+  Frames,
+  AssetFrame,
+  AssetFrameRules,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -125,6 +137,12 @@ export type SchemaName =
   | 'Settings'
   | 'DiscoveryClient'
   | 'DiscoveryClientHeartbeat'
+  | 'Asset'
+  | 'BatchUpdateAssetsRequest'
+  | 'BatchDeleteAssetsRequest'
+  | 'Frames'
+  | 'AssetFrame'
+  | 'AssetFrameRules'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

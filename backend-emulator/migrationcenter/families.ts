@@ -14,6 +14,8 @@ import type { ReportConfigs } from './report-configs/report-configs';
 import type { Reports } from './reports/reports';
 import type { PreferenceSets } from './preference-sets/preference-sets';
 import type { LocationsDomain } from './locations/family';
+import type { AssetFrames } from './asset-frames/asset-frames';
+import type { Relations } from './relations/relations';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
@@ -23,6 +25,8 @@ import { reportConfigsFamily } from './report-configs/family';
 import { reportsFamily } from './reports/family';
 import { preferenceSetsFamily } from './preference-sets/family';
 import { locationsFamily } from './locations/family';
+import { assetFramesFamily } from './asset-frames/family';
+import { relationsFamily } from './relations/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -35,6 +39,8 @@ export interface MigrationCenterDomains {
   reports: Reports;
   preferenceSets: PreferenceSets;
   locations: LocationsDomain;
+  assetFrames: AssetFrames;
+  relations: Relations;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -54,4 +60,6 @@ export const FAMILIES: readonly Registry[] = registry([
   reportsFamily,
   preferenceSetsFamily,
   locationsFamily,
+  assetFramesFamily,
+  relationsFamily,
 ]);

@@ -15,6 +15,7 @@ export const TYPES = {
   preferenceSet: `${TYPE_PREFIX}PreferenceSet`,
   settings: `${TYPE_PREFIX}Settings`,
   discoveryClient: `${TYPE_PREFIX}DiscoveryClient`,
+  relation: `${TYPE_PREFIX}Relation`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -32,6 +33,8 @@ export const RESOURCE_TYPES = {
   settings: 'migrationcenter.googleapis.com/Settings',
   discoveryClient: 'migrationcenter.googleapis.com/DiscoveryClient',
   location: 'locations.googleapis.com/Location',
+  errorFrame: 'migrationcenter.googleapis.com/ErrorFrame',
+  relation: 'migrationcenter.googleapis.com/Relation',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -51,6 +54,10 @@ export const COLLECTIONS = {
   /** The settings of a location; key `projects/{p}/locations/{l}/settings`. */
   settings: 'migrationcenter.settings',
   discoveryClients: 'migrationcenter.discoveryClients',
+  /** Frames a source reported that broke a rule; key `{source}/errorFrames/{id}`. */
+  errorFrames: 'migrationcenter.errorFrames',
+  /** Relations between assets (no frame carries them in v1alpha1: always empty, see relations/). */
+  relations: 'migrationcenter.relations',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 

@@ -26,7 +26,7 @@ import { GoogleApiError, RPC_CODES, internal, notFound, type ErrorDetail } from 
 import type { Store } from '../store/store';
 import { listStorePage, type ListFields, type ListPage, type ListRequest } from '../query/list-query';
 import { RequestIds } from './request-ids';
-import { guardedWrite, write, type WriteRequest } from './writes';
+import { guardedResult, guardedWrite, write, type ResultWriteRequest, type WriteRequest } from './writes';
 import { WorkEnd, stopOutcome, type AbortReason, type RecoveryHook, type WorkState } from './work';
 
 export { WorkEnd, interruptedMessage, stopOutcome, type AbortReason, type RecoveryHook, type StopOutcome, type WorkState } from './work';
@@ -229,6 +229,11 @@ export class ServiceOperations {
    */
   write(request: WriteRequest, change: () => object | void): Operation {
     return write(this, request, change);
+  }
+
+  /** A requestId-guarded write of a method that answers its result, not an Operation (writes.ts `guardedResult`). */
+  writeResult<R>(request: ResultWriteRequest, change: () => R): R {
+    return guardedResult(this, request, change);
   }
 
   /** A write that starts background work: `change` returns the Operation it started with `start`. */

@@ -84,10 +84,14 @@ export class RequestIds {
     return record;
   }
 
-  /** Stores the record of a request that just succeeded. Call inside the guarding transaction. */
-  remember(parent: string, requestId: string, hash: string, operation: { name: string }): void {
+  /**
+   * Stores the record of a request that just succeeded. Call inside the guarding transaction.
+   * `snapshot` is what a repeat answers when `operation` is gone: the Operation itself, or, for a
+   * method that answers the resource (writes.ts `guardedResult`), that answer.
+   */
+  remember(parent: string, requestId: string, hash: string, operation: { name: string }, snapshot: unknown = operation): void {
     this.sweep();
-    const record: RequestIdRecord = { requestId, hash, createTime: this.now(), operation: operation.name, snapshot: operation };
+    const record: RequestIdRecord = { requestId, hash, createTime: this.now(), operation: operation.name, snapshot };
     this.store.put(this.collection, this.key(parent, requestId), record);
   }
 

@@ -56,3 +56,33 @@ export function write(ops: WriteTarget, request: WriteRequest, change: () => obj
     return ops.completed({ ...start, ...(result ? { response: { ...result } } : {}) });
   });
 }
+
+/** A guarded write of a method that answers its result directly (not an Operation). */
+export interface ResultWriteRequest {
+  /** Where the requestId is remembered (the location). */
+  parent: string;
+  /** The resource the write acts on (named in the error of a reused requestId). */
+  target: string;
+  requestId?: string;
+  requestHash?: string;
+}
+
+/**
+ * A write whose method answers the resource (or Empty) rather than an Operation (Migration
+ * Center's `assets.patch`, `assets.delete`): the same requestId guard in one transaction, a
+ * repeat answering the first result and changing nothing.
+ */
+export function guardedResult<R>(ops: WriteTarget, request: ResultWriteRequest, change: () => R): R {
+  const { store, requestIds } = ops;
+  const { parent, target, requestId, requestHash } = request;
+  return store.transaction(() => {
+    if (requestId && requestIds) {
+      if (requestHash === undefined) throw new Error(`write ${target}: a requestId needs a requestHash`);
+      const prior = requestIds.lookup(parent, requestId, requestHash);
+      if (prior) return structuredClone(prior.snapshot) as R;
+    }
+    const result = change();
+    if (requestId && requestIds && requestHash !== undefined) requestIds.remember(parent, requestId, requestHash, { name: target }, result);
+    return result;
+  });
+}

@@ -43,6 +43,13 @@ export interface AssetRow {
   body: string;
 }
 
+/** A patch of one asset: its new labels and the body that holds them (AssetRow's `body` format). */
+export interface AssetBodyChange {
+  id: string;
+  labels: Record<string, string>;
+  body: string;
+}
+
 /** One stored asset as read back. */
 export interface StoredAsset {
   name: string;
@@ -126,6 +133,8 @@ export interface AssetStore {
   /** Inserts or updates each asset of `parent` by id, adding `reporter` to its sources (call inside a transaction). */
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
   get(name: string): StoredAsset | undefined;
+  /** The assets of `parent` with these ids (one query, whatever their number), by id; missing ones are absent. */
+  getByIds(parent: string, ids: string[]): Map<string, StoredAsset>;
   /** One page of `query` with each item's page key. */
   page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }>;
   /** Every asset of every parent in name order, after `afterName`. */
@@ -133,6 +142,17 @@ export interface AssetStore {
   /** The assets of `parent` that `reporter` reported, in name order, after `afterName`. */
   pageReportedBy(parent: string, reporter: string, afterName: string | undefined, limit: number): StoredAsset[];
   aggregate(parent: string, filter: FilterNode | undefined, aggregations: AssetAggregation[]): AssetAggregateResult[];
+  /**
+   * Replaces the labels and body of existing assets of `parent` (a user's patch: the typed columns,
+   * the sources and createTime stay), setting their updateTime (call inside a transaction).
+   * Returns the ids that exist; the others are left alone.
+   */
+  updateBodies(parent: string, time: number, changes: AssetBodyChange[]): string[];
+  /**
+   * Deletes assets of `parent` by id, and every row keyed by them in the other asset tables
+   * (ASSET_KEYED_TABLES of sqlite-assets.ts), in the caller's transaction. Returns the ids that existed.
+   */
+  deleteByIds(parent: string, ids: string[]): string[];
   /** Takes `reporter` out of every asset's sources; returns how many assets it left. */
   removeReporter(reporter: string): number;
   count(): number;

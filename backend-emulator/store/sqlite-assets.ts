@@ -28,6 +28,7 @@ import type { FilterNode } from '../query/list-query';
 import type {
   AssetAggregateResult,
   AssetAggregation,
+  AssetBodyChange,
   AssetKey,
   AssetQuery,
   AssetRow,
@@ -57,6 +58,13 @@ CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NU
 CREATE TABLE IF NOT EXISTS asset_groups (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS asset_members (grp INTEGER NOT NULL, asset INTEGER NOT NULL, PRIMARY KEY (grp, asset)) WITHOUT ROWID;
 `;
+
+/**
+ * Every table whose `asset` column holds an `assets.id`: deleting an asset deletes its rows from
+ * each, in the same transaction (`deleteByIds`), so that nothing names an asset that is gone.
+ * A table added later with rows keyed by asset (group memberships, ...) joins this list.
+ */
+export const ASSET_KEYED_TABLES: readonly string[] = ['asset_labels', 'asset_sources', 'asset_members'];
 
 /**
  * DISK_BYTES_HAS_NO_INDEX: the disk capacity is a column (filters, orderings and aggregations read
@@ -110,6 +118,9 @@ function splitName(name: string): { parent: string; id: string } | undefined {
   if (at <= 0) return undefined;
   return { parent: name.slice(0, at), id: name.slice(at + '/assets/'.length) };
 }
+
+/** The asset tables and their indexes as this store makes them (the benchmarks' bare floor uses the same). */
+export const ASSET_TABLES_SQL = `${TABLES}\n${INDEXES}`;
 
 export class SqliteAssetStore implements AssetStore {
   private readonly insertRow: BetterSqlite3.Statement;
@@ -257,6 +268,16 @@ export class SqliteAssetStore implements AssetStore {
     return row ? this.read([row])[0] : undefined;
   }
 
+  getByIds(parent: string, ids: string[]): Map<string, StoredAsset> {
+    const out = new Map<string, StoredAsset>();
+    const parentId = this.intern('asset_parents', parent, false);
+    if (parentId === undefined || ids.length === 0) return out;
+    const rows = this.db.prepare(`${SELECT} WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))`).all(parentId, JSON.stringify(ids)) as Row[];
+    const assets = this.read(rows);
+    rows.forEach((r, i) => out.set(r.aid, assets[i]));
+    return out;
+  }
+
   private where(parent: string, filter: FilterNode | undefined, extra: SqlPart[] = []): SqlPart {
     const parts: SqlPart[] = [{ sql: 'a.parent = ?', params: [this.intern('asset_parents', parent, false) ?? -1] }];
     if (filter) parts.push(new AssetSqlCompiler(parent).filter(filter));
@@ -351,6 +372,35 @@ export class SqliteAssetStore implements AssetStore {
         }
       }
     });
+  }
+
+  updateBodies(parent: string, time: number, changes: AssetBodyChange[]): string[] {
+    const parentId = this.intern('asset_parents', parent, false);
+    if (parentId === undefined) return [];
+    const update = this.db.prepare('UPDATE assets SET update_ms = ?, body = ? WHERE parent = ? AND aid = ? RETURNING id');
+    const updated: string[] = [];
+    for (const change of changes) {
+      const row = update.get(time, change.body, parentId, change.id) as { id: number } | undefined;
+      if (!row) continue;
+      this.dropLabels.run(row.id);
+      for (const key of Object.keys(change.labels)) this.addLabel.run(row.id, key, change.labels[key]);
+      updated.push(change.id);
+    }
+    return updated;
+  }
+
+  deleteByIds(parent: string, ids: string[]): string[] {
+    const parentId = this.intern('asset_parents', parent, false);
+    if (parentId === undefined || ids.length === 0) return [];
+    // The rows' ids, found once through the (parent, aid) index; every keyed table then by them.
+    const found = this.db
+      .prepare('SELECT a.id, a.aid FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))')
+      .all(parentId, JSON.stringify(ids)) as Array<{ id: number; aid: string }>;
+    if (found.length === 0) return [];
+    const rowIds = JSON.stringify(found.map((r) => r.id));
+    for (const table of ASSET_KEYED_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE asset IN (SELECT value FROM json_each(?))`).run(rowIds);
+    this.db.prepare('DELETE FROM assets WHERE id IN (SELECT value FROM json_each(?))').run(rowIds);
+    return found.map((r) => r.aid);
   }
 
   removeReporter(reporter: string): number {
@@ -493,8 +543,7 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   clear(): void {
-    this.db.exec(
-      'DELETE FROM asset_members; DELETE FROM asset_groups; DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;',
-    );
+    for (const table of ASSET_KEYED_TABLES) this.db.exec(`DELETE FROM ${table}`);
+    this.db.exec('DELETE FROM asset_groups; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;');
   }
 }

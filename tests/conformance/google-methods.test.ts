@@ -90,7 +90,6 @@ describe("through Google's newest client", () => {
     const mc = latestMigrationCenter({ version: 'v1alpha1', rootUrl, retry: false, fetchImplementation: fetch });
     const parent = 'projects/p1/locations/us-central1';
     const calls: Array<[string, Promise<unknown>]> = [
-      ['migrationcenter.projects.locations.relations.list', mc.projects.locations.relations.list({ parent })],
       [
         'migrationcenter.projects.locations.reportConfigs.reports.reportExportJobs.list',
         mc.projects.locations.reportConfigs.reports.reportExportJobs.list({ parent: `${parent}/reportConfigs/rc/reports/r` }),

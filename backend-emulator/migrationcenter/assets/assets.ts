@@ -149,17 +149,27 @@ function assetRow(asset: Asset): AssetRow {
 /**
  * An asset's JSON body, with one-letter keys (hundreds of thousands of rows): `a` attributes
  * (without `MachineId` when it equals the VM UUID), `d` the details not in columns, `l` labels
- * (when any), `p` performance data (when any).
+ * (when any), `p` performance data (when any), `n` set when a user's patch took `MachineId` out of
+ * the attributes (it is then not put back from the VM UUID).
  */
-interface StoredBody {
+export interface StoredBody {
   a: Record<string, string>;
   d: Record<string, unknown>;
   l?: Record<string, string>;
   p?: Record<string, unknown>;
+  n?: 1;
+}
+
+/** A stored asset's `attributes` on the wire: `MachineId` put back from the VM UUID unless a user took it out. */
+export function wireAttributes(stored: StoredAsset): Record<string, string> {
+  const body = stored.body as unknown as StoredBody;
+  const attributes = { ...body.a };
+  if (attributes.MachineId === undefined && stored.vmUuid !== undefined && body.n === undefined) attributes.MachineId = stored.vmUuid;
+  return attributes;
 }
 
 /** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
-function toWire(stored: StoredAsset): AssetWire {
+export function toWire(stored: StoredAsset): AssetWire {
   const body = stored.body as unknown as StoredBody;
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
@@ -167,8 +177,7 @@ function toWire(stored: StoredAsset): AssetWire {
     stored.diskBytes === undefined
       ? body.d
       : { ...body.d, vmDisks: { hddTotalCapacityBytes: String(stored.diskBytes), ...(body.d.vmDisks as Record<string, unknown> | undefined) } };
-  const attributes = { ...body.a };
-  if (attributes.MachineId === undefined && stored.vmUuid !== undefined) attributes.MachineId = stored.vmUuid;
+  const attributes = wireAttributes(stored);
   return {
     name: stored.name,
     createTime: wireTime(stored.createTime),
@@ -220,6 +229,12 @@ export class Assets {
     const asset = this.store.assets.get(name);
     if (!asset) throw notFound(RESOURCE_TYPES.asset, name);
     return assetInView(toWire(asset), checked);
+  }
+
+  /** An asset in the FULL view, or undefined. */
+  find(name: string): AssetWire | undefined {
+    const asset = this.store.assets.get(name);
+    return asset ? toWire(asset) : undefined;
   }
 
   /**

@@ -74,6 +74,9 @@ export function checkSourceId(id: string | undefined): string {
 }
 
 export class Sources {
+  /** Called inside a source's delete, after it is gone (families that keep things per source). */
+  private readonly removeListeners: Array<(name: string) => void> = [];
+
   constructor(
     private readonly store: Store,
     private readonly ops: ServiceOperations,
@@ -246,5 +249,24 @@ export class Sources {
     }
     this.store.delete(COLLECTIONS.sources, name);
     this.assets?.forgetReporter(name);
+    for (const listener of this.removeListeners) listener(name);
+  }
+
+  /** `listener` runs inside each source's delete transaction, with the source's name (error frames go with it). */
+  onRemove(listener: (name: string) => void): void {
+    this.removeListeners.push(listener);
+  }
+
+  /**
+   * Counts frames a source received that became error frames (inside the report's transaction):
+   * `errorFrameCount` grows by `errors`. Frames are processed when they arrive, so
+   * `pendingFrameCount` stays 0.
+   */
+  countErrorFrames(name: string, errors: number): SourceWire {
+    const source = this.get(name);
+    if (errors === 0) return source;
+    const next: SourceWire = { ...source, errorFrameCount: source.errorFrameCount + errors };
+    this.store.put(COLLECTIONS.sources, name, next);
+    return next;
   }
 }

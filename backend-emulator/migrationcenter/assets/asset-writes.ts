@@ -1,0 +1,270 @@
+/**
+ * What a user changes of assets (v1alpha1 `assets.patch`, `delete`, `batchUpdate`, `batchDelete`).
+ * Assets are made by imports and frames; a user curates them: their `labels` and `attributes` are
+ * what an `updateMask` may name (keys under them too: `labels.env`), and they can be deleted.
+ *
+ * Google's client answers these methods directly, not with Operations: `patch` the Asset, `delete`
+ * and `batchDelete` Empty, `batchUpdate` the updated assets. A requestId (patch, delete, each
+ * update of a batch) makes a write idempotent all the same (operations/writes.ts `guardedResult`).
+ *
+ * A batch is one transaction: every update (or deletion) happens, or none. Its rules (Google's
+ * limit of 1000, every name an asset of the request's parent, each asset once) are checked
+ * before anything is written. Deleting an asset takes it out of every table keyed by asset
+ * (store/sqlite-assets.ts ASSET_KEYED_TABLES), group memberships included.
+ */
+import type { Store } from '../../store/store';
+import type { StoredAsset } from '../../store/asset-store';
+import type { ServiceOperations } from '../../operations/operations';
+import { requestHash } from '../../operations/request-ids';
+import { invalidArgument, notFound, type FieldViolation } from '../../errors';
+import { schemaViolations } from '../../http/validation';
+import { RESOURCE_ID } from '../../http/names';
+import { RESOURCE_TYPES } from '../names';
+import { checkRequestId } from '../request-id-rule';
+import { maskPaths } from '../masks';
+import type { AssetWire } from '../types';
+import { toWire, wireAttributes, type StoredBody } from './assets';
+
+/** The Asset fields an updateMask may name (and keys under them: `labels.env`). */
+export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
+type Updatable = (typeof UPDATABLE_ASSET_FIELDS)[number];
+
+/** Google's limit of a batchUpdate or batchDelete ("A maximum of 1000 assets"). */
+export const MAX_BATCH_ASSETS = 1000;
+
+/** One checked update: the asset, the mask's paths, the body's updatable fields. */
+interface AssetUpdate {
+  name: string;
+  id: string;
+  paths: string[];
+  input: Partial<Record<Updatable, Record<string, string>>>;
+  requestId?: string;
+  hash: string;
+}
+
+function fail(field: string, description: string): never {
+  throw invalidArgument([{ field, description }]);
+}
+
+/** The id of `name` when it is an asset of `parent`; undefined otherwise. */
+function assetIdIn(parent: string, name: unknown): string | undefined {
+  if (typeof name !== 'string' || !name.startsWith(`${parent}/assets/`)) return undefined;
+  const id = name.slice(`${parent}/assets/`.length);
+  return RESOURCE_ID.test(id) ? id : undefined;
+}
+
+/** The mask's paths, each `labels`, `attributes` or a key under one. */
+function updatePaths(updateMask: unknown, field: string): string[] {
+  if (updateMask !== undefined && typeof updateMask !== 'string') fail(field, 'must be a string (a FieldMask: comma-separated paths)');
+  let paths: string[];
+  try {
+    paths = maskPaths(updateMask as string | undefined, UPDATABLE_ASSET_FIELDS);
+  } catch {
+    fail(field, `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
+  }
+  for (const path of paths) {
+    const top = path.split('.')[0];
+    const fits = (UPDATABLE_ASSET_FIELDS as readonly string[]).includes(top) && (path === top || path.split('.').length === 2);
+    if (!fits) fail(field, `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
+  }
+  return paths;
+}
+
+/** A map's new value after the mask's paths under `field` (AIP-134: a named key absent from the body is removed). */
+function applyPaths(current: Record<string, string>, given: Record<string, string> | undefined, field: Updatable, paths: string[]): Record<string, string> {
+  let next = current;
+  for (const path of paths) {
+    if (path === field) next = { ...(given ?? {}) };
+    else if (path.startsWith(`${field}.`)) {
+      const key = path.slice(field.length + 1);
+      next = { ...next };
+      if (given !== undefined && Object.prototype.hasOwnProperty.call(given, key)) next[key] = given[key];
+      else delete next[key];
+    }
+  }
+  return next;
+}
+
+export class AssetWrites {
+  constructor(
+    private readonly store: Store,
+    private readonly ops: ServiceOperations,
+    private readonly now: () => string = () => new Date().toISOString(),
+  ) {}
+
+  // ------------------------------------------------------------------ API methods
+
+  /** UpdateAsset: answers the updated Asset (FULL view). */
+  patch(name: string, location: string, updateMask: string | undefined, requestId: unknown, body: Record<string, unknown>): AssetWire {
+    const update = this.checkUpdate(location, name, updateMask, requestId, body, { mask: 'updateMask', requestId: 'requestId', asset: '' });
+    return this.ops.writeResult(
+      { parent: location, target: name, requestId: update.requestId, requestHash: update.hash },
+      () => this.apply(location, [update])[0],
+    );
+  }
+
+  /** DeleteAsset: answers Empty. */
+  delete(name: string, location: string, requestId: unknown): Record<string, never> {
+    const checked = checkRequestId(requestId);
+    const id = assetIdIn(location, name);
+    if (id === undefined) throw notFound(RESOURCE_TYPES.asset, name);
+    const hash = requestHash('deleteAsset', name, {});
+    return this.ops.writeResult({ parent: location, target: name, requestId: checked, requestHash: hash }, () => {
+      if (this.store.assets.deleteByIds(location, [id]).length === 0) throw notFound(RESOURCE_TYPES.asset, name);
+      return {};
+    });
+  }
+
+  /**
+   * BatchUpdateAssets: every update or none. An update whose requestId was seen with the same
+   * update answers its first result and is not applied again.
+   */
+  batchUpdate(parent: string, body: Record<string, unknown>): { assets: AssetWire[] } {
+    const violations = schemaViolations('BatchUpdateAssetsRequest', body);
+    if (violations.length > 0) throw invalidArgument(violations);
+    const requests = body.requests as Array<{ asset: Record<string, unknown>; updateMask?: string; requestId?: string }>;
+    const seen = new Map<string, number>();
+    const updates = requests.map((r, i) => {
+      const at = `requests[${i}]`;
+      const update = this.checkUpdate(parent, r.asset.name, r.updateMask, r.requestId, r.asset, {
+        mask: `${at}.updateMask`,
+        requestId: `${at}.requestId`,
+        asset: `${at}.asset`,
+      });
+      const earlier = seen.get(update.name);
+      if (earlier !== undefined) fail(`${at}.asset.name`, `names the asset that requests[${earlier}] updates: each asset may be updated once in a batch`);
+      seen.set(update.name, i);
+      return update;
+    });
+    const requestIds = this.ops.requestIds;
+    return this.store.transaction(() => {
+      const results: Array<AssetWire | undefined> = updates.map((u) => {
+        const prior = u.requestId && requestIds ? requestIds.lookup(parent, u.requestId, u.hash) : undefined;
+        return prior ? (structuredClone(prior.snapshot) as AssetWire) : undefined;
+      });
+      const fresh = updates.filter((_, i) => results[i] === undefined);
+      const applied = this.apply(parent, fresh);
+      let next = 0;
+      const assets = results.map((r) => r ?? applied[next++]);
+      updates.forEach((u, i) => {
+        if (u.requestId && requestIds && results[i] === undefined) requestIds.remember(parent, u.requestId, u.hash, { name: u.name }, assets[i]);
+      });
+      return { assets };
+    });
+  }
+
+  /** BatchDeleteAssets: every deletion or none; `allowMissing` skips names of assets that do not exist. */
+  batchDelete(parent: string, body: Record<string, unknown>): Record<string, never> {
+    const violations = schemaViolations('BatchDeleteAssetsRequest', body);
+    if (violations.length > 0) throw invalidArgument(violations);
+    const names = body.names as string[];
+    const allowMissing = body.allowMissing === true;
+    const problems: FieldViolation[] = [];
+    const seen = new Map<string, number>();
+    const ids = names.map((name, i) => {
+      const id = assetIdIn(parent, name);
+      if (id === undefined) problems.push({ field: `names[${i}]`, description: `must be an asset of ${parent}: ${parent}/assets/{asset}` });
+      const earlier = seen.get(name);
+      if (earlier !== undefined) problems.push({ field: `names[${i}]`, description: `repeats names[${earlier}]: each asset may be named once` });
+      seen.set(name, i);
+      return id as string;
+    });
+    if (problems.length > 0) throw invalidArgument(problems);
+    return this.store.transaction(() => {
+      const deleted = this.store.assets.deleteByIds(parent, ids);
+      if (!allowMissing && deleted.length < ids.length) {
+        const gone = new Set(deleted);
+        // Thrown inside the transaction: nothing of the batch is deleted.
+        throw notFound(RESOURCE_TYPES.asset, names[ids.findIndex((id) => !gone.has(id))]);
+      }
+      return {};
+    });
+  }
+
+  // ------------------------------------------------------------------ rules and changes
+
+  /** One update request, checked; `fields` name its parts in errors (a batch's `requests[i]....`). */
+  private checkUpdate(
+    parent: string,
+    name: unknown,
+    updateMask: unknown,
+    requestId: unknown,
+    asset: Record<string, unknown>,
+    fields: { mask: string; requestId: string; asset: string },
+  ): AssetUpdate {
+    const checkedRequestId = (() => {
+      try {
+        return checkRequestId(requestId);
+      } catch (error) {
+        if (fields.requestId === 'requestId') throw error;
+        return fail(fields.requestId, 'must be a UUID (other than the zero UUID)');
+      }
+    })();
+    const violations = fields.asset === '' ? schemaViolations('Asset', asset) : [];
+    if (violations.length > 0) throw invalidArgument(violations);
+    const nameField = fields.asset === '' ? 'name' : `${fields.asset}.name`;
+    if (fields.asset !== '' && (name === undefined || name === '')) fail(nameField, 'is required: the asset to update');
+    const id = assetIdIn(parent, name);
+    if (id === undefined) {
+      if (fields.asset === '') throw notFound(RESOURCE_TYPES.asset, String(name));
+      fail(nameField, `must be an asset of ${parent}: ${parent}/assets/{asset}`);
+    }
+    const paths = updatePaths(updateMask, fields.mask);
+    const input: AssetUpdate['input'] = {};
+    for (const field of UPDATABLE_ASSET_FIELDS) {
+      const value = asset[field];
+      if (value !== undefined && value !== null) input[field] = value as Record<string, string>;
+    }
+    // The fingerprint only guards a requestId (hashing a thousand updates that have none is wasted work).
+    const hash = checkedRequestId ? requestHash('updateAsset', name as string, { input, paths }) : '';
+    return { name: name as string, id, paths, input, ...(checkedRequestId ? { requestId: checkedRequestId } : {}), hash };
+  }
+
+  /**
+   * Applies checked updates (inside a transaction): each asset must exist (NOT_FOUND otherwise,
+   * and the transaction rolls back). Returns the updated assets, FULL view.
+   */
+  private apply(parent: string, updates: AssetUpdate[]): AssetWire[] {
+    if (updates.length === 0) return [];
+    const time = Date.parse(this.now());
+    const found = this.store.assets.getByIds(
+      parent,
+      updates.map((u) => u.id),
+    );
+    const changed = updates.map((u) => {
+      const stored = found.get(u.id);
+      if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
+      const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
+      const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
+      const labelViolations = schemaViolations('Labels', labels, 'labels');
+      if (labelViolations.length > 0) throw invalidArgument(labelViolations);
+      return { id: u.id, stored, labels, body: storedBody(stored, labels, attributes) };
+    });
+    this.store.assets.updateBodies(
+      parent,
+      time,
+      changed.map((c) => ({ id: c.id, labels: c.labels, body: JSON.stringify(c.body) })),
+    );
+    return changed.map((c) => toWire({ ...c.stored, updateTime: time, body: c.body as unknown as Record<string, unknown> }));
+  }
+}
+
+/**
+ * The stored body of `stored` with new labels and attributes, by the rule the import's rows
+ * follow (assets.ts `assetRow`): `MachineId` left out when it equals the VM UUID, and `n` set when
+ * the user took it out (so that it is not put back from the VM UUID on read).
+ */
+function storedBody(stored: StoredAsset, labels: Record<string, string>, attributes: Record<string, string>): StoredBody {
+  const previous = stored.body as unknown as StoredBody;
+  const a = { ...attributes };
+  let removed = false;
+  if (stored.vmUuid !== undefined) {
+    if (a.MachineId === stored.vmUuid) delete a.MachineId;
+    else if (a.MachineId === undefined) removed = true;
+  }
+  const body: StoredBody = { a, d: previous.d };
+  if (Object.keys(labels).length > 0) body.l = labels;
+  if (previous.p) body.p = previous.p;
+  if (removed) body.n = 1;
+  return body;
+}
