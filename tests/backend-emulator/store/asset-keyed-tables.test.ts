@@ -41,6 +41,8 @@ test('every table with an asset column is in ASSET_KEYED_TABLES, and deleteByIds
   const dir = tempDir();
   let store = new SqliteStore({ dataDir: dir });
   store.transaction(() => new Assets(store).upsert(PARENT, SOURCE, [machine('m1'), machine('m2')]));
+  // Each asset in one group, so that the membership table holds a row of each as well.
+  store.transaction(() => store.assets.addMembers(`${PARENT}/groups/g`, PARENT, ['vm-m1', 'vm-m2']));
   store.close();
   const keyed = inspect(dir, keyedTables);
   expect(keyed).toEqual([...ASSET_KEYED_TABLES].sort());
