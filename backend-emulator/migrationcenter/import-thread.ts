@@ -61,8 +61,19 @@ export async function closeIdleImportWorker(): Promise<void> {
   if (worker) await worker.terminate();
 }
 
-/** The payload in a form a worker can open; undefined when a file can be read only here. */
+let workersEnabled = true;
+
+/**
+ * Whether import work goes to workers (the default). Off, every import runs on this thread as
+ * before: for tests that watch the readers from this thread (the inflaters a zip bomb reaches).
+ */
+export function useImportWorkers(enabled: boolean): void {
+  workersEnabled = enabled;
+}
+
+/** The payload in a form a worker can open; undefined when a file can be read only here (or workers are off). */
 export function portablePayload(files: readonly PayloadFile[]): PortableFile[] | undefined {
+  if (!workersEnabled) return undefined;
   const portable = files.map(portableFile);
   return portable.every((f): f is PortableFile => f !== undefined) ? portable : undefined;
 }
