@@ -4,8 +4,9 @@
  * sends, each in the caller's transaction. Requests are answered between batches, however large
  * the payload, inline ones included.
  *
- * Workers are reused: one idle worker is kept (unreferenced, so it never holds the process open),
- * with the engine's modules loaded; a second job at the same time starts a second worker. A job
+ * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
+ * the process open), with the engine's modules loaded; a second job at the same time starts a
+ * second worker. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
  * is terminated if it has not stopped within STOP_GRACE_MS (a worker in the middle of a long
  * synchronous stretch), so it is never handed another job.
@@ -29,11 +30,21 @@ export const MAX_BATCHES_IN_FLIGHT = 2;
 
 const WORKER_ENTRY = path.join(__dirname, 'import-worker');
 
+/**
+ * How long the idle worker is kept: jobs that follow each other reuse it, and an emulator that
+ * imports nothing for a while does not keep a second V8 heap (nor does a test process keep one per
+ * test file: each file loads this module afresh).
+ */
+export const IDLE_WORKER_MS = 5_000;
+
 let idle: Worker | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
 
 function takeWorker(): Worker {
   const worker = idle ?? startWorker(WORKER_ENTRY);
   idle = undefined;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
   worker.ref();
   return worker;
 }
@@ -52,12 +63,16 @@ function releaseWorker(worker: Worker): void {
   });
   worker.once('error', () => undefined);
   idle = worker;
+  idleTimer = setTimeout(() => void closeIdleImportWorker(), IDLE_WORKER_MS);
+  idleTimer.unref();
 }
 
 /** Terminates the idle worker (tests, shutdown); the next job starts a new one. */
 export async function closeIdleImportWorker(): Promise<void> {
   const worker = idle;
   idle = undefined;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
   if (worker) await worker.terminate();
 }
 
