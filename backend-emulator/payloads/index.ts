@@ -8,7 +8,8 @@ import { resolveRemotePayload } from './remote-storage';
 import { localEscapeReason, parseGsPath, syntacticEscapeReason } from './storage-path';
 import { usesRemoteStorage, type ResolvedPayload, type StorageSettings } from './types';
 
-export type { PayloadFile, ResolvedPayload, StorageSettings } from './types';
+export type { FileOrigin, PayloadFile, ResolvedPayload, StorageSettings } from './types';
+export { fromPortable, portableFile, type PortableFile } from './origin';
 export { usesRemoteStorage } from './types';
 export { inlinePayloadFiles, decodedBase64Size, type InlineFile } from './inline';
 export { parseGsPath, formatGsPath, type GsPath } from './storage-path';

@@ -15,7 +15,7 @@ import { bucketDir, formatGsPath, isInside, localEscapeReason, type GsPath } fro
 export const MAX_PREFIX_FILES = 10_000;
 
 function localFile(name: string, file: string, size: number): PayloadFile {
-  return { name, size, open: () => fs.createReadStream(file) };
+  return { name, size, open: () => fs.createReadStream(file), origin: { kind: 'file', path: file } };
 }
 
 export async function resolveLocalPayload(storageDir: string, gs: GsPath): Promise<ResolvedPayload> {

@@ -39,14 +39,25 @@ function describe(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
+/** The environment's `STORAGE_EMULATOR_HOST`, carried with an origin (a worker thread's environment is a copy made at its start). */
+function emulatorHost(): { emulatorHost?: string } {
+  const host = process.env.STORAGE_EMULATOR_HOST;
+  return host ? { emulatorHost: host } : {};
+}
+
+/** The bytes of one object. No hash validation: not every GCS-compatible server sends hashes. */
+export function remoteStream(endpoint: string | undefined, bucket: string, object: string): Readable {
+  return client(endpoint).bucket(bucket).file(object).createReadStream({ validation: false });
+}
+
 export async function resolveRemotePayload(endpoint: string | undefined, gs: GsPath): Promise<ResolvedPayload> {
   const where = formatGsPath(gs.bucket, gs.object);
   const bucket = client(endpoint).bucket(gs.bucket);
   const remoteFile = (objectName: string, name: string, size: number | undefined): PayloadFile => ({
     name,
     ...(size !== undefined ? { size } : {}),
-    // No hash validation: not every GCS-compatible server sends hashes.
-    open: (): Readable => bucket.file(objectName).createReadStream({ validation: false }),
+    open: (): Readable => remoteStream(endpoint, gs.bucket, objectName),
+    origin: { kind: 'storage', ...(endpoint ? { endpoint } : {}), ...emulatorHost(), bucket: gs.bucket, object: objectName },
   });
 
   if (!gs.isPrefix) {

@@ -11,7 +11,21 @@ import type { PayloadFile as EnginePayloadFile } from '../import-engine/types';
 export interface PayloadFile extends EnginePayloadFile {
   /** Opens a fresh stream of the file's bytes; each call starts from the beginning. */
   open(): Readable;
+  /**
+   * Where the bytes are, in a form another thread can open them from (`openOrigin`): import work
+   * runs in a worker thread, which cannot call this thread's `open`. Absent: only `open` reads it.
+   */
+  origin?: FileOrigin;
 }
+
+/**
+ * Where a payload file's bytes are, as plain data (it crosses to a worker thread): a file on
+ * disk, base64 text (an inline payload), or an object in storage (with the settings that reach it).
+ */
+export type FileOrigin =
+  | { kind: 'file'; path: string }
+  | { kind: 'base64'; data: string }
+  | { kind: 'storage'; endpoint?: string; emulatorHost?: string; bucket: string; object: string };
 
 /**
  * The files of a payload, plus the job-level problems found while listing them (a missing

@@ -16,6 +16,7 @@ import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { validateOutput } from '../../schemas';
 import { bombPart, handWorkbook, sheetXml, vInfoXml } from '../../support/xlsx-build';
 import { watchInflation } from '../support/reachability';
+import { useImportWorkers } from '../../backend-emulator/migrationcenter/import-jobs/import-thread';
 
 jest.setTimeout(120_000);
 
@@ -591,6 +592,9 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
 // Hostile payloads: the job ends in a report, the server stays up, a bomb is refused before it inflates.
 
 describe('hostile RVTools XLSX workbooks as inline payloads', () => {
+  // The inflaters are watched in this thread: the imports run here, not in an import worker.
+  beforeAll(() => useImportWorkers(false));
+  afterAll(() => useImportWorkers(true));
   const head =
     '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c></row>';
   const tail = '</sheetData></worksheet>';

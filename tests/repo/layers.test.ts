@@ -25,7 +25,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /** Lowest first. A unit may import the units of every layer below its own. */
 const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
-  { name: 'leaves', units: ['schemas', 'config', 'logging', 'unicode', 'random', 'temp-folders', 'node-version', 'http/google-methods'], peers: true },
+  {
+    name: 'leaves',
+    units: ['schemas', 'config', 'logging', 'unicode', 'random', 'temp-folders', 'node-version', 'worker-threads', 'http/google-methods'],
+    peers: true,
+  },
   { name: 'errors', units: ['errors'], peers: false },
   { name: 'query (AIP-160 filter, order, page)', units: ['query'], peers: false },
   { name: 'store', units: ['store'], peers: false },

@@ -90,7 +90,7 @@ function hasKeys(o: object): boolean {
  * holds: it reads the asset's own objects into the body without copying them (the copies, spreads
  * and key lists it used to make cost as much as the JSON text itself). It never modifies them.
  */
-function assetRow(asset: Asset): AssetRow {
+export function assetRow(asset: Asset): AssetRow {
   const details = (asset.virtualMachineDetails ?? {}) as unknown as Record<string, unknown>;
   const vmUuid = text(details.vmUuid);
   const vmName = text(details.vmName);

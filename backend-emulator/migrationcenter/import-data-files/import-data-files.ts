@@ -299,7 +299,7 @@ export class ImportDataFiles implements JobDataFiles {
         errors.push(`data file ${fileName} (${file.name}) has no bytes: upload them to its uploadFileInfo.signedUri first`);
         continue;
       }
-      files.push({ name: fileName, size, open: () => this.bytes.open(file.name) });
+      files.push({ name: fileName, size, open: () => this.bytes.open(file.name), origin: { kind: 'file', path: this.bytes.pathOf(file.name) } });
     }
     return { files, errors };
   }

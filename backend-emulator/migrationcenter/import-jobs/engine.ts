@@ -7,6 +7,9 @@ import type { Asset, AssetSink } from '../../import-engine/asset';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
 import type { ImportJobFormat } from '../../import-engine/types';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
+import type { AssetRow } from '../../store/asset-store';
+import { assetRow } from '../assets/assets';
+import { executeInWorker, portablePayload, validateInWorker } from './import-thread';
 
 export interface EngineCallOptions {
   /** Fires when the work must stop (cancel, shutdown, job deleted). */
@@ -30,9 +33,32 @@ function load(): EngineModule {
   return engine;
 }
 
+/**
+ * Validation of a payload: in an import worker (import-thread.ts) when every file can be opened
+ * there, here otherwise (a file only this thread can open).
+ */
 export function validateImport(format: string, files: PayloadFile[], options: EngineCallOptions): Promise<ValidationReport> {
+  const portable = portablePayload(files);
+  if (portable) return validateInWorker(format, portable, options);
   // The format was checked against the schema's enum on create: the engine refuses any other.
   return load().validateImport(format as ImportJobFormat, files, { ...options });
+}
+
+/**
+ * A run of a payload: every valid machine becomes its stored row (assetRow), handed to `write` in
+ * batches of `sinkBatchSize`, in order; `write` runs on this thread, and a throw stops the run with
+ * that error. The reading, checking and building happen in an import worker when every file can be
+ * opened there (this thread then only writes), here otherwise.
+ */
+export function executeImportRows(
+  format: string,
+  files: PayloadFile[],
+  write: (rows: AssetRow[]) => void,
+  options: EngineCallOptions & { sinkBatchSize: number },
+): Promise<ExecutionReport> {
+  const portable = portablePayload(files);
+  if (portable) return executeInWorker(format, portable, options.sinkBatchSize, { ...options, onRows: write });
+  return executeImport<AssetRow>(format, files, { prepare: assetRow, write }, options);
 }
 
 export function executeImport<T = Asset>(format: string, files: PayloadFile[], sink: AssetSink<T>, options: EngineCallOptions): Promise<ExecutionReport> {

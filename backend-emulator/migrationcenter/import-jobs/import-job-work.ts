@@ -18,7 +18,6 @@ import {
   type ServiceOperations,
 } from '../../operations/operations';
 import { resolvePayload, type ResolvedPayload, type StorageSettings } from '../../payloads';
-import type { Asset, AssetSink } from '../../import-engine/asset';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
 import { COLLECTIONS } from '../names';
 import { STATE, type ImportJobWire, type StoredJob } from '../types';
@@ -191,6 +190,16 @@ export class ImportJobWork {
   }
 
   /**
+   * `ownJob` for each batch of a run, without reading the job: its run's progress record names the
+   * Operation while the run owns the job (written with `activeOperation` at start, deleted with the
+   * job, at the run's end and by restart recovery). An inline job's record holds its whole payload,
+   * and reading it back for every batch cost more than writing the batch.
+   */
+  private ownRun(name: string, operation: string, state: string): void {
+    if (this.store.get<RunProgress>(RUN_PROGRESS, name)?.operation !== operation) throw new JobGone(name, state);
+  }
+
+  /**
    * Writes the job's end state, if the job still belongs to this work, and drops the run's
    * progress record. Runs inside the operations module's end transaction (WorkEnd, WorkState):
    * the job's end and its Operation's commit together.
@@ -268,26 +277,24 @@ export class ImportJobWork {
     } else {
       ctl.progress(`importing ${files.length} file(s)`);
       const status = throttledProgress(ctl);
-      // Each asset becomes its stored row as soon as it is built (AssetSink.prepare): the batch
-      // waiting for its transaction holds rows, not the assets' object graphs.
-      const sink: AssetSink<AssetRow> = {
-        prepare: (asset: Asset) => this.deps.assets.row(asset),
-        write: (rows: AssetRow[]) => {
-          if (signal.aborted) throw abortError(signal);
-          this.store.transaction(() => {
-            this.ownJob(name, ctl.name, state);
-            // Its source deleted since the run started: FAILED_PRECONDITION here, which ends the
-            // run like any other stop (the job FAILED with it as a job error), and this batch's
-            // assets are not written naming a source that is gone.
-            this.deps.sources.checkJobSource(name, job.assetSource, 'running');
-            framesWritten += this.deps.assets.upsertRows(parent, reporter, rows);
-            this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
-          });
-          progress(framesWritten);
-          status.tick(`importing ${files.length} file(s): ${count(framesWritten)} assets written`);
-        },
+      // Each asset becomes its stored row as soon as it is built (in the import worker, when the
+      // payload can be read there): the batch waiting for its transaction holds rows, not the
+      // assets' object graphs. Each batch is written here, in its transaction.
+      const write = (rows: AssetRow[]) => {
+        if (signal.aborted) throw abortError(signal);
+        this.store.transaction(() => {
+          this.ownRun(name, ctl.name, state);
+          // Its source deleted since the run started: FAILED_PRECONDITION here, which ends the
+          // run like any other stop (the job FAILED with it as a job error), and this batch's
+          // assets are not written naming a source that is gone.
+          this.deps.sources.checkJobSource(name, job.assetSource, 'running');
+          framesWritten += this.deps.assets.upsertRows(parent, reporter, rows);
+          this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
+        });
+        progress(framesWritten);
+        status.tick(`importing ${files.length} file(s): ${count(framesWritten)} assets written`);
       };
-      report = await raceAbort(engine.executeImport(format, files, sink, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
+      report = await raceAbort(engine.executeImportRows(format, files, write, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
       status.flush();
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };

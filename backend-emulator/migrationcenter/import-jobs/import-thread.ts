@@ -1,0 +1,204 @@
+/**
+ * Import work off the request thread: a job's validation or run goes to an import worker
+ * (import-worker.ts, a worker thread), and this thread only writes the batches of stored rows it
+ * sends, each in the caller's transaction. Requests are answered between batches, however large
+ * the payload, inline ones included.
+ *
+ * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
+ * the process open), with the engine's modules loaded; a second job at the same time starts a
+ * second worker. A job
+ * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
+ * is terminated if it has not stopped within STOP_GRACE_MS (a worker in the middle of a long
+ * synchronous stretch), so it is never handed another job.
+ */
+import * as path from 'path';
+import type { Worker } from 'worker_threads';
+import { startWorker } from '../../worker-threads';
+import { portableFile, type PayloadFile, type PortableFile } from '../../payloads';
+import type { AssetRow } from '../../store/asset-store';
+import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
+import type { FromWorker, ToWorker } from './import-worker-protocol';
+
+/** How long a stopped job's worker has to end its job before it is terminated. */
+export const STOP_GRACE_MS = 1_000;
+
+/**
+ * Batches a run's worker may have sent and not seen written: two, so the worker builds the next
+ * batch while this thread writes one, and at most two batches of rows wait in memory.
+ */
+export const MAX_BATCHES_IN_FLIGHT = 2;
+
+const WORKER_ENTRY = path.join(__dirname, 'import-worker');
+
+/**
+ * How long the idle worker is kept: jobs that follow each other reuse it, and an emulator that
+ * imports nothing for a while does not keep a second V8 heap (nor does a test process keep one per
+ * test file: each file loads this module afresh).
+ */
+export const IDLE_WORKER_MS = 5_000;
+
+let idle: Worker | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
+
+function takeWorker(): Worker {
+  const worker = idle ?? startWorker(WORKER_ENTRY);
+  idle = undefined;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  worker.ref();
+  return worker;
+}
+
+function releaseWorker(worker: Worker): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  if (idle) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  worker.once('exit', () => {
+    if (idle === worker) idle = undefined;
+  });
+  worker.once('error', () => undefined);
+  idle = worker;
+  idleTimer = setTimeout(() => void closeIdleImportWorker(), IDLE_WORKER_MS);
+  idleTimer.unref();
+}
+
+/** Terminates the idle worker (tests, shutdown); the next job starts a new one. */
+export async function closeIdleImportWorker(): Promise<void> {
+  const worker = idle;
+  idle = undefined;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  if (worker) await worker.terminate();
+}
+
+let workersEnabled = true;
+
+/**
+ * Whether import work goes to workers (the default). Off, every import runs on this thread as
+ * before: for tests that watch the readers from this thread (the inflaters a zip bomb reaches).
+ */
+export function useImportWorkers(enabled: boolean): void {
+  workersEnabled = enabled;
+}
+
+/** The payload in a form a worker can open; undefined when a file can be read only here (or workers are off). */
+export function portablePayload(files: readonly PayloadFile[]): PortableFile[] | undefined {
+  if (!workersEnabled) return undefined;
+  const portable = files.map(portableFile);
+  return portable.every((f): f is PortableFile => f !== undefined) ? portable : undefined;
+}
+
+function abortError(signal: AbortSignal): Error {
+  const err = new Error(`aborted: ${String(signal.reason)}`);
+  err.name = 'AbortError';
+  return err;
+}
+
+interface JobCallbacks {
+  signal?: AbortSignal;
+  onProgress?: (p: { rowsRead: number; file: string }) => void;
+  /** A run's batch of rows, written in its transaction (synchronously); throwing stops the job with that error. */
+  onRows?: (rows: AssetRow[]) => void;
+}
+
+/** Sends one job to a worker and settles with its end; see the module comment for stops. */
+function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, callbacks: JobCallbacks): Promise<R> {
+  const { signal } = callbacks;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const worker = takeWorker();
+  return new Promise<R>((resolve, reject) => {
+    let settled = false;
+    const post = (message: ToWorker) => worker.postMessage(message);
+    const finish = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    /** Stops the worker's job; the worker is reused only if it says it stopped in time. */
+    const stop = () => {
+      post({ type: 'abort' });
+      const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+      worker.removeAllListeners('message');
+      worker.on('message', (m: FromWorker) => {
+        if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'validated' && m.type !== 'executed') return;
+        clearTimeout(timer);
+        releaseWorker(worker);
+      });
+    };
+    const onAbort = () => {
+      if (!finish()) return;
+      stop();
+      reject(abortError(signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (m: FromWorker) => {
+      if (settled) return;
+      switch (m.type) {
+        case 'progress':
+          callbacks.onProgress?.({ rowsRead: m.rowsRead, file: m.file });
+          return;
+        case 'rows':
+          // Written on the next turn of the event loop, not in this handler: Node delivers a
+          // port's queued messages one after the other in one go, and a worker that parses faster
+          // than this thread writes would keep the queue full, the requests waiting behind it.
+          setImmediate(() => {
+            if (settled) return;
+            try {
+              callbacks.onRows!(m.rows);
+            } catch (err) {
+              if (finish()) {
+                stop();
+                reject(err);
+              }
+              return;
+            }
+            post({ type: 'written' });
+          });
+          return;
+        case 'validated':
+        case 'executed':
+          if (finish()) {
+            releaseWorker(worker);
+            resolve(m.report as R);
+          }
+          return;
+        case 'stopped':
+        case 'failed':
+          if (finish()) {
+            releaseWorker(worker);
+            reject(new Error(m.type === 'failed' ? m.message : 'the import worker stopped'));
+          }
+          return;
+      }
+    });
+    worker.on('error', (err) => {
+      if (finish()) reject(err);
+      void worker.terminate();
+    });
+    worker.on('exit', (code) => {
+      if (finish()) reject(new Error(`the import worker exited (code ${code}) before the job ended`));
+    });
+    post(job);
+  });
+}
+
+/** Validation of a portable payload in a worker. */
+export function validateInWorker(format: string, files: PortableFile[], callbacks: JobCallbacks): Promise<ValidationReport> {
+  return workerJob<ValidationReport>({ type: 'validate', format, files }, callbacks);
+}
+
+/** A run of a portable payload in a worker: each batch of stored rows comes to `onRows`, in order. */
+export function executeInWorker(
+  format: string,
+  files: PortableFile[],
+  sinkBatchSize: number,
+  callbacks: JobCallbacks & { onRows: (rows: AssetRow[]) => void },
+): Promise<ExecutionReport> {
+  return workerJob<ExecutionReport>({ type: 'execute', format, files, sinkBatchSize, maxInFlight: MAX_BATCHES_IN_FLIGHT }, callbacks);
+}

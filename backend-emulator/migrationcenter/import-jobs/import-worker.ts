@@ -1,0 +1,113 @@
+/**
+ * The import worker: a worker thread that reads, validates and builds an import job's assets, off
+ * the thread that answers requests (import-thread.ts starts it and writes what it sends).
+ *
+ * It takes one job at a time (the protocol: import-worker-protocol.ts). A run turns each asset into
+ * its stored row here (assetRow), so the request thread only writes: the two stages overlap, parse
+ * on one core and store writes on the other. `abort` stops the job at the engine's next check
+ * (between chunks of rows, or while waiting for a batch to be written); the engine's own cleanup
+ * (temp databases of a join) runs as on any other stop.
+ */
+import { parentPort } from 'worker_threads';
+import * as engine from '../../import-engine';
+import type { ImportJobFormat } from '../../import-engine/types';
+import { fromPortable } from '../../payloads';
+import type { AssetRow } from '../../store/asset-store';
+import { assetRow } from '../assets/assets';
+import type { FromWorker, ToWorker } from './import-worker-protocol';
+
+/** How often the worker tells the rows read (the Operation's message is throttled again there). */
+const PROGRESS_EVERY_MS = 100;
+
+const port = parentPort;
+if (!port) throw new Error('import-worker.ts runs in a worker thread (import-thread.ts starts it)');
+
+let job: { controller: AbortController; inFlight: number; wake?: () => void } | undefined;
+
+const send = (message: FromWorker) => port.postMessage(message);
+
+/** Tells the rows read at most every PROGRESS_EVERY_MS; `flush` tells the last one held back (before the report). */
+function progress(): { tick(p: { rowsRead: number; file: string }): void; flush(): void } {
+  let last = 0;
+  let held: { rowsRead: number; file: string } | undefined;
+  return {
+    tick(p) {
+      const t = Date.now();
+      if (t - last < PROGRESS_EVERY_MS) {
+        held = p;
+        return;
+      }
+      last = t;
+      held = undefined;
+      send({ type: 'progress', ...p });
+    },
+    flush() {
+      if (held) send({ type: 'progress', ...held });
+      held = undefined;
+    },
+  };
+}
+
+async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' }>): Promise<void> {
+  const controller = new AbortController();
+  const current: NonNullable<typeof job> = { controller, inFlight: 0 };
+  job = current;
+  const signal = controller.signal;
+  const files = message.files.map(fromPortable);
+  const format = message.format as ImportJobFormat;
+  const rowsRead = progress();
+  const onProgress = (p: { rowsRead: number; file: string }) => rowsRead.tick(p);
+  try {
+    if (message.type === 'validate') {
+      const report = await engine.validateImport(format, files, { signal, onProgress });
+      rowsRead.flush();
+      send({ type: 'validated', report });
+    } else {
+      const { maxInFlight } = message;
+      const sink: engine.AssetSink<AssetRow> = {
+        prepare: assetRow,
+        write: async (rows) => {
+          signal.throwIfAborted();
+          send({ type: 'rows', rows });
+          current.inFlight++;
+          while (current.inFlight >= maxInFlight && !signal.aborted) await new Promise<void>((resolve) => (current.wake = resolve));
+          signal.throwIfAborted();
+        },
+      };
+      const report = await engine.executeImport(format, files, sink, { signal, sinkBatchSize: message.sinkBatchSize, onProgress });
+      // The report only once every batch is written: the run ends with its last batch in the store.
+      while (current.inFlight > 0 && !signal.aborted) await new Promise<void>((resolve) => (current.wake = resolve));
+      signal.throwIfAborted();
+      rowsRead.flush();
+      send({ type: 'executed', report });
+    }
+  } catch (err) {
+    if (signal.aborted) send({ type: 'stopped' });
+    else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
+  } finally {
+    job = undefined;
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'validate':
+    case 'execute':
+      void runJob(message);
+      return;
+    case 'written':
+      if (job) {
+        job.inFlight--;
+        job.wake?.();
+        job.wake = undefined;
+      }
+      return;
+    case 'abort':
+      if (job) {
+        job.controller.abort('stopped');
+        job.wake?.();
+        job.wake = undefined;
+      }
+      return;
+  }
+});

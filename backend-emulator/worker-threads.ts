@@ -1,0 +1,78 @@
+/**
+ * Starting a worker thread from a module of this package, compiled or not.
+ *
+ * The emulator runs from `dist/` (compiled JavaScript), and its tests run the TypeScript sources
+ * through ts-jest, whose transform does not reach a worker thread: a worker given a `.ts` file
+ * would fail on its first type annotation. So the entry is named without its extension and
+ * resolved beside the caller's own file: the compiled `.js` when there is one (dist/), else the
+ * `.ts` source, loaded in the worker through a small require hook that transpiles each source
+ * file with TypeScript's `transpileModule` (types erased, no type check: the same as ts-node's
+ * transpile-only mode, which `npm run bench` and the scripts use) and keeps the output in
+ * `node_modules/.cache/`, keyed by the source's hash. The cache is what makes it usable under
+ * jest: transpiling the import engine from scratch (loading TypeScript itself) costs seconds of
+ * CPU, and every test file would pay it again in its first worker.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { Worker, type WorkerOptions } from 'worker_threads';
+
+/** How a worker entry is loaded: the compiled file, or the source through the transpiling hook. */
+export type WorkerEntryKind = 'compiled' | 'source';
+
+/** Where `entry` (a path without extension) is, and how it is loaded. */
+export function resolveWorkerEntry(entry: string): { file: string; kind: WorkerEntryKind } {
+  if (fs.existsSync(`${entry}.js`)) return { file: `${entry}.js`, kind: 'compiled' };
+  if (fs.existsSync(`${entry}.ts`)) return { file: `${entry}.ts`, kind: 'source' };
+  throw new Error(`worker entry ${entry} has neither a .js nor a .ts file`);
+}
+
+/** The transpiled sources' cache: in the package's node_modules (sources run only in a checkout). */
+const CACHE_DIR = path.resolve(__dirname, '..', 'node_modules', '.cache', 'worker-transpiled');
+
+/**
+ * The worker's bootstrap for a source entry: a `.ts` require hook, then the entry. Plain
+ * JavaScript in a string (it runs before anything can be transpiled). The options are the ones of
+ * tsconfig.json that change emitted code.
+ */
+function sourceBootstrap(file: string): string {
+  return `
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const cacheDir = ${JSON.stringify(CACHE_DIR)};
+const tsVersion = require('typescript/package.json').version;
+let ts;
+require.extensions['.ts'] = function (module, filename) {
+  const source = fs.readFileSync(filename, 'utf8');
+  const key = crypto.createHash('sha256').update(tsVersion).update('\\0').update(filename).update('\\0').update(source).digest('hex');
+  const cached = path.join(cacheDir, key + '.js');
+  let js;
+  try {
+    js = fs.readFileSync(cached, 'utf8');
+  } catch {
+    ts = ts || require('typescript');
+    js = ts.transpileModule(source, {
+      fileName: filename,
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },
+    }).outputText;
+    try {
+      fs.mkdirSync(cacheDir, { recursive: true });
+      const temp = cached + '.' + process.pid + '.' + crypto.randomBytes(4).toString('hex');
+      fs.writeFileSync(temp, js);
+      fs.renameSync(temp, cached);
+    } catch {
+      // A cache that cannot be written only costs the next worker the transpiling again.
+    }
+  }
+  module._compile(js, filename);
+};
+require(${JSON.stringify(file)});
+`;
+}
+
+/** A worker thread running the module `entry` (an absolute path without extension). */
+export function startWorker(entry: string, options: WorkerOptions = {}): Worker {
+  const { file, kind } = resolveWorkerEntry(entry);
+  if (kind === 'compiled') return new Worker(file, options);
+  return new Worker(sourceBootstrap(file), { ...options, eval: true });
+}
