@@ -11,12 +11,14 @@ import type { ImportDataFiles } from './import-data-files/import-data-files';
 import type { ImportJobs } from './import-jobs/import-jobs';
 import type { PreferenceSets } from './preference-sets/preference-sets';
 import type { LocationsDomain } from './locations/family';
+import type { DiscoveryClients } from './discovery-clients/discovery-clients';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
 import { importJobsFamily } from './import-jobs/family';
 import { preferenceSetsFamily } from './preference-sets/family';
 import { locationsFamily } from './locations/family';
+import { discoveryClientsFamily } from './discovery-clients/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -26,6 +28,7 @@ export interface MigrationCenterDomains {
   importJobs: ImportJobs;
   preferenceSets: PreferenceSets;
   locations: LocationsDomain;
+  discoveryClients: DiscoveryClients;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -42,4 +45,5 @@ export const FAMILIES: readonly Registry[] = registry([
   importJobsFamily,
   preferenceSetsFamily,
   locationsFamily,
+  discoveryClientsFamily,
 ]);
