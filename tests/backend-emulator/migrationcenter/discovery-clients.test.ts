@@ -3,11 +3,12 @@
  * heartbeats and expiration give), the state rule itself on literal times, and the same methods
  * through Google's newest client (googleapis-latest).
  */
+import * as fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { google as googleLatest } from 'googleapis-latest';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { discoveryClientState, HEARTBEAT_TIMEOUT_MS } from '../../../backend-emulator/migrationcenter/discovery-clients/state';
-import { BASE, EMPTY_TYPE, PARENT, SOURCE, call, ensureSource, googleError, newApp, ok, violations } from '../../support/migrationcenter';
+import { BASE, EMPTY_TYPE, PARENT, SOURCE, call, ensureSource, googleError, newApp, ok, tempDir, violations } from '../../support/migrationcenter';
 
 const CLIENT_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.DiscoveryClient';
 const ACCOUNT = 'collector@p1.iam.gserviceaccount.com';
@@ -145,6 +146,35 @@ describe('over REST', () => {
         .sort(),
     ).toEqual(['errors[0].code', 'uptime']);
     expect((await get('dc')).state).toBe('OFFLINE');
+  });
+});
+
+describe('on disk', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = tempDir('mc-prefs-clients-');
+  });
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  test('preference sets, settings and discovery clients (with their heartbeats) survive a restart', async () => {
+    let app = newApp({ dataDir, inMemory: false });
+    await app.ready();
+    await ensureSource(app);
+    ok(await call(app, 'POST', `${BASE}/preferenceSets?preferenceSetId=ps`, { virtualMachinePreferences: { commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR' } }));
+    ok(await call(app, 'PATCH', `${BASE}/settings?updateMask=preferenceSet`, { preferenceSet: `${PARENT}/preferenceSets/ps` }));
+    ok(await call(app, 'POST', `${BASE}/discoveryClients?discoveryClientId=dc`, { source: SOURCE, serviceAccount: ACCOUNT }));
+    ok(await call(app, 'POST', `${BASE}/discoveryClients/dc:sendHeartbeat`, { version: '3.1' }));
+    await app.close();
+
+    app = newApp({ dataDir, inMemory: false });
+    await app.ready();
+    try {
+      expect(ok(await call(app, 'GET', `${BASE}/preferenceSets/ps`)).virtualMachinePreferences).toEqual({ commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR' });
+      expect(ok(await call(app, 'GET', `${BASE}/settings`)).preferenceSet).toBe(`${PARENT}/preferenceSets/ps`);
+      expect(ok(await call(app, 'GET', `${BASE}/discoveryClients/dc`))).toMatchObject({ state: 'ACTIVE', version: '3.1' });
+    } finally {
+      await app.close();
+    }
   });
 });
 
