@@ -16,6 +16,7 @@ import type { PreferenceSets } from './preference-sets/preference-sets';
 import type { LocationsDomain } from './locations/family';
 import type { AssetFrames } from './asset-frames/asset-frames';
 import type { Relations } from './relations/relations';
+import type { DiscoveryClients } from './discovery-clients/discovery-clients';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
@@ -27,6 +28,7 @@ import { preferenceSetsFamily } from './preference-sets/family';
 import { locationsFamily } from './locations/family';
 import { assetFramesFamily } from './asset-frames/family';
 import { relationsFamily } from './relations/family';
+import { discoveryClientsFamily } from './discovery-clients/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -41,6 +43,7 @@ export interface MigrationCenterDomains {
   locations: LocationsDomain;
   assetFrames: AssetFrames;
   relations: Relations;
+  discoveryClients: DiscoveryClients;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -62,4 +65,5 @@ export const FAMILIES: readonly Registry[] = registry([
   locationsFamily,
   assetFramesFamily,
   relationsFamily,
+  discoveryClientsFamily,
 ]);
