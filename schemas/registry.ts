@@ -27,6 +27,9 @@ import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 import ImportDataFile from './ImportDataFile.schema.json';
+import SignedUriDestination from './SignedUriDestination.schema.json';
+import AssetsExportJob from './AssetsExportJob.schema.json';
+import ReportExportJob from './ReportExportJob.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -52,6 +55,9 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Source,
   SourceArgs,
   ImportDataFile,
+  AssetsExportJob,
+  ReportExportJob,
+  SignedUriDestination,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -80,6 +86,9 @@ export type SchemaName =
   | 'Source'
   | 'SourceArgs'
   | 'ImportDataFile'
+  | 'AssetsExportJob'
+  | 'ReportExportJob'
+  | 'SignedUriDestination'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

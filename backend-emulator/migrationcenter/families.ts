@@ -9,10 +9,12 @@ import type { Assets } from './assets/assets';
 import type { Sources } from './sources/sources';
 import type { ImportDataFiles } from './import-data-files/import-data-files';
 import type { ImportJobs } from './import-jobs/import-jobs';
+import type { AssetsExportJobs } from './assets-export-jobs/assets-export-jobs';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
 import { importJobsFamily } from './import-jobs/family';
+import { assetsExportJobsFamily } from './assets-export-jobs/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -20,6 +22,7 @@ export interface MigrationCenterDomains {
   sources: Sources;
   importDataFiles: ImportDataFiles;
   importJobs: ImportJobs;
+  assetsExportJobs: AssetsExportJobs;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -29,4 +32,4 @@ function registry<const T extends readonly Registry[]>(families: Covers<T>): rea
   return families;
 }
 
-export const FAMILIES: readonly Registry[] = registry([assetsFamily, sourcesFamily, importDataFilesFamily, importJobsFamily]);
+export const FAMILIES: readonly Registry[] = registry([assetsFamily, sourcesFamily, importDataFilesFamily, importJobsFamily, assetsExportJobsFamily]);

@@ -9,6 +9,10 @@ export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,
   importDataFile: `${TYPE_PREFIX}ImportDataFile`,
   source: `${TYPE_PREFIX}Source`,
+  assetsExportJob: `${TYPE_PREFIX}AssetsExportJob`,
+  runAssetsExportJobResponse: `${TYPE_PREFIX}RunAssetsExportJobResponse`,
+  reportExportJob: `${TYPE_PREFIX}ReportExportJob`,
+  runReportExportJobResponse: `${TYPE_PREFIX}RunReportExportJobResponse`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -19,6 +23,9 @@ export const RESOURCE_TYPES = {
   importDataFile: 'migrationcenter.googleapis.com/ImportDataFile',
   source: 'migrationcenter.googleapis.com/Source',
   asset: 'migrationcenter.googleapis.com/Asset',
+  assetsExportJob: 'migrationcenter.googleapis.com/AssetsExportJob',
+  report: 'migrationcenter.googleapis.com/Report',
+  reportExportJob: 'migrationcenter.googleapis.com/ReportExportJob',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -28,6 +35,13 @@ export const COLLECTIONS = {
   /** Import data files; key `{job}/importDataFiles/{id}` (their bytes: data-file-bytes.ts). */
   importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
+  assetsExportJobs: 'migrationcenter.assetsExportJobs',
+  /** Reports, keyed by name, the wire Report as value (the reports family's collection; export jobs read it). */
+  reports: 'migrationcenter.reports',
+  /** Report export jobs; key `{report}/reportExportJobs/{id}`. */
+  reportExportJobs: 'migrationcenter.reportExportJobs',
+  /** The export run in progress of an export job, keyed by the job's name (exports/export-runs.ts). */
+  exportRuns: 'migrationcenter.exportRuns',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 
