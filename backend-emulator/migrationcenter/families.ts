@@ -10,11 +10,13 @@ import type { Sources } from './sources/sources';
 import type { ImportDataFiles } from './import-data-files/import-data-files';
 import type { ImportJobs } from './import-jobs/import-jobs';
 import type { AssetsExportJobs } from './assets-export-jobs/assets-export-jobs';
+import type { ReportExportJobs } from './report-export-jobs/report-export-jobs';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
 import { importJobsFamily } from './import-jobs/family';
 import { assetsExportJobsFamily } from './assets-export-jobs/family';
+import { reportExportJobsFamily } from './report-export-jobs/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -23,6 +25,7 @@ export interface MigrationCenterDomains {
   importDataFiles: ImportDataFiles;
   importJobs: ImportJobs;
   assetsExportJobs: AssetsExportJobs;
+  reportExportJobs: ReportExportJobs;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -32,4 +35,11 @@ function registry<const T extends readonly Registry[]>(families: Covers<T>): rea
   return families;
 }
 
-export const FAMILIES: readonly Registry[] = registry([assetsFamily, sourcesFamily, importDataFilesFamily, importJobsFamily, assetsExportJobsFamily]);
+export const FAMILIES: readonly Registry[] = registry([
+  assetsFamily,
+  sourcesFamily,
+  importDataFilesFamily,
+  importJobsFamily,
+  assetsExportJobsFamily,
+  reportExportJobsFamily,
+]);
