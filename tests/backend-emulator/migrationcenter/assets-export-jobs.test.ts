@@ -18,6 +18,7 @@ import {
   inlinePayload,
   newApp,
   ok,
+  tempDir,
   violations,
   waitOperation,
 } from '../../support/migrationcenter';
@@ -404,5 +405,34 @@ describe('assets export jobs', () => {
     expect(gone.message).toMatch(/No export file/);
     expect(fs.readdirSync(mc().assetsExportJobs.files.root)).toEqual([]);
     googleError(await call(app, 'DELETE', jobPath('sig')), 404, 'NOT_FOUND');
+  });
+});
+
+describe('assets export jobs across a restart', () => {
+  test('the job, its execution, its file and its signed URL survive a restart with the same data dir', async () => {
+    const dataDir = tempDir('mc-exports-');
+    try {
+      let disk = newApp({ dataDir, inMemory: false });
+      await disk.ready();
+      disk.emulator.store.transaction(() => migrationCenterOf(disk.emulator)!.assets.upsert(PARENT, `${PARENT}/sources/direct`, [machine('d-1')]));
+      ok(await call(disk, 'POST', `${BASE}/assetsExportJobs?assetsExportJobId=kept`, { inventory: {}, ...CSV }));
+      const op = ok(await call(disk, 'POST', `${jobPath('kept')}:run`, {}));
+      const execution = (await waitOperation(disk, op.name)).response.assetsExportJobExecution;
+      await disk.close();
+
+      disk = newApp({ dataDir, inMemory: false });
+      try {
+        await disk.ready();
+        expect(ok(await call(disk, 'GET', jobPath('kept'))).recentExecutions).toEqual([execution]);
+        const url = new URL(execution.result.signedUris.signedUris[0].uri);
+        const file = await call(disk, 'GET', `${url.pathname}${url.search}`);
+        expect(file.status).toBe(200);
+        expect(file.raw.split('\r\n')[1].startsWith(`${PARENT}/assets/vm-d-1,vm-d-1,`)).toBe(true);
+      } finally {
+        await disk.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
