@@ -48,6 +48,9 @@ import BatchDeleteAssetsRequest from './BatchDeleteAssetsRequest.schema.json';
 import AssetFrame from './AssetFrame.schema.json';
 import Frames from './Frames.schema.json';
 import AssetFrameRules from './AssetFrameRules.schema.json';
+import SignedUriDestination from './SignedUriDestination.schema.json';
+import AssetsExportJob from './AssetsExportJob.schema.json';
+import ReportExportJob from './ReportExportJob.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -94,6 +97,9 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Frames,
   AssetFrame,
   AssetFrameRules,
+  AssetsExportJob,
+  ReportExportJob,
+  SignedUriDestination,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -143,6 +149,9 @@ export type SchemaName =
   | 'Frames'
   | 'AssetFrame'
   | 'AssetFrameRules'
+  | 'AssetsExportJob'
+  | 'ReportExportJob'
+  | 'SignedUriDestination'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

@@ -26,8 +26,11 @@ type Params = LocationParams & Record<string, string>;
 export type VerbHandler = (name: string, location: string, body: Record<string, unknown>, request: FastifyRequest) => unknown;
 
 export interface CollectionRouteOptions {
-  /** The parent resource's collection segment when the parent is not the location: `reportConfigs`. */
-  under?: string;
+  /**
+   * The parent resource's collection segment when the parent is not the location: `reportConfigs`;
+   * a list of them for a parent further down (`['reportConfigs', 'reports']`).
+   */
+  under?: string | readonly string[];
   /** Which standard methods the collection has (Google omits some: reports have no patch). */
   methods?: ReadonlyArray<'create' | 'list' | 'get' | 'patch' | 'delete'>;
   /** Custom verbs on one resource. */
@@ -43,15 +46,15 @@ export function collectionRoutes<W extends NamedResource>(scope: FamilyScope, co
   const { segment, idField } = collection.spec;
   const methods = new Set(options.methods ?? ALL_METHODS);
   const verbs = options.verbs ?? {};
-  const parentPath = options.under ? `${scope.prefix}/${options.under}/:parentId` : scope.prefix;
+  const under = options.under === undefined ? [] : typeof options.under === 'string' ? [options.under] : options.under;
+  const parentPath = scope.prefix + under.map((s, i) => `/${s}/:parent${i}`).join('');
   const base = `${parentPath}/${segment}`;
 
   /** The location, and the collection's parent (the location, or the resource `under` names). */
   const parentNames = (request: FastifyRequest<{ Params: Params }>, field: string): { location: string; parent: string } => {
     const location = parentOf(request, field);
-    if (!options.under) return { location, parent: location };
-    const { id } = idSegment(request, request.params.parentId);
-    return { location, parent: `${location}/${options.under}/${id}` };
+    const parent = location + under.map((s, i) => `/${s}/${idSegment(request, request.params[`parent${i}`]).id}`).join('');
+    return { location, parent };
   };
   const resourceName = (request: FastifyRequest<{ Params: Params }>, verbNames?: readonly string[]): { name: string; location: string; verb?: string } => {
     const { location, parent } = parentNames(request, 'name');

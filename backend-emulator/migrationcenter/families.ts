@@ -17,6 +17,8 @@ import type { LocationsDomain } from './locations/family';
 import type { AssetFrames } from './asset-frames/asset-frames';
 import type { Relations } from './relations/relations';
 import type { DiscoveryClients } from './discovery-clients/discovery-clients';
+import type { AssetsExportJobs } from './assets-export-jobs/assets-export-jobs';
+import type { ReportExportJobs } from './report-export-jobs/report-export-jobs';
 import { assetsFamily } from './assets/family';
 import { sourcesFamily } from './sources/family';
 import { importDataFilesFamily } from './import-data-files/family';
@@ -29,6 +31,8 @@ import { locationsFamily } from './locations/family';
 import { assetFramesFamily } from './asset-frames/family';
 import { relationsFamily } from './relations/family';
 import { discoveryClientsFamily } from './discovery-clients/family';
+import { assetsExportJobsFamily } from './assets-export-jobs/family';
+import { reportExportJobsFamily } from './report-export-jobs/family';
 
 /** Each family's domain object, by the family's key. */
 export interface MigrationCenterDomains {
@@ -44,6 +48,8 @@ export interface MigrationCenterDomains {
   assetFrames: AssetFrames;
   relations: Relations;
   discoveryClients: DiscoveryClients;
+  assetsExportJobs: AssetsExportJobs;
+  reportExportJobs: ReportExportJobs;
 }
 
 /** A family for every key of MigrationCenterDomains (a missing or extra one fails to compile). */
@@ -66,4 +72,6 @@ export const FAMILIES: readonly Registry[] = registry([
   assetFramesFamily,
   relationsFamily,
   discoveryClientsFamily,
+  assetsExportJobsFamily,
+  reportExportJobsFamily,
 ]);

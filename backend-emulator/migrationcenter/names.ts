@@ -16,6 +16,10 @@ export const TYPES = {
   settings: `${TYPE_PREFIX}Settings`,
   discoveryClient: `${TYPE_PREFIX}DiscoveryClient`,
   relation: `${TYPE_PREFIX}Relation`,
+  assetsExportJob: `${TYPE_PREFIX}AssetsExportJob`,
+  runAssetsExportJobResponse: `${TYPE_PREFIX}RunAssetsExportJobResponse`,
+  reportExportJob: `${TYPE_PREFIX}ReportExportJob`,
+  runReportExportJobResponse: `${TYPE_PREFIX}RunReportExportJobResponse`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -35,6 +39,8 @@ export const RESOURCE_TYPES = {
   location: 'locations.googleapis.com/Location',
   errorFrame: 'migrationcenter.googleapis.com/ErrorFrame',
   relation: 'migrationcenter.googleapis.com/Relation',
+  assetsExportJob: 'migrationcenter.googleapis.com/AssetsExportJob',
+  reportExportJob: 'migrationcenter.googleapis.com/ReportExportJob',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -58,6 +64,11 @@ export const COLLECTIONS = {
   errorFrames: 'migrationcenter.errorFrames',
   /** Relations between assets (no frame carries them in v1alpha1: always empty, see relations/). */
   relations: 'migrationcenter.relations',
+  assetsExportJobs: 'migrationcenter.assetsExportJobs',
+  /** Report export jobs; key `{report}/reportExportJobs/{id}`. */
+  reportExportJobs: 'migrationcenter.reportExportJobs',
+  /** The export run in progress of an export job, keyed by the job's name (exports/export-runs.ts). */
+  exportRuns: 'migrationcenter.exportRuns',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 

@@ -57,6 +57,9 @@ export interface CollectionSpec<W extends NamedResource> {
 
 /** The standard methods over one `CollectionSpec`. */
 export class ResourceCollection<W extends NamedResource> {
+  /** What other families do when one of these resources goes (inside the delete's transaction). */
+  private readonly removeListeners: Array<(resource: W) => void> = [];
+
   constructor(
     readonly spec: CollectionSpec<W>,
     protected readonly store: Store,
@@ -155,7 +158,16 @@ export class ResourceCollection<W extends NamedResource> {
   remove(name: string): void {
     const resource = this.get(name);
     this.spec.beforeDelete?.(resource);
+    for (const listener of this.removeListeners) listener(resource);
     this.store.delete(this.spec.storeCollection, name);
+  }
+
+  /**
+   * Lets a family that keeps resources under these (export jobs under a report) remove them in the
+   * same transaction as the delete, so that nothing is left naming a parent that is gone.
+   */
+  onRemove(listener: (resource: W) => void): void {
+    this.removeListeners.push(listener);
   }
 
   // ------------------------------------------------------------------ rules

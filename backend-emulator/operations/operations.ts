@@ -312,7 +312,8 @@ export class ServiceOperations {
         const result = await response;
         if (this.registry.generation !== generation) return;
         if (result instanceof WorkEnd) {
-          this.endWithState(op.name, result.error === undefined ? { response: { '@type': start.responseType } } : { error: result.error }, result.writeState);
+          const outcome: Outcome = result.error === undefined ? { response: { '@type': start.responseType, ...result.response } } : { error: result.error };
+          this.endWithState(op.name, outcome, result.writeState);
         } else this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
       } catch (err) {
         if (this.registry.generation !== generation) return;

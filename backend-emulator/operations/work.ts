@@ -32,11 +32,13 @@ export interface WorkState {
 /**
  * The end of background work with its resource's final state: `writeState` runs inside the same
  * transaction that ends the Operation (with `error`, or the response), so both commit or neither.
+ * `response` is the response's fields beside its `@type` (none: an empty message).
  */
 export class WorkEnd {
   constructor(
     readonly writeState: () => void,
     readonly error?: unknown,
+    readonly response?: Record<string, unknown>,
   ) {}
 }
 
