@@ -10,6 +10,9 @@
  *   POST   /v1/{name}:setIamPolicy        {policy, updateMask}
  *   POST   /v1/{name}:testIamPermissions  {permissions}
  *   GET/DELETE /v1/{parent}/operations[/{id}], POST .../{id}:cancel
+ *   GET /v1/projects/{p}/locations[/{l}]                           (only `global`)
+ * The operations and locations paths are Migration Center v1's too (mixins/shared-paths.ts):
+ * without a Host naming a service, Network Services answers for `global`, its only location.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
@@ -18,6 +21,7 @@ import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { pageRequest } from '../http/paging';
 import { registerOperationRoutes } from '../operations/routes';
+import { registerLocationRoutes } from '../mixins/locations';
 import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
 import { IamPolicies } from './iam-policy';
 import { EndpointPolicyIam } from './endpoint-policy-iam';
@@ -113,5 +117,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     return endpointPolicies.delete(name, parent, request.principal?.member);
   });
 
-  registerOperationRoutes(app, ops, API_PREFIX);
+  const claimsLocation = (location: string): boolean => location === 'global';
+  registerOperationRoutes(app, ops, API_PREFIX, { claimsLocation });
+  registerLocationRoutes(app, store, API_PREFIX, { service: 'networkservices', locationIds: ['global'], claimsLocation });
 }

@@ -81,7 +81,8 @@ export const OPERATION_LIST_FIELDS: ListFields<Operation> = {
 export interface OperationServiceOptions {
   /** Folder-level service name; the store collection is `operations/<service>`. */
   service: string;
-  apiVersion: string;
+  /** Recorded in each new operation's metadata: a version, or the version of the request being served. */
+  apiVersion: string | (() => string);
   /** `@type` of the metadata, e.g. `type.googleapis.com/google.cloud.migrationcenter.v1alpha1.OperationMetadata`. */
   metadataType: string;
   /** Mark operations left unfinished by a previous process as failed (default true). */
@@ -245,7 +246,7 @@ export class ServiceOperations {
         target: start.target,
         verb: start.verb,
         requestedCancellation: false,
-        apiVersion: this.options.apiVersion,
+        apiVersion: typeof this.options.apiVersion === 'function' ? this.options.apiVersion() : this.options.apiVersion,
         ...(start.metadata ?? {}),
       },
       done: false,
@@ -418,6 +419,11 @@ export class ServiceOperations {
   /** The targets of this process's running work (for tests). */
   runningTargets(): string[] {
     return this.registry.runningTargets();
+  }
+
+  /** Whether this service holds the operation `name`. */
+  has(name: string): boolean {
+    return this.store.get<Operation>(this.collection, name) !== undefined;
   }
 
   get(name: string): Operation {
