@@ -185,6 +185,10 @@ describe('Migration Center v1 beside v1alpha1, over one domain', () => {
     const body = csv(VM_HEADER, vmRow('m-1', 'web-1'), vmRow('m-2', 'db-1', { AllocatedProcessorCoreCount: '8', MemoryGiB: '32' }));
     const put = await fetch(file.uploadFileInfo!.signedUri!, { method: 'PUT', headers: file.uploadFileInfo!.headers!, body });
     expect(put.status).toBe(200);
+    // A second file, deleted through v1 before the job runs (data files change only before).
+    const { data: spare } = await files.create({ parent: JOB, importDataFileId: 'spare', requestBody: { format: 'IMPORT_JOB_FORMAT_STRATOZONE_CSV' } });
+    const { data: deletedFile } = await files.delete({ name: (spare.response as { name: string }).name });
+    expect(deletedFile).toMatchObject({ done: true, metadata: { '@type': `${V1}OperationMetadata`, verb: 'delete' }, response: { '@type': EMPTY } });
     const { data: listedFiles } = await files.list({ parent: JOB });
     expect(listedFiles.importDataFiles!.map((f) => [f.name, f.state, f.format])).toEqual([[file.name, 'ACTIVE', 'IMPORT_JOB_FORMAT_STRATOZONE_CSV']]);
     expect((await files.get({ name: file.name! })).data).toMatchObject({ state: 'ACTIVE', format: 'IMPORT_JOB_FORMAT_STRATOZONE_CSV' });
@@ -218,9 +222,6 @@ describe('Migration Center v1 beside v1alpha1, over one domain', () => {
       requestBody: { aggregations: [{ field: 'name', count: {} }] },
     });
     expect(aggregated).toEqual({ results: [{ field: 'name', count: { value: '2' } }] });
-
-    const { data: deletedFile } = await files.delete({ name: file.name! });
-    expect(deletedFile).toMatchObject({ done: true, response: { '@type': EMPTY } });
   });
 
   test('operations: list, get, cancel and delete through v1, in v1 types', async () => {
