@@ -54,14 +54,21 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
     return { operations: page.items.map(owner.present), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
-  /** The operation the path names, with the service that holds it (NOT_FOUND when none does). */
-  const operationOf = (request: FastifyRequest<{ Params: OperationParams }>, verb?: string): { name: string; owner: OperationsTenant } => {
+  /** The operation name the path gives (with `verb`, or none: anything else is a path nobody serves). */
+  const nameOf = (request: FastifyRequest<{ Params: OperationParams }>, verb?: string): string => {
     const split = splitVerb(request.params.operation);
     if (split.verb !== verb) throw unknownPath(request.method, request.url.split('?')[0]);
-    const name = `${locationName(request.params.project, request.params.location, 'name').parent}/operations/${split.id}`;
+    return `${locationName(request.params.project, request.params.location, 'name').parent}/operations/${split.id}`;
+  };
+  /** The service that holds the operation `name` (NOT_FOUND when none the request may mean does). */
+  const ownerOf = (request: FastifyRequest, name: string): OperationsTenant => {
     const owner = candidateTenants(request, tenants).find((t) => t.ops.has(name));
     if (!owner) throw notFound('google.longrunning.Operation', name);
-    return { name, owner };
+    return owner;
+  };
+  const operationOf = (request: FastifyRequest<{ Params: OperationParams }>): { name: string; owner: OperationsTenant } => {
+    const name = nameOf(request);
+    return { name, owner: ownerOf(request, name) };
   };
 
   app.get<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
@@ -76,10 +83,10 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
   });
 
   app.post<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
-    const { name, owner } = operationOf(request, 'cancel');
+    const name = nameOf(request, 'cancel');
     // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
     refuseUnknownFields(objectBody(request), (k) => k === 'name');
-    owner.ops.cancel(name);
+    ownerOf(request, name).ops.cancel(name);
     return {};
   });
 }
