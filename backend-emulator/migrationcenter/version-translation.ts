@@ -63,7 +63,9 @@ export function readRequestMessage(version: WireVersion, message: string, body: 
       }
       out[stored] = storedValue ?? value;
     } else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, stored));
-    else out[stored] = value;
+    else if (child && Array.isArray(value)) {
+      out[stored] = value.map((item, i) => (isObject(item) ? readRequestMessage(version, child, item, `${protoPath(at, stored)}[${i}]`) : item));
+    } else out[stored] = value;
   }
   return out;
 }
@@ -82,7 +84,8 @@ function writeMessage(version: WireVersion, message: string, value: Record<strin
       continue;
     }
     const child = diff.children?.[key];
-    out[diff.renames?.[key] ?? key] = child && isObject(field) ? writeMessage(version, child, field) : field;
+    const write = (item: unknown): unknown => (child && isObject(item) ? writeMessage(version, child, item) : item);
+    out[diff.renames?.[key] ?? key] = Array.isArray(field) ? field.map(write) : write(field);
   }
   return out;
 }

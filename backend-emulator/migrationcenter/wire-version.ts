@@ -20,7 +20,7 @@ export interface MessageDifference {
   readonly renames?: Readonly<Record<string, string>>;
   /** Enum fields whose values differ, by field. */
   readonly enums?: Readonly<Record<string, EnumDifference>>;
-  /** Message-typed fields whose message differs too: field -> message name (a key of `messages`). */
+  /** Message-typed fields (or lists of messages) whose message differs too: field -> message name (a key of `messages`). */
   readonly children?: Readonly<Record<string, string>>;
 }
 
@@ -51,12 +51,23 @@ export interface WireVersion {
   readonly collections: Readonly<Record<string, { message: string; protoName: string }>>;
 }
 
-/** What every version calls a collection's message (the same in both versions). */
+/**
+ * What every version calls a collection's message (the same in both versions), for the families
+ * built and those to come: a family whose messages differ in v1 adds its rows to V1.messages.
+ */
 const COLLECTIONS = {
   importJobs: { message: 'ImportJob', protoName: 'import_job' },
   importDataFiles: { message: 'ImportDataFile', protoName: 'import_data_file' },
   sources: { message: 'Source', protoName: 'source' },
   assets: { message: 'Asset', protoName: 'asset' },
+  groups: { message: 'Group', protoName: 'group' },
+  preferenceSets: { message: 'PreferenceSet', protoName: 'preference_set' },
+  reportConfigs: { message: 'ReportConfig', protoName: 'report_config' },
+  reports: { message: 'Report', protoName: 'report' },
+  discoveryClients: { message: 'DiscoveryClient', protoName: 'discovery_client' },
+  errorFrames: { message: 'ErrorFrame', protoName: 'error_frame' },
+  relations: { message: 'Relation', protoName: 'relation' },
+  assetsExportJobs: { message: 'AssetsExportJob', protoName: 'assets_export_job' },
 } as const;
 
 /** The stored shape: nothing to translate. */
@@ -92,6 +103,44 @@ export const V1: WireVersion = {
       },
     },
     Source: { renames: { isManaged: 'managed' } },
+    DiscoveryClient: { lacks: ['recommendedVersions'] },
+    PreferenceSet: { lacks: ['databasePreferences', 'regionPreferences'], children: { virtualMachinePreferences: 'VirtualMachinePreferences' } },
+    VirtualMachinePreferences: {
+      lacks: ['estimatedUsage', 'networkCostParameters', 'sizingOptimizationCustomParameters'],
+      children: {
+        computeEnginePreferences: 'ComputeEnginePreferences',
+        soleTenancyPreferences: 'SoleTenancyPreferences',
+        vmwareEnginePreferences: 'VmwareEnginePreferences',
+      },
+    },
+    ComputeEnginePreferences: { lacks: ['multithreading', 'osPricingPreferences'] },
+    SoleTenancyPreferences: { lacks: ['osPricingPreferences'] },
+    VmwareEnginePreferences: { lacks: ['licenseDiscountPercentage', 'machinePreferences', 'serviceType'] },
+    Report: { children: { summary: 'ReportSummary' } },
+    ReportSummary: {
+      lacks: ['databaseStats', 'virtualMachineStats'],
+      children: { allAssetsStats: 'ReportSummaryAssetAggregateStats', groupFindings: 'ReportSummaryGroupFinding' },
+    },
+    ReportSummaryAssetAggregateStats: { lacks: ['assetAge', 'databaseTypes', 'estimatedUsageStats', 'memoryUtilization', 'storageUtilization'] },
+    ReportSummaryGroupFinding: {
+      lacks: ['assetType', 'databaseType', 'group'],
+      children: { assetAggregateStats: 'ReportSummaryAssetAggregateStats', preferenceSetFindings: 'ReportSummaryGroupPreferenceSetFinding' },
+    },
+    ReportSummaryGroupPreferenceSetFinding: {
+      lacks: [
+        'databaseFinding',
+        'machineFinding',
+        'monthlyCostDatabaseBackup',
+        'monthlyCostDatabaseLicensing',
+        'monthlyCostGcveProtected',
+        'monthlyCostPortableVmwareLicense',
+        'preferenceSet',
+        'preferredRegion',
+        'pricingTrack',
+        'topPriority',
+      ],
+      children: { machinePreferences: 'VirtualMachinePreferences' },
+    },
     Asset: {
       lacks: [
         'virtualMachineDetails',

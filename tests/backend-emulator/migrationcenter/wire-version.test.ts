@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { V1 } from '../../../backend-emulator/migrationcenter/wire-version';
+import { readRequestMessage, writeAnswer } from '../../../backend-emulator/migrationcenter/version-translation';
 
 const CLIENT = path.join(__dirname, '../../../node_modules/googleapis-latest/build/src/apis/migrationcenter');
 
@@ -50,4 +51,61 @@ describe.each(Object.entries(V1.messages))('v1 %s', (message, diff) => {
 
 test('the collections the table reads resources by are the messages of both clients', () => {
   for (const { message } of Object.values(V1.collections)) expect([message, alpha.has(message), v1.has(message)]).toEqual([message, true, true]);
+});
+
+describe('the v1 edge applies the table to messages of families built later, found by name or @type', () => {
+  const SET = 'projects/p/locations/l/preferenceSets/ps';
+
+  test('a PreferenceSet read through v1 loses the fields v1 lacks, also in nested preferences', () => {
+    const stored = {
+      name: SET,
+      displayName: 'prefs',
+      regionPreferences: { preferredRegions: ['us-central1'] },
+      virtualMachinePreferences: {
+        commitmentPlan: 'COMMITMENT_PLAN_NONE',
+        computeEnginePreferences: { multithreading: 'ENABLED', licenseType: 'LICENSE_TYPE_DEFAULT' },
+      },
+    };
+    expect(writeAnswer(V1, { preferenceSets: [stored] })).toEqual({
+      preferenceSets: [
+        {
+          name: SET,
+          displayName: 'prefs',
+          virtualMachinePreferences: { commitmentPlan: 'COMMITMENT_PLAN_NONE', computeEnginePreferences: { licenseType: 'LICENSE_TYPE_DEFAULT' } },
+        },
+      ],
+    });
+  });
+
+  test("a Report in an Operation's response: v1 @types, list children translated item by item", () => {
+    const op = {
+      name: 'projects/p/locations/l/operations/o',
+      metadata: { '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.OperationMetadata', apiVersion: 'v1alpha1' },
+      response: {
+        '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.Report',
+        name: 'projects/p/locations/l/reportConfigs/c/reports/r',
+        summary: { groupFindings: [{ displayName: 'g', group: 'x', preferenceSetFindings: [{ displayName: 'f', topPriority: 'COST' }] }] },
+      },
+    };
+    expect(writeAnswer(V1, op)).toEqual({
+      name: 'projects/p/locations/l/operations/o',
+      metadata: { '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1.OperationMetadata', apiVersion: 'v1alpha1' },
+      response: {
+        '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1.Report',
+        name: 'projects/p/locations/l/reportConfigs/c/reports/r',
+        summary: { groupFindings: [{ displayName: 'g', preferenceSetFindings: [{ displayName: 'f' }] }] },
+      },
+    });
+  });
+
+  test('a v1 request body naming a field v1 lacks, deep in a message, is refused with its proto path', () => {
+    const body = { virtualMachinePreferences: { computeEnginePreferences: { multithreading: 'ENABLED' } } };
+    expect(() => readRequestMessage(V1, 'PreferenceSet', body, 'preference_set')).toThrow(
+      'Invalid JSON payload received. Unknown name "multithreading" at \'preference_set.virtual_machine_preferences.compute_engine_preferences\': Cannot find field.',
+    );
+    expect(readRequestMessage(V1, 'PreferenceSet', { displayName: 'd', virtualMachinePreferences: { commitmentPlan: 'X' } }, 'preference_set')).toEqual({
+      displayName: 'd',
+      virtualMachinePreferences: { commitmentPlan: 'X' },
+    });
+  });
 });
