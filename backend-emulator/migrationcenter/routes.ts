@@ -113,6 +113,6 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     });
     // Shared with Network Services on /v1 (mixins/shared-paths.ts); answered in the version's shape.
     registerOperationRoutes(app, ops, version.base, { present: (op) => writeAnswer(version, op) as object });
-    registerLocationRoutes(app, ctx.store, version.base, { service: 'migrationcenter', locationIds: MIGRATION_CENTER_LOCATIONS });
+    registerLocationRoutes(app, ctx.operations, version.base, { service: 'migrationcenter', locationIds: MIGRATION_CENTER_LOCATIONS });
   }
 }

@@ -24,7 +24,10 @@ export interface Tenant {
   readonly claimsLocation?: (location: string) => boolean;
 }
 
-/** The tenants of each shared route, per app (keyed by an object the app owns, such as its operations registry). */
+/**
+ * The tenants of each shared route, per app: keyed by an object of that app alone (its operations
+ * registry; not its store, which a test may hand to the next app it builds).
+ */
 const registries = new WeakMap<object, Map<string, Tenant[]>>();
 
 /**

@@ -119,5 +119,5 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   const claimsLocation = (location: string): boolean => location === 'global';
   registerOperationRoutes(app, ops, API_PREFIX, { claimsLocation });
-  registerLocationRoutes(app, store, API_PREFIX, { service: 'networkservices', locationIds: ['global'], claimsLocation });
+  registerLocationRoutes(app, ctx.operations, API_PREFIX, { service: 'networkservices', locationIds: ['global'], claimsLocation });
 }

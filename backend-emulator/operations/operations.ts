@@ -224,6 +224,11 @@ export class ServiceOperations {
     return this.registry.store;
   }
 
+  /** Every service's operations of this app (one per app, unlike a store, which apps may share). */
+  get all(): Operations {
+    return this.registry;
+  }
+
   /**
    * A write whose change is immediate (create, patch, delete): one transaction with the requestId
    * guard, `change`, and a done Operation whose response is `change`'s result (writes.ts).

@@ -43,7 +43,7 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
     present: options.present ?? ((op) => op),
     ...(options.claimsLocation ? { claimsLocation: options.claimsLocation } : {}),
   };
-  const { first, tenants } = joinSharedPath(ops.store, `operations ${prefix}`, tenant);
+  const { first, tenants } = joinSharedPath(ops.all, `operations ${prefix}`, tenant);
   if (!first) return;
   const base = `${prefix}/projects/:project/locations/:location/operations`;
 
