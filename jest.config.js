@@ -1,4 +1,14 @@
 /** Jest runs the TypeScript sources directly through ts-jest. */
+const path = require('node:path');
+
+/*
+ * Node's compile cache (Node 22.1+): the modules Node itself loads (jest's own, ts-jest, TypeScript)
+ * start from cached bytecode, here and in the workers, which inherit the variable (about 0.4 s of
+ * CPU per process). In node_modules/.cache, so that a run leaves nothing in the machine's temp dir.
+ */
+if (!process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = path.join(__dirname, 'node_modules', '.cache', 'node-compile-cache');
+require('node:module').enableCompileCache?.(process.env.NODE_COMPILE_CACHE);
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],

@@ -45,6 +45,8 @@ export interface EmulatorAppOptions {
   storageDir?: string;
   storageEndpoint?: string;
   bodyLimit?: number;
+  /** The longest the console reads a row's cells for (default 10 s; tests shorten it). */
+  rowCellsTimeLimitMs?: number;
   /** The address the app's socket listens on (startEmulator sets it): an allowed Host. */
   listenHost?: string;
   /** Host names allowed beside loopback names and addresses (`--allow-host`). */
@@ -97,6 +99,7 @@ export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
     storageDir: options.storageDir,
     storageEndpoint: options.storageEndpoint,
     bodyLimit: options.bodyLimit,
+    rowCellsTimeLimitMs: options.rowCellsTimeLimitMs,
     listenHost: options.listenHost,
     allowHosts: options.allowHosts,
     allowOrigins: options.allowOrigins,

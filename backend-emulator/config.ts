@@ -12,6 +12,8 @@ export const DEFAULT_DATA_DIR = '.emulator-data';
 export const DEFAULT_LOG_LEVEL = 'warn';
 /** Default request body limit (1 MiB); a route may raise its own with fastify's `bodyLimit`. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** The longest the console reads a row's cells for (a row deep in a large file): 10 s. */
+export const DEFAULT_ROW_CELLS_TIME_LIMIT_MS = 10_000;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -46,6 +48,8 @@ export interface EmulatorConfig {
   /** Origin of a GCS-compatible server to read storage payloads from instead of `storageDir`. */
   storageEndpoint?: string;
   bodyLimit: number;
+  /** The longest the console's rowCells read runs before it ends 504 DEADLINE_EXCEEDED. */
+  rowCellsTimeLimitMs: number;
   /** The address the emulator listens on (`--host`); its own name is an allowed Host. */
   listenHost?: string;
   /** Host names allowed beside loopback and `listenHost` (`--allow-host`; http/request-origin.ts). */
@@ -60,6 +64,7 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     logLevel: DEFAULT_LOG_LEVEL,
     strictReferences: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    rowCellsTimeLimitMs: DEFAULT_ROW_CELLS_TIME_LIMIT_MS,
     allowHosts: [],
     allowOrigins: [],
     ...stripUndefined(overrides),

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of the project, each printing its own figures.
- * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, assets, reliability).
+ * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, assets, reports, reliability).
  */
 import { runValidationBench } from './validation';
 
@@ -30,6 +30,9 @@ const BENCHES: Record<string, () => Promise<void>> = {
   },
   async assets() {
     await (await import('./assets')).runAssetsBench();
+  },
+  async reports() {
+    await (await import('./reports')).runReportsBench();
   },
   async reliability() {
     await (await import('./reliability')).runReliabilityBench();

@@ -125,11 +125,18 @@ export interface UploadOptions {
   /** The folder relative paths start from (default: the process's). */
   cwd?: string;
   timeoutMs?: number;
+  /** The data file's id (default: `dataFileId` of the file name). */
+  importDataFileId?: string;
+  /** The data file's display name (default: the file name). */
+  displayName?: string;
+  /** Google's idempotency key for the data file's create. */
+  requestId?: string;
 }
 
 /**
  * Adds the data file of `file` to the job `jobName` (`projects/.../importJobs/{id}`): id from the
- * file name, display name the file name, `format`, then streams the bytes to its signed upload URL.
+ * file name and display name the file name unless the options give them, `format`, then streams
+ * the bytes to its signed upload URL.
  * Resolves with the size and sha256 of the bytes sent (which the server now holds).
  */
 export async function uploadLocalFile(
@@ -144,8 +151,8 @@ export async function uploadLocalFile(
   const size = fs.statSync(full).size;
   const created = await client.post<Operation>(
     `/${API_VERSION}/${jobName}/importDataFiles`,
-    { displayName: name, format },
-    { importDataFileId: dataFileId(name) },
+    { displayName: options.displayName ?? name, format },
+    { importDataFileId: options.importDataFileId ?? dataFileId(name), ...(options.requestId ? { requestId: options.requestId } : {}) },
   );
   const done = await client.waitForOperation(created, { apiVersion: API_VERSION, timeoutMs: options.timeoutMs, initialPollMs: 100, maxPollMs: 2000 });
   const info = (done.response as { uploadFileInfo?: UploadFileInfo } | undefined)?.uploadFileInfo;

@@ -27,6 +27,21 @@ import EndpointPolicyArgs from './EndpointPolicyArgs.schema.json';
 import Source from './Source.schema.json';
 import SourceArgs from './SourceArgs.schema.json';
 import ImportDataFile from './ImportDataFile.schema.json';
+import ResourcePlacement from './ResourcePlacement.schema.json';
+import GroupArgs from './GroupArgs.schema.json';
+import ReportConfigArgs from './ReportConfigArgs.schema.json';
+import ReportArgs from './ReportArgs.schema.json';
+import DiscoveryClientArgs from './DiscoveryClientArgs.schema.json';
+import ImportDataFileArgs from './ImportDataFileArgs.schema.json';
+import Group from './Group.schema.json';
+import AddAssetsToGroupRequest from './AddAssetsToGroupRequest.schema.json';
+import RemoveAssetsFromGroupRequest from './RemoveAssetsFromGroupRequest.schema.json';
+import ReportConfig from './ReportConfig.schema.json';
+import Report from './Report.schema.json';
+import PreferenceSet from './PreferenceSet.schema.json';
+import Settings from './Settings.schema.json';
+import DiscoveryClient from './DiscoveryClient.schema.json';
+import DiscoveryClientHeartbeat from './DiscoveryClientHeartbeat.schema.json';
 
 export type JsonSchema = Record<string, unknown> & { $id: string; title: string; description?: string };
 
@@ -52,6 +67,21 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   Source,
   SourceArgs,
   ImportDataFile,
+  GroupArgs,
+  ReportConfigArgs,
+  ReportArgs,
+  DiscoveryClientArgs,
+  ImportDataFileArgs,
+  ResourcePlacement,
+  Group,
+  AddAssetsToGroupRequest,
+  RemoveAssetsFromGroupRequest,
+  ReportConfig,
+  Report,
+  PreferenceSet,
+  Settings,
+  DiscoveryClient,
+  DiscoveryClientHeartbeat,
 ];
 
 /** Output types (what the emulator returns), so tests can check responses against them. */
@@ -80,6 +110,21 @@ export type SchemaName =
   | 'Source'
   | 'SourceArgs'
   | 'ImportDataFile'
+  | 'GroupArgs'
+  | 'ReportConfigArgs'
+  | 'ReportArgs'
+  | 'DiscoveryClientArgs'
+  | 'ImportDataFileArgs'
+  | 'ResourcePlacement'
+  | 'Group'
+  | 'AddAssetsToGroupRequest'
+  | 'RemoveAssetsFromGroupRequest'
+  | 'ReportConfig'
+  | 'Report'
+  | 'PreferenceSet'
+  | 'Settings'
+  | 'DiscoveryClient'
+  | 'DiscoveryClientHeartbeat'
   | 'ExecutionReport'
   | 'ValidationReport'
   | 'FileValidationReport'

@@ -32,6 +32,8 @@ function refTarget(ref: string): Node | undefined {
 
 function typeOf(node: Node): string {
   if (typeof node.$ref === 'string') {
+    // A message defined inside the schema itself (`#/$defs/X`): its section on the same page.
+    if (node.$ref.startsWith('#/$defs/')) return `[${refName(node.$ref)}](#${refName(node.$ref).toLowerCase()})`;
     const name = refName(node.$ref);
     if (!node.$ref.includes('#')) return `[${name}](${name}.md)`;
     const target = refTarget(node.$ref);
@@ -74,20 +76,30 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 }
 
+/** The property table of an object schema (a schema's own, or one of its `$defs`). */
+function propertyTable(schema: Node): string[] {
+  const properties = schema.properties as Record<string, Node>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const lines = ['| property | type | required | rules | description |', '|---|---|---|---|---|'];
+  for (const [name, node] of Object.entries(properties)) {
+    const alias = Object.entries(FIELD_ALIASES as Record<string, string>).find(([, wire]) => wire === name)?.[0];
+    const label = alias ? `\`${name}\` (provider argument alias: \`${alias}\`)` : `\`${name}\``;
+    lines.push(
+      `| ${label} | ${cell(typeOf(node))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(rules(node).join('; '))} | ${cell(String(node.description ?? ''))} |`,
+    );
+  }
+  lines.push('');
+  return lines;
+}
+
 function renderSchema(schema: JsonSchema): string {
   const lines: string[] = [HEADER, `# ${schema.title}\n`, `${schema.description ?? ''}\n`];
   const properties = schema.properties as Record<string, Node> | undefined;
-  const required = new Set((schema.required as string[] | undefined) ?? []);
   if (properties) {
-    lines.push('| property | type | required | rules | description |', '|---|---|---|---|---|');
-    for (const [name, node] of Object.entries(properties)) {
-      const alias = Object.entries(FIELD_ALIASES as Record<string, string>).find(([, wire]) => wire === name)?.[0];
-      const label = alias ? `\`${name}\` (provider argument alias: \`${alias}\`)` : `\`${name}\``;
-      lines.push(
-        `| ${label} | ${cell(typeOf(node))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(rules(node).join('; '))} | ${cell(String(node.description ?? ''))} |`,
-      );
+    lines.push(...propertyTable(schema));
+    for (const [name, def] of Object.entries((schema.$defs as Record<string, Node> | undefined) ?? {})) {
+      lines.push(`## ${name}\n`, `${String(def.description ?? '')}\n`, ...propertyTable(def));
     }
-    lines.push('');
   } else {
     const r = rules(schema);
     if (r.length) lines.push(`Type: ${typeOf(schema)}. Rules: ${r.join('; ')}.\n`);

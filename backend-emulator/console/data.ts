@@ -8,7 +8,7 @@
  * what matches the filters and copying only the lines of the requested page.
  */
 import { invalidArgument, notFound } from '../errors';
-import type { Page, PageRequest } from '../http/paging';
+import type { KeysetPageRequest, ListPage, PageLimits } from '../query/list-query';
 import type { EndpointPolicies, EndpointPolicy } from '../networkservices/endpoint-policies';
 import { viewPolicy, type IamPolicies, type Policy } from '../networkservices/iam-policy';
 import { RESOURCE_TYPES, lastSegment, parentOf } from '../migrationcenter/names';
@@ -26,8 +26,7 @@ export const REPORTS = ['validation', 'execution'] as const;
 export type ReportKind = (typeof REPORTS)[number];
 
 /** Lines of a row-error page: default and largest page size. */
-export const ROW_ERRORS_DEFAULT_PAGE = 50;
-export const ROW_ERRORS_MAX_PAGE = 500;
+export const ROW_ERRORS_PAGE: PageLimits = { defaultSize: 50, maxSize: 500 };
 /** Job-level and file-level errors sent with a job's details (the rest is counted). */
 export const MAX_LISTED_ERRORS = 100;
 /** Data files sent with a job's details (the rest is counted). */
@@ -57,7 +56,7 @@ export interface ConsolePolicy {
   iamRevision?: number;
 }
 
-export function endpointPolicyPage(domains: ConsoleDomains, page: PageRequest): Page<ConsolePolicy> {
+export function endpointPolicyPage(domains: ConsoleDomains, page: KeysetPageRequest): ListPage<ConsolePolicy> {
   const { endpointPolicies, iamPolicies } = domains;
   if (!endpointPolicies) return { items: [] };
   const result = endpointPolicies.listAll(page);
@@ -196,7 +195,7 @@ function jobPayloadOrDataFiles(domains: ConsoleDomains, job: ImportJobWire): Job
   };
 }
 
-export function jobPage(domains: ConsoleDomains, page: PageRequest): Page<JobSummary> {
+export function jobPage(domains: ConsoleDomains, page: KeysetPageRequest): ListPage<JobSummary> {
   if (!domains.importJobs) return { items: [] };
   const result = domains.importJobs.listAll(page);
   return { items: result.items.map((job) => jobPayloadOrDataFiles(domains, job)), nextPageToken: result.nextPageToken };
@@ -453,7 +452,7 @@ export function jobReporter(job: ImportJobWire): string {
  * keyset scan of that parent's assets in chunks; none for a job without an execution report (it
  * has not run).
  */
-export function assetPage(domains: ConsoleDomains, page: PageRequest, importJob?: string): Page<AssetWire> & { reporter?: string } {
+export function assetPage(domains: ConsoleDomains, page: KeysetPageRequest, importJob?: string): ListPage<AssetWire> & { reporter?: string } {
   const { assets } = domains;
   if (importJob === undefined) return assets ? assets.listAll(page) : { items: [] };
   const job = readJob(domains, importJob);

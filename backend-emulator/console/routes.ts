@@ -28,11 +28,10 @@ import type { EmulatorContext } from '../context';
 import { withAccess } from '../auth/access';
 import { intQueryParam, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
-import { pageRequest } from '../http/paging';
+import { keysetPageRequest, parsePageSize, type PageLimits } from '../query/list-query';
 import { GoogleApiError, invalidArgument, unknownPath } from '../errors';
 import {
-  ROW_ERRORS_DEFAULT_PAGE,
-  ROW_ERRORS_MAX_PAGE,
+  ROW_ERRORS_PAGE,
   assetPage,
   endpointPolicyPage,
   jobDetail,
@@ -50,10 +49,7 @@ import { loadStaticFiles } from './static-files';
 
 export const CONSOLE_API = '/emulator/v1/console';
 /** Page sizes of the console's lists (default, largest). */
-export const CONSOLE_PAGE = { default: 50, max: 500 } as const;
-
-/** The longest a row's cells are read for (a row deep in a large file); then 504 DEADLINE_EXCEEDED. */
-export const ROW_CELLS_TIME_LIMIT_MS = 10_000;
+export const CONSOLE_PAGE: PageLimits = { defaultSize: 50, maxSize: 500 };
 
 /**
  * Runs a read that scans files with a signal that aborts when the client goes away (its socket
@@ -122,7 +118,10 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
       return payload;
     });
 
-    const page = (request: FastifyRequest, scope: string) => pageRequest(request, scope, CONSOLE_PAGE.default, CONSOLE_PAGE.max);
+    // The console's lists page as the Google ones do (query/list-query.ts), with their own limits;
+    // `scope` binds a token to the list that issued it.
+    const page = (request: FastifyRequest, scope: string) =>
+      keysetPageRequest({ pageSize: queryParam(request, 'pageSize'), pageToken: queryParam(request, 'pageToken') }, scope, CONSOLE_PAGE);
 
     api.get(`${CONSOLE_API}/summary`, async () => summary(domains()));
 
@@ -148,14 +147,13 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
 
     api.get<{ Params: JobParams }>(`${jobPath}/rowErrors`, async (request) => {
       const name = jobName(request);
-      const size = intQueryParam(request, 'pageSize', 0, Number.MAX_SAFE_INTEGER);
       const file = queryParam(request, 'file');
       return jobRowErrorPage(domains(), name, {
         report: parseReportKind(queryParam(request, 'report')),
         file: file === undefined || file === '' ? undefined : file,
         severity: parseSeverity(queryParam(request, 'severity')),
         offset: intQueryParam(request, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
-        pageSize: !size ? ROW_ERRORS_DEFAULT_PAGE : Math.min(size, ROW_ERRORS_MAX_PAGE),
+        pageSize: parsePageSize(queryParam(request, 'pageSize'), ROW_ERRORS_PAGE),
       });
     });
 
@@ -166,7 +164,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
       const rowNumber = intQueryParam(request, 'row', 1, Number.MAX_SAFE_INTEGER);
       if (rowNumber === undefined) throw invalidArgument([{ field: 'row', description: 'is required: the row number the row error gives' }]);
       const sheet = queryParam(request, 'sheet');
-      return withReadLimit(request, reply, ROW_CELLS_TIME_LIMIT_MS, (signal) =>
+      return withReadLimit(request, reply, ctx.config.rowCellsTimeLimitMs, (signal) =>
         jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) }, signal),
       );
     });

@@ -34,6 +34,12 @@ export interface LocationName {
   parent: string;
 }
 
+/** Checks a project path segment (`projects/{project}`, the parent of `locations.list`). */
+export function checkProject(project: string, field = 'name'): string {
+  if (!PROJECT.test(project)) throw invalidArgument([{ field, description: `'${project}' is not a valid project id or number` }]);
+  return project;
+}
+
 /** Checks the project and location path segments and builds the parent name. */
 export function locationName(project: string, location: string, field = 'parent'): LocationName {
   if (!PROJECT.test(project)) throw invalidArgument([{ field, description: `'${project}' is not a valid project id or number` }]);

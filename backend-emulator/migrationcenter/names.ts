@@ -9,6 +9,12 @@ export const TYPES = {
   importJob: `${TYPE_PREFIX}ImportJob`,
   importDataFile: `${TYPE_PREFIX}ImportDataFile`,
   source: `${TYPE_PREFIX}Source`,
+  group: `${TYPE_PREFIX}Group`,
+  reportConfig: `${TYPE_PREFIX}ReportConfig`,
+  report: `${TYPE_PREFIX}Report`,
+  preferenceSet: `${TYPE_PREFIX}PreferenceSet`,
+  settings: `${TYPE_PREFIX}Settings`,
+  discoveryClient: `${TYPE_PREFIX}DiscoveryClient`,
   operationMetadata: `${TYPE_PREFIX}OperationMetadata`,
   empty: 'type.googleapis.com/google.protobuf.Empty',
 } as const;
@@ -19,6 +25,13 @@ export const RESOURCE_TYPES = {
   importDataFile: 'migrationcenter.googleapis.com/ImportDataFile',
   source: 'migrationcenter.googleapis.com/Source',
   asset: 'migrationcenter.googleapis.com/Asset',
+  group: 'migrationcenter.googleapis.com/Group',
+  reportConfig: 'migrationcenter.googleapis.com/ReportConfig',
+  report: 'migrationcenter.googleapis.com/Report',
+  preferenceSet: 'migrationcenter.googleapis.com/PreferenceSet',
+  settings: 'migrationcenter.googleapis.com/Settings',
+  discoveryClient: 'migrationcenter.googleapis.com/DiscoveryClient',
+  location: 'locations.googleapis.com/Location',
   operation: 'migrationcenter.googleapis.com/Operation',
 } as const;
 
@@ -28,6 +41,16 @@ export const COLLECTIONS = {
   /** Import data files; key `{job}/importDataFiles/{id}` (their bytes: data-file-bytes.ts). */
   importDataFiles: 'migrationcenter.importDataFiles',
   sources: 'migrationcenter.sources',
+  /** Groups; key = name (their members: the asset store's membership table). */
+  groups: 'migrationcenter.groups',
+  /** Report configs; key = name. */
+  reportConfigs: 'migrationcenter.reportConfigs',
+  /** Reports; key `{reportConfig}/reports/{id}`, value the wire Report with its whole summary. */
+  reports: 'migrationcenter.reports',
+  preferenceSets: 'migrationcenter.preferenceSets',
+  /** The settings of a location; key `projects/{p}/locations/{l}/settings`. */
+  settings: 'migrationcenter.settings',
+  discoveryClients: 'migrationcenter.discoveryClients',
   requestIds: 'migrationcenter.requestIds',
 } as const;
 

@@ -4,7 +4,7 @@
  * storage settings), builds each family of the registry (families.ts) in order, once, and then, for
  * every API version (wire-version.ts), lets each family declare its routes on a fastify context of
  * that version whose edge translates requests in and answers out (version-translation.ts); and it
- * serves the service's operations and locations in every version. Each family's folder documents
+ * serves the service's operations in every version. Each family's folder documents
  * its own routes.
  */
 import * as fs from 'fs';
@@ -14,11 +14,9 @@ import type { EmulatorContext } from '../context';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
 import { makeTempFolder } from '../temp-folders';
-import { registerLocationRoutes } from '../mixins/locations';
 import { COLLECTIONS, TYPES } from './names';
 import { V1ALPHA1, WIRE_VERSIONS, type WireVersion } from './wire-version';
 import { installVersionEdge, servedVersion, writeAnswer } from './version-translation';
-import { MIGRATION_CENTER_LOCATIONS } from './locations';
 import type { FamilyKey, FamilyScope } from './family';
 import { FAMILIES, type MigrationCenterDomains } from './families';
 import type { DataFileBytes } from './import-data-files/data-file-bytes';
@@ -113,6 +111,5 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     });
     // Shared with Network Services on /v1 (mixins/shared-paths.ts); answered in the version's shape.
     registerOperationRoutes(app, ops, version.base, { present: (op) => writeAnswer(version, op) as object });
-    registerLocationRoutes(app, ctx.operations, version.base, { service: 'migrationcenter', locationIds: MIGRATION_CENTER_LOCATIONS });
   }
 }

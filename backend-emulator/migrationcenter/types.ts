@@ -100,6 +100,8 @@ export interface AssetWire {
   attributes: Record<string, string>;
   /** Sources that reported this asset. */
   sources: string[];
+  /** The groups the asset is a member of (output only; absent when none). */
+  assignedGroups?: string[];
   virtualMachineDetails: Record<string, unknown>;
   performanceData?: Record<string, unknown>;
 }

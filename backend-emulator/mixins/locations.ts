@@ -3,14 +3,13 @@
  *   GET {prefix}/projects/{p}/locations?filter=&pageSize=&pageToken=   -> {locations, nextPageToken?}
  *   GET {prefix}/projects/{p}/locations/{l}                             -> Location
  *
- * A service declares the locations it serves (its `locationIds`); a location it does not list is
- * NOT_FOUND on `get`. Services with the same prefix share the routes (shared-paths.ts): a `get`
+ * A service answers its list and its `get` (NOT_FOUND for a location it does not have). Services with the same prefix share the routes (shared-paths.ts): a `get`
  * is answered by the service the Host names or else the first that claims the location; a `list`
  * by the service the Host names, or else by every service, each location once, from the first
  * service that claims it (a list of places, not of any service's records).
  */
 import type { FastifyInstance } from 'fastify';
-import { invalidArgument, notFound } from '../errors';
+import { invalidArgument } from '../errors';
 import { locationName } from '../http/names';
 import { listRequest } from '../http/list-request';
 import { listPage, type ListFields } from '../query/list-query';
@@ -24,21 +23,16 @@ export interface Location {
 }
 
 export interface LocationsTenant extends Tenant {
-  /** The location ids the service serves (`global`, `us-central1`, ...), in the order it lists them. */
-  readonly locationIds: readonly string[];
-  /** A location's display name, when the service gives one. */
-  readonly displayName?: (locationId: string) => string | undefined;
+  /** Every location of the project the service lists (unpaged: the route pages and filters). */
+  readonly all: (project: string) => Location[];
+  /** One location; throws NOT_FOUND for a location the service does not have. */
+  readonly get: (project: string, locationId: string) => Location;
 }
 
 const LOCATION_FIELDS: ListFields<Location> = {
   scalars: { name: (l) => l.name, locationId: (l) => l.locationId, displayName: (l) => l.displayName },
   name: (l) => l.name,
 };
-
-function locationOf(tenant: LocationsTenant, project: string, locationId: string): Location {
-  const displayName = tenant.displayName?.(locationId);
-  return { name: `projects/${project}/locations/${locationId}`, locationId, ...(displayName ? { displayName } : {}) };
-}
 
 /** Registers (or joins, for a second service with the same prefix) the locations routes of `prefix`. */
 export function registerLocationRoutes(app: FastifyInstance, owner: object, prefix: string, tenant: LocationsTenant): void {
@@ -52,20 +46,19 @@ export function registerLocationRoutes(app: FastifyInstance, owner: object, pref
     const seen = new Set<string>();
     const all: Location[] = [];
     for (const t of hosted ? [hosted] : tenants) {
-      for (const id of t.locationIds) {
-        if (seen.has(id) || (!hosted && tenantFor(request, tenants, id) !== t)) continue;
-        seen.add(id);
-        all.push(locationOf(t, project, id));
+      for (const location of t.all(project)) {
+        if (seen.has(location.locationId) || (!hosted && tenantFor(request, tenants, location.locationId) !== t)) continue;
+        seen.add(location.locationId);
+        all.push(location);
       }
     }
+    all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const page = listPage(all, listRequest(request), LOCATION_FIELDS, `locations:${prefix}:${project}`);
     return { locations: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
   app.get<{ Params: { project: string; location: string } }>(`${prefix}/projects/:project/locations/:location`, async (request) => {
-    const { parent } = locationName(request.params.project, request.params.location, 'name');
-    const t = tenantFor(request, tenants, request.params.location);
-    if (!t.locationIds.includes(request.params.location)) throw notFound('locations.googleapis.com/Location', parent);
-    return locationOf(t, request.params.project, request.params.location);
+    locationName(request.params.project, request.params.location, 'name');
+    return tenantFor(request, tenants, request.params.location).get(request.params.project, request.params.location);
   });
 }

@@ -4,7 +4,7 @@
  */
 import { alreadyExists, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
-import { listPage, type Page, type PageRequest } from '../http/paging';
+import { keysetPage, type KeysetPageRequest, type ListPage } from '../query/list-query';
 import { NAME_SEGMENT_ID } from '../http/names';
 import { jsonName } from '../http/protojson';
 import { joinField, schemaViolations } from '../http/validation';
@@ -134,14 +134,21 @@ export class EndpointPolicies {
     return this.store.get(ENDPOINT_POLICIES, name) !== undefined;
   }
 
-  list(parent: string, page: PageRequest): Page<EndpointPolicy> {
-    const result = listPage<EndpointPolicy>(this.store, ENDPOINT_POLICIES, `${parent}/endpointPolicies/`, page);
-    return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
+  list(parent: string, page: KeysetPageRequest): ListPage<EndpointPolicy> {
+    return this.pageUnder(`${parent}/endpointPolicies/`, page);
   }
 
-  /** Every endpoint policy of every project (the console's list); `page.pageToken` as from `list`. */
-  listAll(page: PageRequest): Page<EndpointPolicy> {
-    const result = listPage<EndpointPolicy>(this.store, ENDPOINT_POLICIES, '', page);
+  /** Every endpoint policy of every project, by name (the console's list). */
+  listAll(page: KeysetPageRequest): ListPage<EndpointPolicy> {
+    return this.pageUnder('', page);
+  }
+
+  private pageUnder(prefix: string, page: KeysetPageRequest): ListPage<EndpointPolicy> {
+    const result = keysetPage(
+      page,
+      (after, limit) => this.store.list<EndpointPolicy>(ENDPOINT_POLICIES, { prefix, after, limit }),
+      (e) => e.key,
+    );
     return { items: result.items.map((e) => e.value), nextPageToken: result.nextPageToken };
   }
 

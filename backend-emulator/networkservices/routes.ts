@@ -16,10 +16,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
-import { invalidArgument, unknownPath } from '../errors';
+import { invalidArgument, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
-import { pageRequest } from '../http/paging';
+import { listRequest } from '../http/list-request';
+import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
 import { registerLocationRoutes } from '../mixins/locations';
 import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
@@ -87,7 +88,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
   app.get<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
     checkGlobalLocation(request.params.location, 'parent');
-    const page = endpointPolicies.list(parent, pageRequest(request, `${API_PREFIX}/${parent}/endpointPolicies`));
+    const page = endpointPolicies.list(parent, keysetPageRequest(listRequest(request), `${API_PREFIX}/${parent}/endpointPolicies`));
     return { endpointPolicies: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
@@ -119,5 +120,14 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   const claimsLocation = (location: string): boolean => location === 'global';
   registerOperationRoutes(app, ops, API_PREFIX, { claimsLocation });
-  registerLocationRoutes(app, ctx.operations, API_PREFIX, { service: 'networkservices', locationIds: ['global'], claimsLocation });
+  const global = (project: string) => ({ name: `projects/${project}/locations/global`, locationId: 'global' });
+  registerLocationRoutes(app, ctx.operations, API_PREFIX, {
+    service: 'networkservices',
+    claimsLocation,
+    all: (project) => [global(project)],
+    get: (project, location) => {
+      if (location !== 'global') throw notFound('locations.googleapis.com/Location', `projects/${project}/locations/${location}`);
+      return global(project);
+    },
+  });
 }

@@ -10,7 +10,9 @@
  *   Time fields (`...Time`) compare as instants.
  * OrderBy: `field [asc|desc], ...`; ties break on `name`.
  * Paging: keyset tokens (the last item's sort key), bound to the filter and orderBy they came
- * from, so an insert between two pages neither repeats nor skips an item.
+ * from, so an insert between two pages neither repeats nor skips an item. The one page-size rule
+ * and the one token scheme of every list, the Google ones and the console's alike (which differ
+ * only in their page limits and scopes).
  */
 import { createHash } from 'crypto';
 import { invalidArgument } from '../errors';
@@ -335,13 +337,26 @@ function pageError(field: string, description: string) {
   return invalidArgument([{ field, description }]);
 }
 
-export function parsePageSize(value: string | number | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_PAGE_SIZE;
+/** A list's page sizes: the one an absent or 0 `pageSize` gets, and the largest one served. */
+export interface PageLimits {
+  defaultSize: number;
+  maxSize: number;
+}
+
+/** The page sizes of Google's lists (AIP-158). */
+export const GOOGLE_PAGE_LIMITS: PageLimits = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE };
+
+/**
+ * `pageSize`: absent or 0 is the default; larger than the largest is served as the largest
+ * (AIP-158: a server may cap it); negative or not an integer is INVALID_ARGUMENT.
+ */
+export function parsePageSize(value: string | number | undefined, limits: PageLimits = GOOGLE_PAGE_LIMITS): number {
+  if (value === undefined || value === '') return limits.defaultSize;
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(n)) throw pageError('pageSize', 'must be an integer');
   if (n < 0) throw pageError('pageSize', 'must not be negative');
-  if (n === 0) return DEFAULT_PAGE_SIZE;
-  return Math.min(n, MAX_PAGE_SIZE);
+  if (n === 0) return limits.defaultSize;
+  return Math.min(n, limits.maxSize);
 }
 
 export interface TokenBody {
@@ -370,6 +385,51 @@ export function queryHash(filter: string, orderBy: string, scope: string): strin
     .update(JSON.stringify([filter, orderBy, scope]))
     .digest('base64url')
     .slice(0, 16);
+}
+
+/** The token of the page that follows the item whose sort key is `key`, in the query `hash`. */
+export function writePageToken(hash: string, key: ReadonlyArray<Scalar | null>): string {
+  // JSON writes an undefined key part (a field the item lacks) as null; readers map it back.
+  return Buffer.from(JSON.stringify({ q: hash, k: key })).toString('base64url');
+}
+
+/**
+ * A page of a list read in key order, with neither filter nor orderBy (the lists that read
+ * straight from the store's key order): its size, the key it starts strictly after, and the query
+ * hash its tokens are bound to.
+ */
+export interface KeysetPageRequest {
+  pageSize: number;
+  after?: string;
+  hash: string;
+}
+
+/**
+ * Reads `pageSize` and `pageToken` of a key-ordered list; `scope` names the list (its parent, or
+ * the console's list), so a token of another list is refused.
+ */
+export function keysetPageRequest(
+  request: Pick<ListRequest, 'pageSize' | 'pageToken'>,
+  scope: string,
+  limits: PageLimits = GOOGLE_PAGE_LIMITS,
+): KeysetPageRequest {
+  const pageSize = parsePageSize(request.pageSize, limits);
+  const hash = queryHash('', '', scope);
+  if (!request.pageToken) return { pageSize, hash };
+  const after = readPageToken(request.pageToken, hash, (k) => k.length === 1 && typeof k[0] === 'string').k[0] as string;
+  return { pageSize, after, hash };
+}
+
+/**
+ * One page of a key-ordered list: `read(after, limit)` returns up to `limit` items in key order
+ * after `after` (one more than the page is asked for, to know whether another page follows);
+ * `keyOf` gives an item's key, which the next page's token holds.
+ */
+export function keysetPage<T>(page: KeysetPageRequest, read: (after: string | undefined, limit: number) => T[], keyOf: (item: T) => string): ListPage<T> {
+  const found = read(page.after, page.pageSize + 1);
+  if (found.length <= page.pageSize) return { items: found };
+  const items = found.slice(0, page.pageSize);
+  return { items, nextPageToken: writePageToken(page.hash, [keyOf(items[items.length - 1])]) };
 }
 
 /**
@@ -404,10 +464,7 @@ export function listPage<T>(all: T[], request: ListRequest, spec: ListFields<T>,
   const rest = after ? keyed.filter((e) => compareKeys(e.key, after as Scalar[]) > 0) : keyed;
   const page = rest.slice(0, pageSize);
   const out: ListPage<T> = { items: page.map((e) => e.item) };
-  if (rest.length > pageSize) {
-    const last = page[page.length - 1].key.map((v) => (v === undefined ? null : v));
-    out.nextPageToken = Buffer.from(JSON.stringify({ q: hash, k: last })).toString('base64url');
-  }
+  if (rest.length > pageSize) out.nextPageToken = writePageToken(hash, page[page.length - 1].key);
   return out;
 }
 
@@ -434,17 +491,5 @@ export function listStorePage<T>(
       scope,
     );
   }
-  const pageSize = parsePageSize(request.pageSize);
-  const hash = queryHash('', '', scope);
-  let after: string | undefined;
-  if (request.pageToken) {
-    after = readPageToken(request.pageToken, hash, (k) => k.length === 1 && typeof k[0] === 'string').k[0] as string;
-  }
-  const entries = store.list<T>(collection, { prefix, after, limit: pageSize + 1 });
-  const page = entries.slice(0, pageSize);
-  const out: ListPage<T> = { items: page.map((e) => e.value) };
-  if (entries.length > pageSize) {
-    out.nextPageToken = Buffer.from(JSON.stringify({ q: hash, k: [spec.name(page[page.length - 1].value)] })).toString('base64url');
-  }
-  return out;
+  return keysetPage(keysetPageRequest(request, scope), (after, limit) => store.list<T>(collection, { prefix, after, limit }).map((e) => e.value), spec.name);
 }

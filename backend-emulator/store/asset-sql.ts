@@ -55,7 +55,7 @@ export function wireValue(field: string, parent: string, value: string | number)
 
 const RANGE_OPS = new Set(['<', '<=', '>', '>=']);
 
-const known = () => [...Object.keys(ASSET_FIELDS), 'labels.KEY', 'labels:KEY', 'sources'].join(', ');
+const known = () => [...Object.keys(ASSET_FIELDS), 'labels.KEY', 'labels:KEY', 'sources', 'assignedGroups'].join(', ');
 
 /** A `*` pattern as a GLOB pattern: every other GLOB metacharacter is taken literally. */
 function globPattern(pattern: string): string {
@@ -106,6 +106,7 @@ export class AssetSqlCompiler {
     const { field, op, value } = node;
     if (field === 'labels' || field.startsWith('labels.')) return this.label(field, op, value);
     if (field === 'sources') return this.source(op, value);
+    if (field === 'assignedGroups') return this.group(op, value);
     const type = own(ASSET_FIELDS, field);
     if (!type) throw filterError(`unknown field '${field}' (known: ${known()})`);
     if (field === 'name') return this.name(op, value);
@@ -199,6 +200,19 @@ export class AssetSqlCompiler {
     if (op === ':' || op === '=') return has;
     if (op === '!=') return part(`NOT ${has.sql}`, ...has.params);
     throw filterError(`sources is a list of source names: use sources:NAME, sources = NAME or sources != NAME`);
+  }
+
+  /**
+   * `assignedGroups:GROUP` / `assignedGroups = GROUP` (the asset is a member of the group, named in
+   * full), `assignedGroups:*` (of any group), and `!=`, from the membership index (grp, asset).
+   */
+  private group(op: string, value: string): SqlPart {
+    if (value === '*' && op === ':') return part('EXISTS (SELECT 1 FROM asset_members m WHERE m.asset = a.id)');
+    if (value.includes('*')) throw filterError(`assignedGroups takes a whole group name: '*' patterns are not supported there`);
+    const has = part('a.id IN (SELECT m.asset FROM asset_members m WHERE m.grp = (SELECT g.id FROM asset_groups g WHERE g.name = ?))', value);
+    if (op === ':' || op === '=') return has;
+    if (op === '!=') return part(`NOT ${has.sql}`, ...has.params);
+    throw filterError(`assignedGroups is a list of group names: use assignedGroups:NAME, assignedGroups = NAME or assignedGroups != NAME`);
   }
 }
 

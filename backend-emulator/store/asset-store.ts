@@ -57,6 +57,8 @@ export interface StoredAsset {
   powerState?: string;
   diskBytes?: number;
   sources: string[];
+  /** The groups the asset is a member of (its `assignedGroups`), by name. */
+  groups: string[];
   body: Record<string, unknown>;
 }
 
@@ -88,6 +90,38 @@ export type AssetAggregateResult =
   | { kind: 'histogram'; counts: number[] }
   | { kind: 'frequency'; values: Array<[string, number]> };
 
+/** What a report needs of the assets of some groups (each asset once, whatever its groups). */
+export interface GroupStatsRequest {
+  groups: string[];
+  /** Histogram lower bounds (rising), per field: n bounds count n+1 buckets, the first from 0. */
+  coreBounds: number[];
+  memoryMbBounds: number[];
+  diskBytesBounds: number[];
+}
+
+export interface GroupStats {
+  assets: number;
+  cores: number;
+  memoryMb: number;
+  diskBytes: number;
+  /** The free bytes the assets' disks report (`vmDisks.hddTotalFreeBytes`), over the assets that report them. */
+  diskFreeBytes: number;
+  /** Memory in use: each asset's memory times its mean daily average utilisation (100% without performance data). */
+  memoryUsedMb: number;
+  coreBuckets: number[];
+  memoryBuckets: number[];
+  diskBuckets: number[];
+  /** Assets by `osFamily` (null: not known), most first. */
+  osFamilies: Array<[string | null, number]>;
+}
+
+/** Assets of the same size: a report sizes each shape once. */
+export interface AssetShape {
+  cores: number | null;
+  memoryMb: number | null;
+  assets: number;
+}
+
 export interface AssetStore {
   /** Inserts or updates each asset of `parent` by id, adding `reporter` to its sources (call inside a transaction). */
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
@@ -102,6 +136,27 @@ export interface AssetStore {
   /** Takes `reporter` out of every asset's sources; returns how many assets it left. */
   removeReporter(reporter: string): number;
   count(): number;
+
+  // Group membership (groups/): `aids` are asset ids under `parent`, the group's location.
+  /** Of `aids`: those that are no asset of `parent`, and those already members of `group`. */
+  membership(group: string, parent: string, aids: string[]): { unknown: string[]; members: string[] };
+  /** Makes the existing assets of `aids` members of `group` (members already stay); returns how many joined. */
+  addMembers(group: string, parent: string, aids: string[]): number;
+  /** Takes the assets of `aids` out of `group`; returns how many left. */
+  removeMembers(group: string, parent: string, aids: string[]): number;
+  /** Ends every membership of `group` (the group is deleted); returns how many there were. */
+  dropGroup(group: string): number;
+  /**
+   * Takes the assets of `aids` out of every group: call it, in the same transaction, BEFORE deleting
+   * those assets' rows (asset delete and batchDelete), so that no membership outlives its asset.
+   */
+  leaveGroups(parent: string, aids: string[]): number;
+  /** How many assets `group` has. */
+  memberCount(group: string): number;
+  /** Totals, histograms and OS counts over the assets of `groups` (SQL over the membership index). */
+  groupStats(request: GroupStatsRequest): GroupStats;
+  /** The assets of `groups` counted by (cores, memory). */
+  groupShapes(groups: string[]): AssetShape[];
   /** `EXPLAIN QUERY PLAN` of the page query (for the tests that keep the indexes used). */
   explain(query: AssetQuery): string[];
   clear(): void;

@@ -11,6 +11,10 @@
  *                                      (but disk_bytes: see DISK_BYTES_HAS_NO_INDEX)
  *   asset_sources(asset, reporter)         an asset's `sources`, both ways indexed
  *   asset_labels(asset, key, value)        for `labels` filters, indexed by (key, value)
+ *   asset_groups(id, name)                 groups that have members, interned
+ *   asset_members(grp, asset)              group membership (an asset's `assignedGroups`), both ways
+ *                                          indexed: a group's assets for reports and `assignedGroups:`
+ *                                          filters, an asset's groups for its wire shape
  *
  * An asset is written by one SQL upsert on (parent, aid): no read of the previous row, its
  * createTime kept by the conflict clause, its reporter added to asset_sources.
@@ -21,7 +25,18 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { FilterNode } from '../query/list-query';
-import type { AssetAggregateResult, AssetAggregation, AssetKey, AssetQuery, AssetRow, AssetStore, StoredAsset } from './asset-store';
+import type {
+  AssetAggregateResult,
+  AssetAggregation,
+  AssetKey,
+  AssetQuery,
+  AssetRow,
+  AssetShape,
+  AssetStore,
+  GroupStats,
+  GroupStatsRequest,
+  StoredAsset,
+} from './asset-store';
 import { ASSET_COLUMNS, AssetSqlCompiler, assetName, orderSql, wireValue, type SqlPart, type SqlValue } from './asset-sql';
 
 const TABLES = `
@@ -39,6 +54,8 @@ CREATE TABLE IF NOT EXISTS assets (
 );
 CREATE TABLE IF NOT EXISTS asset_sources (asset INTEGER NOT NULL, reporter INTEGER NOT NULL, PRIMARY KEY (asset, reporter)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS asset_labels (asset INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (asset, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS asset_groups (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS asset_members (grp INTEGER NOT NULL, asset INTEGER NOT NULL, PRIMARY KEY (grp, asset)) WITHOUT ROWID;
 `;
 
 /**
@@ -64,6 +81,7 @@ CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms);
 CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms);
 CREATE INDEX IF NOT EXISTS asset_sources_by_reporter ON asset_sources (reporter, asset);
 CREATE INDEX IF NOT EXISTS asset_labels_by_key ON asset_labels (key, value, asset);
+CREATE INDEX IF NOT EXISTS asset_members_by_asset ON asset_members (asset, grp);
 `;
 
 const SELECT =
@@ -131,7 +149,7 @@ export class SqliteAssetStore implements AssetStore {
    * The id of an interned name, created on first use when `create`. Looked up every time (one
    * indexed read per batch or query): a cache could outlive a rolled-back transaction.
    */
-  private intern(table: 'asset_parents' | 'asset_reporters', name: string, create: boolean): number | undefined {
+  private intern(table: 'asset_parents' | 'asset_reporters' | 'asset_groups', name: string, create: boolean): number | undefined {
     const found = this.db.prepare(`SELECT id FROM ${table} WHERE name = ?`).get(name) as { id: number } | undefined;
     if (found) return found.id;
     if (!create) return undefined;
@@ -194,8 +212,27 @@ export class SqliteAssetStore implements AssetStore {
     return out;
   }
 
+  /** The groups of each asset of `ids`, by group name. */
+  private groupsOf(ids: number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        'SELECT m.asset, g.name FROM asset_members m JOIN asset_groups g ON g.id = m.grp WHERE m.asset IN (SELECT value FROM json_each(?)) ORDER BY m.asset, g.name',
+      )
+      .all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
+    for (const row of rows) {
+      const list = out.get(row.asset);
+      if (list) list.push(row.name);
+      else out.set(row.asset, [row.name]);
+    }
+    return out;
+  }
+
   private read(rows: Row[]): StoredAsset[] {
-    const sources = this.sourcesOf(rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const sources = this.sourcesOf(ids);
+    const groups = this.groupsOf(ids);
     return rows.map((r) => ({
       name: assetName(r.parent, r.aid),
       createTime: r.create_ms,
@@ -208,6 +245,7 @@ export class SqliteAssetStore implements AssetStore {
       ...(r.power_state !== null ? { powerState: r.power_state } : {}),
       ...(r.disk_bytes !== null ? { diskBytes: r.disk_bytes } : {}),
       sources: sources.get(r.id) ?? [],
+      groups: groups.get(r.id) ?? [],
       body: JSON.parse(r.body) as Record<string, unknown>,
     }));
   }
@@ -327,7 +365,136 @@ export class SqliteAssetStore implements AssetStore {
     return (this.db.prepare('SELECT count(*) AS n FROM assets').get() as { n: number }).n;
   }
 
+  // ------------------------------------------------------------------ group membership
+
+  /** The row ids of the named assets of `parent` (ids under it), by asset id; an unknown id is absent. */
+  private rowIds(parent: string, aids: string[]): Map<string, number> {
+    const parentId = this.intern('asset_parents', parent, false);
+    const out = new Map<string, number>();
+    if (parentId === undefined || aids.length === 0) return out;
+    const rows = this.db
+      .prepare('SELECT a.aid, a.id FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))')
+      .all(parentId, JSON.stringify(aids)) as Array<{ aid: string; id: number }>;
+    for (const r of rows) out.set(r.aid, r.id);
+    return out;
+  }
+
+  membership(group: string, parent: string, aids: string[]): { unknown: string[]; members: string[] } {
+    const ids = this.rowIds(parent, aids);
+    const groupId = this.intern('asset_groups', group, false);
+    const memberIds = new Set<number>();
+    if (groupId !== undefined && ids.size > 0) {
+      const rows = this.db
+        .prepare('SELECT asset FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))')
+        .all(groupId, JSON.stringify([...ids.values()])) as Array<{ asset: number }>;
+      for (const r of rows) memberIds.add(r.asset);
+    }
+    return {
+      unknown: aids.filter((aid) => !ids.has(aid)),
+      members: aids.filter((aid) => ids.has(aid) && memberIds.has(ids.get(aid)!)),
+    };
+  }
+
+  addMembers(group: string, parent: string, aids: string[]): number {
+    const ids = [...this.rowIds(parent, aids).values()];
+    if (ids.length === 0) return 0;
+    const groupId = this.intern('asset_groups', group, true)!;
+    return this.db.prepare('INSERT OR IGNORE INTO asset_members (grp, asset) SELECT ?, value FROM json_each(?)').run(groupId, JSON.stringify(ids)).changes;
+  }
+
+  removeMembers(group: string, parent: string, aids: string[]): number {
+    const groupId = this.intern('asset_groups', group, false);
+    if (groupId === undefined) return 0;
+    const ids = [...this.rowIds(parent, aids).values()];
+    return this.db.prepare('DELETE FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))').run(groupId, JSON.stringify(ids)).changes;
+  }
+
+  dropGroup(group: string): number {
+    const groupId = this.intern('asset_groups', group, false);
+    if (groupId === undefined) return 0;
+    const n = this.db.prepare('DELETE FROM asset_members WHERE grp = ?').run(groupId).changes;
+    this.db.prepare('DELETE FROM asset_groups WHERE id = ?').run(groupId);
+    return n;
+  }
+
+  leaveGroups(parent: string, aids: string[]): number {
+    const ids = [...this.rowIds(parent, aids).values()];
+    if (ids.length === 0) return 0;
+    return this.db.prepare('DELETE FROM asset_members WHERE asset IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids)).changes;
+  }
+
+  memberCount(group: string): number {
+    const groupId = this.intern('asset_groups', group, false);
+    if (groupId === undefined) return 0;
+    return (this.db.prepare('SELECT count(*) AS n FROM asset_members WHERE grp = ?').get(groupId) as { n: number }).n;
+  }
+
+  // ------------------------------------------------------------------ reports
+
+  /** The assets of `groups`, each once: `a.id IN (members)`, read from the (grp, asset) index. */
+  private static readonly MEMBERS_OF =
+    'a.id IN (SELECT m.asset FROM asset_members m WHERE m.grp IN (SELECT g.id FROM asset_groups g WHERE g.name IN (SELECT value FROM json_each(?))))';
+
+  /**
+   * One pass over the members for the totals and the three histograms (a `sum(col >= bound)` per
+   * bound: bucket i is the difference of two of them), one more for the OS families.
+   */
+  groupStats(request: GroupStatsRequest): GroupStats {
+    const groups = JSON.stringify(request.groups);
+    const from = `FROM assets a WHERE ${SqliteAssetStore.MEMBERS_OF}`;
+    const atLeast = (col: string, bounds: number[], key: string) => bounds.map((b, i) => `sum(${col} >= ${Number(b)}) AS ${key}${i}`);
+    // An asset's memory use: the mean of its daily average utilisations (NULL without performance data).
+    const memoryUse =
+      "(SELECT avg(json_extract(d.value, '$.memory.utilizationPercentage.average')) FROM json_each(a.body, '$.p.dailyResourceUsageAggregations') d)";
+    const columns = [
+      'count(*) AS assets',
+      'total(a.core_count) AS cores',
+      'total(a.memory_mb) AS memoryMb',
+      'total(a.disk_bytes) AS diskBytes',
+      "total(CAST(json_extract(a.body, '$.d.vmDisks.hddTotalFreeBytes') AS INTEGER)) AS diskFree",
+      `total(a.memory_mb * coalesce(${memoryUse}, 100) / 100.0) AS memoryUsed`,
+      'count(a.core_count) AS coreKnown',
+      'count(a.memory_mb) AS memoryKnown',
+      'count(a.disk_bytes) AS diskKnown',
+      ...atLeast('a.core_count', request.coreBounds, 'c'),
+      ...atLeast('a.memory_mb', request.memoryMbBounds, 'm'),
+      ...atLeast('a.disk_bytes', request.diskBytesBounds, 'd'),
+    ];
+    const row = this.db.prepare(`SELECT ${columns.join(', ')} ${from}`).get(groups) as Record<string, number | null>;
+    /** n+1 bucket counts from the counts at or above each bound. */
+    const buckets = (known: number, key: string, n: number): number[] => {
+      const atOrAbove = [known, ...Array.from({ length: n }, (_, i) => row[`${key}${i}`] ?? 0), 0];
+      return Array.from({ length: n + 1 }, (_, i) => atOrAbove[i] - atOrAbove[i + 1]);
+    };
+    const os = this.db.prepare(`SELECT a.os_family AS os, count(*) AS n ${from} GROUP BY a.os_family ORDER BY n DESC, a.os_family`).all(groups) as Array<{
+      os: string | null;
+      n: number;
+    }>;
+    return {
+      assets: row.assets ?? 0,
+      cores: row.cores ?? 0,
+      memoryMb: row.memoryMb ?? 0,
+      diskBytes: row.diskBytes ?? 0,
+      diskFreeBytes: row.diskFree ?? 0,
+      memoryUsedMb: row.memoryUsed ?? 0,
+      coreBuckets: buckets(row.coreKnown ?? 0, 'c', request.coreBounds.length),
+      memoryBuckets: buckets(row.memoryKnown ?? 0, 'm', request.memoryMbBounds.length),
+      diskBuckets: buckets(row.diskKnown ?? 0, 'd', request.diskBytesBounds.length),
+      osFamilies: os.map((r) => [r.os, r.n]),
+    };
+  }
+
+  groupShapes(groups: string[]): AssetShape[] {
+    return this.db
+      .prepare(
+        `SELECT a.core_count AS cores, a.memory_mb AS memoryMb, count(*) AS assets FROM assets a WHERE ${SqliteAssetStore.MEMBERS_OF} GROUP BY a.core_count, a.memory_mb ORDER BY a.core_count, a.memory_mb`,
+      )
+      .all(JSON.stringify(groups)) as AssetShape[];
+  }
+
   clear(): void {
-    this.db.exec('DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;');
+    this.db.exec(
+      'DELETE FROM asset_members; DELETE FROM asset_groups; DELETE FROM asset_labels; DELETE FROM asset_sources; DELETE FROM assets; DELETE FROM asset_reporters; DELETE FROM asset_parents;',
+    );
   }
 }

@@ -98,7 +98,6 @@ test("a method of Google's APIs that the emulator does not implement is 501 UNIM
     ['GET', '/v1/projects/p1/locations/global/gateways', 'networkservices.projects.locations.gateways.list'],
     ['POST', '/v1alpha1/projects/p1/locations/us-central1/groups', 'migrationcenter.projects.locations.groups.create'],
     ['POST', '/v1alpha1/projects/p1/locations/us-central1/assets:batchDelete', 'migrationcenter.projects.locations.assets.batchDelete'],
-    ['GET', '/v1alpha1/projects/p1/locations/us-central1/settings', 'migrationcenter.projects.locations.getSettings'],
     ['POST', '/v1alpha1/projects/p1/locations/l/groups/g%3AaddAssets', 'migrationcenter.projects.locations.groups.addAssets'],
   ]) {
     const res = await call(app, method, url, method === 'GET' ? undefined : {});

@@ -59,9 +59,9 @@ describe('Migration Center v1 beside v1alpha1, over one domain', () => {
   test('locations: list and get through v1 and v1alpha1', async () => {
     const { data: list } = await v1.projects.locations.list({ name: 'projects/p1', pageSize: 100 });
     expect(list.locations!.map((l) => l.locationId)).toEqual(expect.arrayContaining(['us-central1', 'europe-west1']));
-    expect(list.locations).toContainEqual({ name: 'projects/p1/locations/us-central1', locationId: 'us-central1' });
+    expect(list.locations).toContainEqual({ name: 'projects/p1/locations/us-central1', locationId: 'us-central1', displayName: 'Council Bluffs, Iowa' });
     const { data: got } = await v1.projects.locations.get({ name: PARENT });
-    expect(got).toEqual({ name: PARENT, locationId: 'us-central1' });
+    expect(got).toEqual({ name: PARENT, locationId: 'us-central1', displayName: 'Council Bluffs, Iowa' });
     const { data: alphaList } = await alpha.projects.locations.list({ name: 'projects/p1', pageSize: 100 });
     // v1alpha1 is Migration Center's alone: no Network Services location in it.
     expect(alphaList.locations!.map((l) => l.locationId)).not.toContain('global');
@@ -247,9 +247,9 @@ describe('Migration Center v1 beside v1alpha1, over one domain', () => {
 
   test('families not built yet answer 501 naming the method, on both versions', async () => {
     for (const client of [v1, alpha]) {
-      const res = await failure(client.projects.locations.groups.list({ parent: PARENT }));
+      const res = await failure(client.projects.locations.discoveryClients.list({ parent: PARENT }));
       expect(res.status).toBe(501);
-      expect(res.error.message).toMatch(/^Method migrationcenter\.projects\.locations\.groups\.list is not implemented by the emulator/);
+      expect(res.error.message).toMatch(/^Method migrationcenter\.projects\.locations\.discoveryClients\.list is not implemented by the emulator/);
     }
   });
 });

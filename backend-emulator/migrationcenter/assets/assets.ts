@@ -13,8 +13,18 @@ import { invalidArgument, notFound, refuseUnknownFields } from '../../errors';
 import type { Asset } from '../../import-engine/asset';
 import { RESOURCE_TYPES } from '../names';
 import type { AssetWire } from '../types';
-import { parseFilter, parsePageSize, queryHash, readPageToken, type FilterNode, type ListRequest } from '../../query/list-query';
-import { encodePageToken, type Page, type PageRequest } from '../../http/paging';
+import {
+  keysetPage,
+  parseFilter,
+  parsePageSize,
+  queryHash,
+  readPageToken,
+  writePageToken,
+  type FilterNode,
+  type KeysetPageRequest,
+  type ListPage,
+  type ListRequest,
+} from '../../query/list-query';
 import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
 import { isAssetKey, parseAssetOrder, wireTime } from '../../store/asset-sql';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
@@ -167,6 +177,7 @@ function toWire(stored: StoredAsset): AssetWire {
     labels: body.l ?? {},
     attributes,
     sources: stored.sources,
+    ...(stored.groups.length > 0 ? { assignedGroups: stored.groups } : {}),
     virtualMachineDetails: { ...details, ...rest },
     ...(body.p ? { performanceData: body.p } : {}),
   };
@@ -233,7 +244,7 @@ export class Assets {
     const rows = this.store.assets.page({ parent, filter, order, after, limit: pageSize + 1 });
     const page = rows.slice(0, pageSize);
     const out: { assets: AssetWire[]; nextPageToken?: string } = { assets: page.map((r) => assetInView(toWire(r.asset), checked)) };
-    if (rows.length > pageSize) out.nextPageToken = Buffer.from(JSON.stringify({ q: hash, k: page[page.length - 1].key })).toString('base64url');
+    if (rows.length > pageSize) out.nextPageToken = writePageToken(hash, page[page.length - 1].key);
     return out;
   }
 
@@ -259,20 +270,31 @@ export class Assets {
   }
 
   /** Every asset of every project, in BASIC view, by name (the console's list). */
-  listAll(page: PageRequest): Page<AssetWire> {
-    return this.paged(this.store.assets.pageAll(page.after, page.pageSize + 1), page);
+  listAll(page: KeysetPageRequest): ListPage<AssetWire> {
+    return this.basicPage(
+      keysetPage(
+        page,
+        (after, limit) => this.store.assets.pageAll(after, limit),
+        (a) => a.name,
+      ),
+    );
   }
 
   /** The assets of `parent` that `reporter` (a source, or an import job without one) reported, in BASIC view, by name. */
-  listReportedBy(parent: string, reporter: string, page: PageRequest): Page<AssetWire> {
-    return this.paged(this.store.assets.pageReportedBy(parent, reporter, page.after, page.pageSize + 1), page);
+  listReportedBy(parent: string, reporter: string, page: KeysetPageRequest): ListPage<AssetWire> {
+    return this.basicPage(
+      keysetPage(
+        page,
+        (after, limit) => this.store.assets.pageReportedBy(parent, reporter, after, limit),
+        (a) => a.name,
+      ),
+    );
   }
 
-  private paged(found: StoredAsset[], page: PageRequest): Page<AssetWire> {
-    const items = found.slice(0, page.pageSize);
+  private basicPage(page: ListPage<StoredAsset>): ListPage<AssetWire> {
     return {
-      items: items.map((a) => assetInView(toWire(a), 'ASSET_VIEW_BASIC')),
-      ...(found.length > page.pageSize ? { nextPageToken: encodePageToken(items[items.length - 1].name, page.scope) } : {}),
+      items: page.items.map((a) => assetInView(toWire(a), 'ASSET_VIEW_BASIC')),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
     };
   }
 

@@ -30,8 +30,7 @@ import { checkRequestId } from '../request-id-rule';
 import { importJobArgsViolations } from '../schemas-bridge';
 import { refuseNonWireNames } from '../wire-names';
 import { maskPaths as splitMask } from '../masks';
-import { listPage, type ListFields, type ListRequest } from '../../query/list-query';
-import { listPage as storePage, type Page, type PageRequest } from '../../http/paging';
+import { keysetPage, listPage, type KeysetPageRequest, type ListFields, type ListPage, type ListRequest } from '../../query/list-query';
 import type { Sources } from '../sources/sources';
 import type { Assets } from '../assets/assets';
 import type { DataFileJobs, JobDataFiles } from '../import-data-files/import-data-files';
@@ -153,8 +152,12 @@ export class ImportJobs implements DataFileJobs {
   }
 
   /** Every job of every project, by name, in FULL view (the console's list). */
-  listAll(page: PageRequest): Page<ImportJobWire> {
-    const result = storePage<StoredJob | ImportJobWire>(this.store, COLLECTIONS.importJobs, '', page);
+  listAll(page: KeysetPageRequest): ListPage<ImportJobWire> {
+    const result = keysetPage(
+      page,
+      (after, limit) => this.store.list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, { after, limit }),
+      (e) => e.key,
+    );
     return { items: result.items.map((e) => normalizeStored(e.value).job), nextPageToken: result.nextPageToken };
   }
 

@@ -2,13 +2,14 @@
  * Conformance with Google's generated Node client (`googleapis` 140, which still lists the IAM
  * methods of endpointPolicies), against a listening emulator.
  */
-import { google } from 'googleapis';
+// The client of this one API, not the googleapis index, which loads every API of Google (seconds per test file).
+import { networkservices, type networkservices_v1 } from 'googleapis/build/src/apis/networkservices';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { MATCHER, PARENT, policyName } from '../../support/networkservices';
 import { startRecordingProxy, type RecordingProxy } from '../../support/recording-proxy';
 
 let emulator: RunningEmulator;
-let ns: ReturnType<typeof google.networkservices>;
+let ns: networkservices_v1.Networkservices;
 let proxy: RecordingProxy;
 const MIN_ANSWERS = 10;
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
   expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   // Through a recording proxy: the last test walks every answer the client got.
   proxy = await startRecordingProxy(emulator.url);
-  ns = google.networkservices({ version: 'v1', rootUrl: `${proxy.url}/`, retry: false });
+  ns = networkservices({ version: 'v1', rootUrl: `${proxy.url}/`, retry: false });
 });
 afterAll(async () => {
   await proxy.close();

@@ -1,0 +1,30 @@
+/** `Group` (migrationcenter/v1alpha1): A named set of assets that report configs size together. */
+import * as pulumi from '@pulumi/pulumi';
+import { LocalDynamicResource } from './dynamic-resource';
+import { lazyProvider } from './lazy-provider';
+import type { GroupArgs } from './migration-center-types';
+
+export const groupProvider: pulumi.dynamic.ResourceProvider = lazyProvider('group-impl');
+
+export class Group extends LocalDynamicResource {
+  declare public readonly createTime: pulumi.Output<string>;
+  declare public readonly description: pulumi.Output<string>;
+  declare public readonly displayName: pulumi.Output<string>;
+  declare public readonly groupId: pulumi.Output<string>;
+  declare public readonly labels: pulumi.Output<{ [key: string]: string }>;
+  declare public readonly location: pulumi.Output<string>;
+  /** `projects/{project}/locations/{location}/groups/{groupId}`. */
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly project: pulumi.Output<string>;
+  declare public readonly requestId: pulumi.Output<string | undefined>;
+  declare public readonly updateTime: pulumi.Output<string>;
+
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Group {
+    return new Group(name, undefined as unknown as GroupArgs, { ...opts, id });
+  }
+
+  constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputsOnly = { createTime: undefined, name: undefined, updateTime: undefined };
+    super('group-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Group');
+  }
+}

@@ -1,0 +1,34 @@
+/** `ImportDataFile` (migrationcenter/v1alpha1): one file of an import job, uploaded from a local file. */
+import * as pulumi from '@pulumi/pulumi';
+import { LocalDynamicResource } from './dynamic-resource';
+import { lazyProvider } from './lazy-provider';
+import type { ImportDataFileArgs } from './migration-center-types';
+
+export const importDataFileProvider: pulumi.dynamic.ResourceProvider = lazyProvider('import-data-file-impl');
+
+export class ImportDataFile extends LocalDynamicResource {
+  declare public readonly createTime: pulumi.Output<string>;
+  declare public readonly displayName: pulumi.Output<string>;
+  declare public readonly format: pulumi.Output<string>;
+  declare public readonly importDataFileId: pulumi.Output<string>;
+  declare public readonly importJobId: pulumi.Output<string>;
+  declare public readonly location: pulumi.Output<string>;
+  /** `projects/{project}/locations/{location}/importJobs/{importJobId}/importDataFiles/{importDataFileId}`. */
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly path: pulumi.Output<string>;
+  declare public readonly project: pulumi.Output<string>;
+  declare public readonly requestId: pulumi.Output<string | undefined>;
+  /** The hex sha256 of the bytes uploaded. */
+  declare public readonly sha256: pulumi.Output<string>;
+  declare public readonly size: pulumi.Output<number>;
+  declare public readonly state: pulumi.Output<string>;
+
+  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ImportDataFile {
+    return new ImportDataFile(name, undefined as unknown as ImportDataFileArgs, { ...opts, id });
+  }
+
+  constructor(name: string, args: ImportDataFileArgs, opts?: pulumi.CustomResourceOptions) {
+    const outputsOnly = { name: undefined, createTime: undefined, state: undefined, sha256: undefined, size: undefined };
+    super('import-data-file-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'ImportDataFile');
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Arguments of the Migration Center resources beyond ImportJob and Source, with
+ * `@pulumi/google-native` 0.32.0's names and shapes (`migrationcenter/v1alpha1`).
+ */
+import type * as pulumi from '@pulumi/pulumi';
+
+/** The fields every Migration Center resource's arguments share. */
+interface PlacedArgs {
+  description?: pulumi.Input<string>;
+  displayName?: pulumi.Input<string>;
+  location?: pulumi.Input<string>;
+  project?: pulumi.Input<string>;
+  /** A UUID: Google does a retried create once. */
+  requestId?: pulumi.Input<string>;
+}
+
+export interface GroupArgs extends PlacedArgs {
+  /** Required. User specified ID for the group. */
+  groupId: pulumi.Input<string>;
+  labels?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
+}
+
+export interface ReportConfigGroupPreferenceSetAssignmentArgs {
+  /** `projects/{project}/locations/{location}/groups/{groupId}`. */
+  group: pulumi.Input<string>;
+  /** `projects/{project}/locations/{location}/preferenceSets/{preferenceSetId}`. */
+  preferenceSet: pulumi.Input<string>;
+}
+
+export interface ReportConfigArgs extends PlacedArgs {
+  groupPreferencesetAssignments: pulumi.Input<pulumi.Input<ReportConfigGroupPreferenceSetAssignmentArgs>[]>;
+  reportConfigId: pulumi.Input<string>;
+}
+
+export type ReportType = 'TYPE_UNSPECIFIED' | 'TOTAL_COST_OF_OWNERSHIP';
+export type ReportState = 'STATE_UNSPECIFIED' | 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface ReportArgs extends PlacedArgs {
+  reportConfigId: pulumi.Input<string>;
+  reportId: pulumi.Input<string>;
+  /** Computed by the service; accepted for google-native's shape and not sent. */
+  state?: pulumi.Input<ReportState>;
+  type?: pulumi.Input<ReportType>;
+}
+
+export interface DiscoveryClientArgs extends PlacedArgs {
+  discoveryClientId: pulumi.Input<string>;
+  /** RFC 3339; not with `ttl`. */
+  expireTime?: pulumi.Input<string>;
+  labels?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
+  serviceAccount: pulumi.Input<string>;
+  /** `projects/{project}/locations/{location}/sources/{sourceId}`; a change replaces the client. */
+  source: pulumi.Input<string>;
+  /** A duration such as `3600s`; not with `expireTime`. */
+  ttl?: pulumi.Input<string>;
+}
+
+export interface ImportDataFileArgs extends Omit<PlacedArgs, 'description'> {
+  /** Google's format (`IMPORT_JOB_FORMAT_RVTOOLS_XLSX`, ...) or the resource reference's spelling. */
+  format: pulumi.Input<string>;
+  importDataFileId: pulumi.Input<string>;
+  importJobId: pulumi.Input<string>;
+  /** This package's: the local file whose bytes are uploaded (a change of its content replaces the data file). */
+  path: pulumi.Input<string>;
+}
