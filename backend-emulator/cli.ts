@@ -13,7 +13,7 @@ import { ConfigError, DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_LOG_LEVEL, DEFAULT
 
 export const USAGE = `Usage: google-native-local serve [flags]    (in a checkout: npm start -- [flags])
 
-Local emulator of networkservices.googleapis.com/v1 and migrationcenter.googleapis.com/v1alpha1.
+Local emulator of networkservices.googleapis.com/v1 and migrationcenter.googleapis.com/v1alpha1 and v1.
 
 Flags (each has an environment twin; a flag wins over its variable):
   --host HOST            address to listen on (EMULATOR_HOST; default ${DEFAULT_HOST})

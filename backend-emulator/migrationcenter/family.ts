@@ -16,6 +16,7 @@ import type { Store } from '../store/store';
 import { unknownPath } from '../errors';
 import { locationName, splitVerb } from '../http/names';
 import type { MigrationCenterDomains } from './families';
+import type { WireVersion } from './wire-version';
 
 export type FamilyKey = keyof MigrationCenterDomains;
 
@@ -28,8 +29,15 @@ export interface FamilyScope {
   readonly ops: ServiceOperations;
   /** Where import payloads and export outputs live (a folder, or a GCS-compatible endpoint). */
   readonly storage: () => StorageSettings;
-  /** `/v1alpha1/projects/:project/locations/:location`: every family's routes start here. */
+  /**
+   * `/v1alpha1/projects/:project/locations/:location` (or `/v1/...`): every family's routes start
+   * here. The service entry declares each family's routes once per API version, each time on a
+   * fastify context of that version whose edge translates requests and answers (version-translation.ts),
+   * so routes are built from `prefix` and types from names.ts, never spelled with a version.
+   */
   readonly prefix: string;
+  /** The API version these routes serve (its differences are data: wire-version.ts). */
+  readonly version: WireVersion;
   /** A domain of a family registered before this one. */
   domain<K extends FamilyKey>(key: K): MigrationCenterDomains[K];
   /** A domain of any family, read when called (for families that use each other). */
@@ -38,9 +46,12 @@ export interface FamilyScope {
 
 export interface Family<K extends FamilyKey> {
   readonly key: K;
-  /** Builds the domain (registers seeds, recovery and reset hooks as it needs). */
+  /**
+   * Builds the domain, once for every version (registers seeds, recovery and reset hooks as it
+   * needs, and routes that belong to no API version, such as signed upload URLs).
+   */
   build(scope: FamilyScope): MigrationCenterDomains[K];
-  /** Declares the family's routes on `scope.app`, each calling one method of `domain`. */
+  /** Declares the family's routes on `scope.app`, each calling one method of `domain`: once per API version. */
   routes(scope: FamilyScope, domain: MigrationCenterDomains[K]): void;
 }
 

@@ -1,8 +1,11 @@
 /**
- * Migration Center v1alpha1 on the wire (`/v1alpha1/projects/{project}/locations/{location}/...`):
+ * Migration Center on the wire, v1alpha1 and v1 (`/{version}/projects/{project}/locations/{location}/...`):
  * the service's entry. It sets up what every family shares (the operations of the service, the
- * storage settings), builds each family of the registry (families.ts) in order, lets each declare
- * its routes, and serves the service's operations. Each family's folder documents its own routes.
+ * storage settings), builds each family of the registry (families.ts) in order, once, and then, for
+ * every API version (wire-version.ts), lets each family declare its routes on a fastify context of
+ * that version whose edge translates requests in and answers out (version-translation.ts); and it
+ * serves the service's operations in every version. Each family's folder documents
+ * its own routes.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -11,7 +14,9 @@ import type { EmulatorContext } from '../context';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
 import { makeTempFolder } from '../temp-folders';
-import { API_BASE, API_VERSION, COLLECTIONS, TYPES } from './names';
+import { COLLECTIONS, TYPES } from './names';
+import { V1ALPHA1, WIRE_VERSIONS, type WireVersion } from './wire-version';
+import { installVersionEdge, servedVersion, writeAnswer } from './version-translation';
 import type { FamilyKey, FamilyScope } from './family';
 import { FAMILIES, type MigrationCenterDomains } from './families';
 import type { DataFileBytes } from './import-data-files/data-file-bytes';
@@ -35,7 +40,8 @@ export function migrationCenterOf(ctx: EmulatorContext): MigrationCenter | undef
 export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorContext): Promise<void> {
   const ops = ctx.operations.forService({
     service: 'migrationcenter',
-    apiVersion: API_VERSION,
+    // The version of the request that starts the operation (the one it was served in).
+    apiVersion: () => (servedVersion() ?? V1ALPHA1).version,
     metadataType: TYPES.operationMetadata,
     // Recovery waits for the families' hooks (import jobs mark theirs failed first): recoverInterrupted below.
     failInterrupted: false,
@@ -61,13 +67,14 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   const built: Partial<MigrationCenterDomains> = {};
   let building: FamilyKey | undefined;
-  const scope: FamilyScope = {
-    app,
+  const scopeIn = (versionApp: FastifyInstance, version: WireVersion): FamilyScope => ({
+    app: versionApp,
     ctx,
     store: ctx.store,
     ops,
     storage,
-    prefix: `${API_BASE}/projects/:project/locations/:location`,
+    prefix: `${version.base}/projects/:project/locations/:location`,
+    version,
     domain(key) {
       const domain = built[key];
       if (!domain) throw new Error(`family '${building}' needs '${key}', which FAMILIES (migrationcenter/families.ts) lists after it`);
@@ -80,11 +87,13 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
         return domain;
       };
     },
-  };
+  });
+  // Domains are built once, for every version: the service's app, in the stored version's terms.
+  const buildScope = scopeIn(app, V1ALPHA1);
   for (const family of FAMILIES) {
     building = family.key;
     // The registry's type pairs each key with its family, so the cast only restates it.
-    (built as Record<FamilyKey, unknown>)[family.key] = family.build(scope);
+    (built as Record<FamilyKey, unknown>)[family.key] = family.build(buildScope);
   }
   building = undefined;
   const domains = built as MigrationCenterDomains;
@@ -93,6 +102,14 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   const recovered = ops.recoverInterrupted();
   if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
 
-  for (const family of FAMILIES) (family.routes as (s: FamilyScope, d: unknown) => void)(scope, domains[family.key]);
-  registerOperationRoutes(app, ops, API_BASE);
+  for (const version of WIRE_VERSIONS) {
+    // A context of the version's own: its edge's hooks apply to its routes only.
+    await app.register(async (versionApp) => {
+      installVersionEdge(versionApp, version);
+      const scope = scopeIn(versionApp, version);
+      for (const family of FAMILIES) (family.routes as (s: FamilyScope, d: unknown) => void)(scope, domains[family.key]);
+    });
+    // Shared with Network Services on /v1 (mixins/shared-paths.ts); answered in the version's shape.
+    registerOperationRoutes(app, ops, version.base, { present: (op) => writeAnswer(version, op) as object });
+  }
 }

@@ -10,15 +10,19 @@
  *   POST   /v1/{name}:setIamPolicy        {policy, updateMask}
  *   POST   /v1/{name}:testIamPermissions  {permissions}
  *   GET/DELETE /v1/{parent}/operations[/{id}], POST .../{id}:cancel
+ *   GET /v1/projects/{p}/locations[/{l}]                           (only `global`)
+ * The operations and locations paths are Migration Center v1's too (mixins/shared-paths.ts):
+ * without a Host naming a service, Network Services answers for `global`, its only location.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context';
-import { invalidArgument, unknownPath } from '../errors';
+import { invalidArgument, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { listRequest } from '../http/list-request';
 import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
+import { registerLocationRoutes } from '../mixins/locations';
 import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
 import { IamPolicies } from './iam-policy';
 import { EndpointPolicyIam } from './endpoint-policy-iam';
@@ -114,5 +118,16 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     return endpointPolicies.delete(name, parent, request.principal?.member);
   });
 
-  registerOperationRoutes(app, ops, API_PREFIX);
+  const claimsLocation = (location: string): boolean => location === 'global';
+  registerOperationRoutes(app, ops, API_PREFIX, { claimsLocation });
+  const global = (project: string) => ({ name: `projects/${project}/locations/global`, locationId: 'global' });
+  registerLocationRoutes(app, ctx.operations, API_PREFIX, {
+    service: 'networkservices',
+    claimsLocation,
+    all: (project) => [global(project)],
+    get: (project, location) => {
+      if (location !== 'global') throw notFound('locations.googleapis.com/Location', `projects/${project}/locations/${location}`);
+      return global(project);
+    },
+  });
 }

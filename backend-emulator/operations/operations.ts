@@ -81,7 +81,8 @@ export const OPERATION_LIST_FIELDS: ListFields<Operation> = {
 export interface OperationServiceOptions {
   /** Folder-level service name; the store collection is `operations/<service>`. */
   service: string;
-  apiVersion: string;
+  /** Recorded in each new operation's metadata: a version, or the version of the request being served. */
+  apiVersion: string | (() => string);
   /** `@type` of the metadata, e.g. `type.googleapis.com/google.cloud.migrationcenter.v1alpha1.OperationMetadata`. */
   metadataType: string;
   /** Mark operations left unfinished by a previous process as failed (default true). */
@@ -223,6 +224,11 @@ export class ServiceOperations {
     return this.registry.store;
   }
 
+  /** Every service's operations of this app (one per app, unlike a store, which apps may share). */
+  get all(): Operations {
+    return this.registry;
+  }
+
   /**
    * A write whose change is immediate (create, patch, delete): one transaction with the requestId
    * guard, `change`, and a done Operation whose response is `change`'s result (writes.ts).
@@ -250,7 +256,7 @@ export class ServiceOperations {
         target: start.target,
         verb: start.verb,
         requestedCancellation: false,
-        apiVersion: this.options.apiVersion,
+        apiVersion: typeof this.options.apiVersion === 'function' ? this.options.apiVersion() : this.options.apiVersion,
         ...(start.metadata ?? {}),
       },
       done: false,
@@ -424,6 +430,11 @@ export class ServiceOperations {
   /** The targets of this process's running work (for tests). */
   runningTargets(): string[] {
     return this.registry.runningTargets();
+  }
+
+  /** Whether this service holds the operation `name`. */
+  has(name: string): boolean {
+    return this.store.get<Operation>(this.collection, name) !== undefined;
   }
 
   get(name: string): Operation {

@@ -4,12 +4,18 @@
  *   GET    {prefix}/projects/{p}/locations/{l}/operations/{id}       get
  *   DELETE {prefix}/projects/{p}/locations/{l}/operations/{id}       delete -> {}
  *   POST   {prefix}/projects/{p}/locations/{l}/operations/{id}:cancel cancel -> {}
+ *
+ * Two services with the same prefix (Network Services v1 and Migration Center v1 both put their
+ * operations at `/v1/projects/*\/locations/*\/operations`) share these routes: the first registers
+ * them, and each request is answered by the service it means (mixins/shared-paths.ts): an
+ * operation by the service that holds it, a list by one service only.
  */
-import type { FastifyInstance } from 'fastify';
-import { refuseUnknownFields, unknownPath } from '../errors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { notFound, refuseUnknownFields, unknownPath } from '../errors';
 import { objectBody } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
 import { listRequest } from '../http/list-request';
+import { candidateTenants, joinSharedPath, tenantFor, type Tenant } from '../mixins/shared-paths';
 import type { ServiceOperations } from './operations';
 
 interface OperationParams {
@@ -18,36 +24,69 @@ interface OperationParams {
   operation: string;
 }
 
-export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperations, prefix: string): void {
+export interface OperationRouteOptions {
+  /** The service's operations in the version's shape (default: as stored). */
+  present?: (operation: object) => object;
+  /** Whether the service answers an unhinted list of this location (mixins/shared-paths.ts). */
+  claimsLocation?: (location: string) => boolean;
+}
+
+interface OperationsTenant extends Tenant {
+  readonly ops: ServiceOperations;
+  readonly present: (operation: object) => object;
+}
+
+export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperations, prefix: string, options: OperationRouteOptions = {}): void {
+  const tenant: OperationsTenant = {
+    service: ops.options.service,
+    ops,
+    present: options.present ?? ((op) => op),
+    ...(options.claimsLocation ? { claimsLocation: options.claimsLocation } : {}),
+  };
+  const { first, tenants } = joinSharedPath(ops.all, `operations ${prefix}`, tenant);
+  if (!first) return;
   const base = `${prefix}/projects/:project/locations/:location/operations`;
 
   app.get<{ Params: Omit<OperationParams, 'operation'> }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location, 'name');
-    const page = ops.list(parent, listRequest(request));
-    return { operations: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    const owner = tenantFor(request, tenants, request.params.location);
+    const page = owner.ops.list(parent, listRequest(request));
+    return { operations: page.items.map(owner.present), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
-  const nameOf = (p: OperationParams, id: string): string => `${locationName(p.project, p.location, 'name').parent}/operations/${id}`;
+  /** The operation name the path gives (with `verb`, or none: anything else is a path nobody serves). */
+  const nameOf = (request: FastifyRequest<{ Params: OperationParams }>, verb?: string): string => {
+    const split = splitVerb(request.params.operation);
+    if (split.verb !== verb) throw unknownPath(request.method, request.url.split('?')[0]);
+    return `${locationName(request.params.project, request.params.location, 'name').parent}/operations/${split.id}`;
+  };
+  /** The service that holds the operation `name` (NOT_FOUND when none the request may mean does). */
+  const ownerOf = (request: FastifyRequest, name: string): OperationsTenant => {
+    const owner = candidateTenants(request, tenants).find((t) => t.ops.has(name));
+    if (!owner) throw notFound('google.longrunning.Operation', name);
+    return owner;
+  };
+  const operationOf = (request: FastifyRequest<{ Params: OperationParams }>): { name: string; owner: OperationsTenant } => {
+    const name = nameOf(request);
+    return { name, owner: ownerOf(request, name) };
+  };
 
   app.get<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
-    const { id, verb } = splitVerb(request.params.operation);
-    if (verb !== undefined) throw unknownPath(request.method, request.url.split('?')[0]);
-    return ops.get(nameOf(request.params, id));
+    const { name, owner } = operationOf(request);
+    return owner.present(owner.ops.get(name));
   });
 
   app.delete<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
-    const { id, verb } = splitVerb(request.params.operation);
-    if (verb !== undefined) throw unknownPath(request.method, request.url.split('?')[0]);
-    ops.delete(nameOf(request.params, id));
+    const { name, owner } = operationOf(request);
+    owner.ops.delete(name);
     return {};
   });
 
   app.post<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
-    const { id, verb } = splitVerb(request.params.operation);
-    if (verb !== 'cancel') throw unknownPath(request.method, request.url.split('?')[0]);
+    const name = nameOf(request, 'cancel');
     // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
     refuseUnknownFields(objectBody(request), (k) => k === 'name');
-    ops.cancel(nameOf(request.params, id));
+    ownerOf(request, name).ops.cancel(name);
     return {};
   });
 }

@@ -95,7 +95,7 @@ test("a method of Google's APIs that the emulator does not implement is 501 UNIM
     ['GET', '/v1/projects/p1/locations/global/meshes', 'networkservices.projects.locations.meshes.list'],
     ['GET', '/v1/projects/p1/locations/global/meshes/m1?view=FULL', 'networkservices.projects.locations.meshes.get'],
     ['POST', '/v1/projects/p1/locations/global/gateways/g1:setIamPolicy', 'networkservices.projects.locations.gateways.setIamPolicy'],
-    ['GET', '/v1/projects/p1/locations', 'networkservices.projects.locations.list'],
+    ['GET', '/v1/projects/p1/locations/global/gateways', 'networkservices.projects.locations.gateways.list'],
     ['POST', '/v1alpha1/projects/p1/locations/us-central1/groups', 'migrationcenter.projects.locations.groups.create'],
     ['POST', '/v1alpha1/projects/p1/locations/us-central1/assets:batchDelete', 'migrationcenter.projects.locations.assets.batchDelete'],
     ['POST', '/v1alpha1/projects/p1/locations/l/groups/g%3AaddAssets', 'migrationcenter.projects.locations.groups.addAssets'],

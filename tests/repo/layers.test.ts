@@ -35,7 +35,7 @@ const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
   { name: 'store', units: ['store'], peers: false },
   { name: 'wire helpers', units: ['http'], peers: false },
   { name: 'engine', units: ['import-engine', 'payloads'], peers: true },
-  { name: 'platform', units: ['auth', 'operations', 'context'], peers: true },
+  { name: 'platform', units: ['auth', 'operations', 'mixins', 'context'], peers: true },
   { name: 'services', units: ['networkservices', 'migrationcenter'], peers: false },
   { name: 'front-ends', units: ['console', 'admin'], peers: false },
   { name: 'app', units: ['app'], peers: false },

@@ -34,6 +34,20 @@ export const importDataFilesFamily: Family<'importDataFiles'> = {
     const swept = files.sweep();
     if (swept > 0) ctx.log.warn({ files: swept }, 'removed data file uploads and bytes left by the previous stop');
     ctx.onReset(() => bytes.clear());
+    // The signed upload URL belongs to no API version: declared here, once (routes() runs per
+    // version). Its own plugin: a content-type parser that reads nothing, so the body stays the
+    // raw request stream (never buffered, no body limit) for the domain to stream to disk.
+    app.register(async (uploads) => {
+      uploads.removeAllContentTypeParsers();
+      uploads.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, withAccess('signed'), async (request, reply) => {
+        const length = request.headers['content-length'];
+        const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        await files.upload(request.params['*'], query, request.headers, declared, request.raw);
+        return reply.code(200).send();
+      });
+    });
     return files;
   },
   routes({ app, prefix }, files) {
@@ -57,20 +71,6 @@ export const importDataFilesFamily: Family<'importDataFiles'> = {
     app.delete<{ Params: DataFileParams }>(`${base}/:dataFile`, async (request) => {
       const { name, parent } = fileName(request);
       return files.delete(name, parent, queryParam(request, 'requestId'));
-    });
-
-    // The signed upload URL. Its own plugin: a content-type parser that reads nothing, so the body
-    // stays the raw request stream (never buffered, no body limit) for the domain to stream to disk.
-    app.register(async (uploads) => {
-      uploads.removeAllContentTypeParsers();
-      uploads.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, withAccess('signed'), async (request, reply) => {
-        const length = request.headers['content-length'];
-        const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
-        const query = (request.query ?? {}) as Record<string, unknown>;
-        await files.upload(request.params['*'], query, request.headers, declared, request.raw);
-        return reply.code(200).send();
-      });
     });
   },
 };

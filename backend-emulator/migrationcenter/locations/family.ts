@@ -9,12 +9,11 @@
  * The list route is the one above the location: `scope.prefix` without its last segment, so that
  * the family serves whichever API version its scope is registered under.
  */
-import type { FastifyRequest } from 'fastify';
 import type { Family, LocationParams } from '../family';
 import { parentOf } from '../family';
 import { checkProject } from '../../http/names';
 import { objectBody, queryParam } from '../../http/body';
-import { listRequest } from '../../http/list-request';
+import { registerLocationRoutes } from '../../mixins/locations';
 import { Locations, resourceCollections } from './locations';
 import { LocationSettings } from './settings';
 
@@ -31,14 +30,13 @@ export const locationsFamily: Family<'locations'> = {
     settings.guardDeletes();
     return { locations: new Locations(scope.store, resourceCollections(scope.ops.collection)), settings };
   },
-  routes({ app, prefix }, { locations, settings }) {
-    const listPath = prefix.slice(0, prefix.lastIndexOf('/'));
-    app.get<{ Params: { project: string } }>(listPath, async (request: FastifyRequest<{ Params: { project: string } }>) => {
-      return locations.list(checkProject(request.params.project), listRequest(request));
-    });
-    app.get<{ Params: LocationParams }>(prefix, async (request) => {
-      parentOf(request, 'name');
-      return locations.get(request.params.project, request.params.location);
+  routes({ app, prefix, ctx, version }, { locations, settings }) {
+    // `get` and `list` of locations: on /v1 the same paths are Network Services' too, so they are
+    // declared through the shared-paths mixin (mixins/locations.ts), which answers for both.
+    registerLocationRoutes(app, ctx.operations, version.base, {
+      service: 'migrationcenter',
+      all: (project) => locations.all(checkProject(project)),
+      get: (project, location) => locations.get(project, location),
     });
     app.get<{ Params: LocationParams }>(`${prefix}/settings`, async (request) => settings.get(parentOf(request, 'name')));
     app.patch<{ Params: LocationParams }>(`${prefix}/settings`, async (request) =>

@@ -33,10 +33,15 @@ export class Locations {
     private readonly collections: readonly string[],
   ) {}
 
+  /** Every location of `projects/{project}` (unpaged). */
+  all(project: string): LocationWire[] {
+    const ids = new Set([...REGION_NAMES.keys(), ...this.locationsWithData(project)]);
+    return [...ids].map((id) => this.location(project, id));
+  }
+
   /** ListLocations of `projects/{project}`. */
   list(project: string, request: ListRequest): { locations: LocationWire[]; nextPageToken?: string } {
-    const ids = new Set([...REGION_NAMES.keys(), ...this.locationsWithData(project)]);
-    const all = [...ids].map((id) => this.location(project, id));
+    const all = this.all(project);
     const page = listPage(all, request, LOCATION_LIST_FIELDS, `locations:${project}`);
     return { locations: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   }

@@ -1,0 +1,184 @@
+/**
+ * The API versions Migration Center is served in, as data: what a version calls things on the wire
+ * where it differs from the stored shape. Both versions are views of one service (one domain, one
+ * store): a job created through v1 is read through v1alpha1 and the reverse. The store keeps the
+ * v1alpha1 shape (the one the domain and its schemas are written in); a version's differences are
+ * translated at its edge (version-translation.ts) from the tables below, so that no family does
+ * anything version-specific beyond declaring, here, what its messages lack or rename.
+ *
+ * The tables were drawn field by field from Google's clients (googleapis@188
+ * `apis/migrationcenter/v1.d.ts` against `v1alpha1.d.ts`); tests/backend-emulator/migrationcenter/
+ * wire-version.test.ts checks every dropped and renamed field against those files again.
+ */
+import { TYPE_PREFIX } from './names';
+
+/** How one message of the stored (v1alpha1) shape differs in a version. */
+export interface MessageDifference {
+  /** Fields the version's message does not have: refused in requests as unknown, left out of answers. */
+  readonly lacks?: readonly string[];
+  /** Fields the version spells differently: stored name -> the version's name. */
+  readonly renames?: Readonly<Record<string, string>>;
+  /** Enum fields whose values differ, by field. */
+  readonly enums?: Readonly<Record<string, EnumDifference>>;
+  /** Message-typed fields (or lists of messages) whose message differs too: field -> message name (a key of `messages`). */
+  readonly children?: Readonly<Record<string, string>>;
+}
+
+/** How one enum field's values differ in a version. */
+export interface EnumDifference {
+  /** The enum's name (`ImportJobFormat`), for error texts. */
+  readonly type: string;
+  /** Values the version spells differently: stored value -> the version's value. */
+  readonly renames?: Readonly<Record<string, string>>;
+  /** Values the version does not have (refused in requests; answered as the unspecified value, that is, left out). */
+  readonly lacks?: readonly string[];
+}
+
+export interface WireVersion {
+  /** `v1alpha1`, `v1`: the first path segment, and Operation metadata's `apiVersion`. */
+  readonly version: string;
+  /** `/v1alpha1`: where the version's routes start. */
+  readonly base: string;
+  /** `type.googleapis.com/google.cloud.migrationcenter.v1.`: the prefix of the version's `@type`s. */
+  readonly typePrefix: string;
+  /** Messages that differ from the stored shape, by message name (the `@type`'s last part). */
+  readonly messages: Readonly<Record<string, MessageDifference>>;
+  /**
+   * The message of a resource by its collection (the name's second-to-last segment), so that a
+   * resource found anywhere in an answer (a get, a list, an Operation's response) is translated,
+   * and a request body is read as its collection's message.
+   */
+  readonly collections: Readonly<Record<string, { message: string; protoName: string }>>;
+}
+
+/**
+ * What every version calls a collection's message (the same in both versions), for the families
+ * built and those to come: a family whose messages differ in v1 adds its rows to V1.messages.
+ */
+const COLLECTIONS = {
+  importJobs: { message: 'ImportJob', protoName: 'import_job' },
+  importDataFiles: { message: 'ImportDataFile', protoName: 'import_data_file' },
+  sources: { message: 'Source', protoName: 'source' },
+  assets: { message: 'Asset', protoName: 'asset' },
+  groups: { message: 'Group', protoName: 'group' },
+  preferenceSets: { message: 'PreferenceSet', protoName: 'preference_set' },
+  reportConfigs: { message: 'ReportConfig', protoName: 'report_config' },
+  reports: { message: 'Report', protoName: 'report' },
+  discoveryClients: { message: 'DiscoveryClient', protoName: 'discovery_client' },
+  errorFrames: { message: 'ErrorFrame', protoName: 'error_frame' },
+  relations: { message: 'Relation', protoName: 'relation' },
+  assetsExportJobs: { message: 'AssetsExportJob', protoName: 'assets_export_job' },
+} as const;
+
+/** The stored shape: nothing to translate. */
+export const V1ALPHA1: WireVersion = {
+  version: 'v1alpha1',
+  base: '/v1alpha1',
+  typePrefix: TYPE_PREFIX,
+  messages: {},
+  collections: COLLECTIONS,
+};
+
+const V1_TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1.';
+
+/**
+ * Migration Center v1 (GA). Its ImportJob has no payload fields (data comes only through import
+ * data files); its ImportJobFormat spells the manual CSV `IMPORT_JOB_FORMAT_STRATOZONE_CSV` and
+ * has no CMDB (fidelity-facts: "v1 renames MANUAL_CSV to _STRATOZONE_CSV and drops CMDB"; the
+ * numbers stay: 6 and a reserved 3). Source's `isManaged` is `managed`. Asset's machine details
+ * are `machineDetails` in v1, a message of another shape: v1alpha1's `virtualMachineDetails` (the
+ * only details the emulator's imports write) has no v1 field, and so is left out of v1 answers.
+ */
+export const V1: WireVersion = {
+  version: 'v1',
+  base: '/v1',
+  typePrefix: V1_TYPE_PREFIX,
+  collections: COLLECTIONS,
+  messages: {
+    ImportJob: { lacks: ['inlinePayload', 'gcsPayload'], children: { executionReport: 'ExecutionReport' } },
+    ExecutionReport: { lacks: ['jobErrors'] },
+    ImportDataFile: {
+      enums: {
+        format: { type: 'ImportJobFormat', renames: { IMPORT_JOB_FORMAT_MANUAL_CSV: 'IMPORT_JOB_FORMAT_STRATOZONE_CSV' }, lacks: ['IMPORT_JOB_FORMAT_CMDB'] },
+      },
+    },
+    Source: { renames: { isManaged: 'managed' } },
+    DiscoveryClient: { lacks: ['recommendedVersions'] },
+    PreferenceSet: { lacks: ['databasePreferences', 'regionPreferences'], children: { virtualMachinePreferences: 'VirtualMachinePreferences' } },
+    VirtualMachinePreferences: {
+      lacks: ['estimatedUsage', 'networkCostParameters', 'sizingOptimizationCustomParameters'],
+      children: {
+        computeEnginePreferences: 'ComputeEnginePreferences',
+        soleTenancyPreferences: 'SoleTenancyPreferences',
+        vmwareEnginePreferences: 'VmwareEnginePreferences',
+      },
+    },
+    ComputeEnginePreferences: { lacks: ['multithreading', 'osPricingPreferences'] },
+    SoleTenancyPreferences: { lacks: ['osPricingPreferences'] },
+    VmwareEnginePreferences: { lacks: ['licenseDiscountPercentage', 'machinePreferences', 'serviceType'] },
+    Report: { children: { summary: 'ReportSummary' } },
+    ReportSummary: {
+      lacks: ['databaseStats', 'virtualMachineStats'],
+      children: { allAssetsStats: 'ReportSummaryAssetAggregateStats', groupFindings: 'ReportSummaryGroupFinding' },
+    },
+    ReportSummaryAssetAggregateStats: { lacks: ['assetAge', 'databaseTypes', 'estimatedUsageStats', 'memoryUtilization', 'storageUtilization'] },
+    ReportSummaryGroupFinding: {
+      lacks: ['assetType', 'databaseType', 'group'],
+      children: { assetAggregateStats: 'ReportSummaryAssetAggregateStats', preferenceSetFindings: 'ReportSummaryGroupPreferenceSetFinding' },
+    },
+    ReportSummaryGroupPreferenceSetFinding: {
+      lacks: [
+        'databaseFinding',
+        'machineFinding',
+        'monthlyCostDatabaseBackup',
+        'monthlyCostDatabaseLicensing',
+        'monthlyCostGcveProtected',
+        'monthlyCostPortableVmwareLicense',
+        'preferenceSet',
+        'preferredRegion',
+        'pricingTrack',
+        'topPriority',
+      ],
+      children: { machinePreferences: 'VirtualMachinePreferences' },
+    },
+    Asset: {
+      lacks: [
+        'virtualMachineDetails',
+        'structuredAttributes',
+        'hostingProviderDetails',
+        'awsApiGatewayRestApiDetails',
+        'awsApplicationLoadBalancerDetails',
+        'awsAppSyncGraphqlApiDetails',
+        'awsAthenaWorkGroupDetails',
+        'awsAutoscalingGroupDetails',
+        'awsBatchComputeEnvironmentDetails',
+        'awsCloudFrontDistributionDetails',
+        'awsDynamodbTableDetails',
+        'awsEbsVolumeDetails',
+        'awsEcrRepositoryDetails',
+        'awsEcsClusterDetails',
+        'awsEfsFileSystemDetails',
+        'awsEksClusterDetails',
+        'awsElasticacheClusterDetails',
+        'awsElasticIpAddressDetails',
+        'awsElasticNetworkInterfaceDetails',
+        'awsElbLoadBalancerDetails',
+        'awsEmrClusterDetails',
+        'awsFirehoseDetails',
+        'awsGlueJobDetails',
+        'awsInternetGatewayDetails',
+        'awsKinesisStreamDetails',
+        'awsLambdaFunctionDetails',
+        'awsNatGatewayDetails',
+        'awsRedshiftDetails',
+        'awsRoute53HostedZoneDetails',
+        'awsS3BucketDetails',
+        'awsSnsTopicDetails',
+        'awsVpcDetails',
+      ],
+    },
+  },
+};
+
+/** Every version the service is served in, the stored one first. */
+export const WIRE_VERSIONS: readonly WireVersion[] = [V1ALPHA1, V1];

@@ -1,0 +1,111 @@
+/**
+ * The v1 difference table (backend-emulator/migrationcenter/wire-version.ts) against Google's own
+ * clients, an independent source: every field the table says v1 lacks is in v1alpha1's message and
+ * not in v1's; every rename goes from a v1alpha1-only field to a v1-only one; and for each message
+ * the table covers, no v1alpha1-only field is missing from it.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { V1 } from '../../../backend-emulator/migrationcenter/wire-version';
+import { readRequestMessage, writeAnswer } from '../../../backend-emulator/migrationcenter/version-translation';
+
+const CLIENT = path.join(__dirname, '../../../node_modules/googleapis-latest/build/src/apis/migrationcenter');
+
+/** `Schema$X` -> its field names, from a client's type definitions. */
+function schemas(file: string): Map<string, Set<string>> {
+  const source = fs.readFileSync(path.join(CLIENT, file), 'utf8');
+  const out = new Map<string, Set<string>>();
+  for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
+    out.set(m[1], new Set([...m[2].matchAll(/^ {8}'?([\w$@]+)'?\??: /gm)].map((f) => f[1])));
+  }
+  return out;
+}
+
+const alpha = schemas('v1alpha1.d.ts');
+const v1 = schemas('v1.d.ts');
+
+describe.each(Object.entries(V1.messages))('v1 %s', (message, diff) => {
+  const a = alpha.get(message)!;
+  const b = v1.get(message)!;
+
+  test('exists in both clients', () => {
+    expect([a !== undefined, b !== undefined]).toEqual([true, true]);
+  });
+
+  test('lacks exactly the fields v1alpha1 has and v1 has not (renamed ones aside)', () => {
+    const alphaOnly = [...a].filter((f) => !b.has(f)).sort();
+    const declared = [...(diff.lacks ?? []), ...Object.keys(diff.renames ?? {})].sort();
+    expect(declared).toEqual(alphaOnly);
+  });
+
+  test('renames each to a field only v1 has', () => {
+    for (const [stored, wire] of Object.entries(diff.renames ?? {})) expect([stored, a.has(wire), b.has(wire)]).toEqual([stored, false, true]);
+  });
+
+  test('names child messages the table has, on fields both versions have', () => {
+    for (const [field, child] of Object.entries(diff.children ?? {})) {
+      expect([field, a.has(field), b.has(field), child in V1.messages]).toEqual([field, true, true, true]);
+    }
+  });
+});
+
+test('the collections the table reads resources by are the messages of both clients', () => {
+  for (const { message } of Object.values(V1.collections)) expect([message, alpha.has(message), v1.has(message)]).toEqual([message, true, true]);
+});
+
+describe('the v1 edge applies the table to messages of families built later, found by name or @type', () => {
+  const SET = 'projects/p/locations/l/preferenceSets/ps';
+
+  test('a PreferenceSet read through v1 loses the fields v1 lacks, also in nested preferences', () => {
+    const stored = {
+      name: SET,
+      displayName: 'prefs',
+      regionPreferences: { preferredRegions: ['us-central1'] },
+      virtualMachinePreferences: {
+        commitmentPlan: 'COMMITMENT_PLAN_NONE',
+        computeEnginePreferences: { multithreading: 'ENABLED', licenseType: 'LICENSE_TYPE_DEFAULT' },
+      },
+    };
+    expect(writeAnswer(V1, { preferenceSets: [stored] })).toEqual({
+      preferenceSets: [
+        {
+          name: SET,
+          displayName: 'prefs',
+          virtualMachinePreferences: { commitmentPlan: 'COMMITMENT_PLAN_NONE', computeEnginePreferences: { licenseType: 'LICENSE_TYPE_DEFAULT' } },
+        },
+      ],
+    });
+  });
+
+  test("a Report in an Operation's response: v1 @types, list children translated item by item", () => {
+    const op = {
+      name: 'projects/p/locations/l/operations/o',
+      metadata: { '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.OperationMetadata', apiVersion: 'v1alpha1' },
+      response: {
+        '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.Report',
+        name: 'projects/p/locations/l/reportConfigs/c/reports/r',
+        summary: { groupFindings: [{ displayName: 'g', group: 'x', preferenceSetFindings: [{ displayName: 'f', topPriority: 'COST' }] }] },
+      },
+    };
+    expect(writeAnswer(V1, op)).toEqual({
+      name: 'projects/p/locations/l/operations/o',
+      metadata: { '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1.OperationMetadata', apiVersion: 'v1alpha1' },
+      response: {
+        '@type': 'type.googleapis.com/google.cloud.migrationcenter.v1.Report',
+        name: 'projects/p/locations/l/reportConfigs/c/reports/r',
+        summary: { groupFindings: [{ displayName: 'g', preferenceSetFindings: [{ displayName: 'f' }] }] },
+      },
+    });
+  });
+
+  test('a v1 request body naming a field v1 lacks, deep in a message, is refused with its proto path', () => {
+    const body = { virtualMachinePreferences: { computeEnginePreferences: { multithreading: 'ENABLED' } } };
+    expect(() => readRequestMessage(V1, 'PreferenceSet', body, 'preference_set')).toThrow(
+      'Invalid JSON payload received. Unknown name "multithreading" at \'preference_set.virtual_machine_preferences.compute_engine_preferences\': Cannot find field.',
+    );
+    expect(readRequestMessage(V1, 'PreferenceSet', { displayName: 'd', virtualMachinePreferences: { commitmentPlan: 'X' } }, 'preference_set')).toEqual({
+      displayName: 'd',
+      virtualMachinePreferences: { commitmentPlan: 'X' },
+    });
+  });
+});
