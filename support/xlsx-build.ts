@@ -5,7 +5,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
-import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 
 /** The tests' fixture folders (read as data, not imported). */
@@ -23,6 +22,9 @@ export interface SheetSpec {
 
 /** A workbook written by exceljs (shared strings, styles, typed cells). */
 export async function buildWorkbook(sheets: SheetSpec[]): Promise<Buffer> {
+  // Loaded here, not at the top: exceljs takes seconds to load into a jest worker's module
+  // registry, and most users of this module only need the hand-made zip writer below.
+  const ExcelJS = (await import('exceljs')).default;
   const wb = new ExcelJS.Workbook();
   for (const s of sheets) {
     const ws = wb.addWorksheet(s.name, s.hidden ? { state: 'hidden' } : undefined);
