@@ -6,3 +6,4 @@ export { ImportJob, importJobProvider } from './import-job';
 export { EndpointPolicy, endpointPolicyProvider } from './endpoint-policy';
 export { Source, sourceProvider } from './source';
 export * from './types';
+export * from './read-functions';
