@@ -104,7 +104,7 @@ export async function readFunction(id: string): Promise<Json> {
   try {
     return await READERS[fn](name, option);
   } catch (err) {
-    if (isNotFound(err)) throw new Error(`${fn}: ${name} does not exist. ${(err as Error).message}`);
+    if (isNotFound(err)) throw new Error(`${fn}: ${name} does not exist. ${(err as Error).message}`, { cause: err });
     throw err;
   }
 }
