@@ -99,3 +99,19 @@ it('a read function call is a read by id in the host', async () => {
   expect(read.id).toBe(`getEndpointPolicy ${POLICY}`);
   expect(read.properties.result).toMatchObject({ name: POLICY, type: 'SIDECAR_PROXY', description: '', labels: {} });
 });
+
+it('50 member resources of one role from two provider processes at once (their writes conflict on the etag): none lost, none left', async () => {
+  const hostsOfRun = [await hostFor('iam-member-impl'), await hostFor('iam-member-impl')];
+  const members = Array.from({ length: 50 }, (_, i) => `user:member-${String(i).padStart(2, '0')}@example.com`);
+  const created = await Promise.all(
+    members.map(async (member, i) => {
+      const host = hostsOfRun[i % 2];
+      const urn = dynamicUrn('networkservices/v1:EndpointPolicyIamMember', `m${i}`);
+      const { inputs } = await host.check(urn, {}, { name: POLICY, role: VIEWER, member });
+      return { host, urn, created: await host.create(urn, inputs) };
+    }),
+  );
+  expect(await viewers()).toEqual(members);
+  await Promise.all(created.map(({ host, urn, created: c }) => host.delete(c.id, urn, c.properties)));
+  expect(await viewers()).toEqual([]);
+});
