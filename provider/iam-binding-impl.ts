@@ -1,26 +1,23 @@
 /**
  * The EndpointPolicyIamBinding provider's work: Terraform's `iam_binding` semantics over
- * getIamPolicy / setIamPolicy, made safe for concurrency: read at version 3, write with the etag
- * just read, retry the whole cycle on ABORTED, one writer per policy inside this process.
+ * getIamPolicy / setIamPolicy (authoritative for one role's members, under one condition), made
+ * safe for concurrency by iam-policy-access.ts's read-modify-write cycle.
  */
 import type * as pulumi from '@pulumi/pulumi';
 import { validate } from '../schemas';
-import { isGoogleApiCallError, isNotFound } from './client';
 import {
   bindingId,
   findBinding,
   normalizeMembers,
   parseBindingId,
-  POLICY_VERSION,
   withBinding,
   withoutBinding,
   bindingKey,
   type IamCondition,
   type IamPolicy,
 } from './iam-policy-edit';
-import { withKeyLock } from './keyed-mutex';
-import { retryOnConflict } from './retry';
-import { clientFor, containsUnknown, sameJson, withoutUndefined } from './runtime';
+import { modifyExistingPolicy, modifyPolicyIfPresent, projectOf, readPolicyIfPresent } from './iam-policy-access';
+import { containsUnknown, sameJson, withoutUndefined } from './runtime';
 
 export interface BindingInputs {
   name: string;
@@ -34,85 +31,9 @@ export interface BindingOutputs extends BindingInputs {
   project: string;
 }
 
-const client = () => clientFor('networkservices');
-
 /** The binding itself, without the other properties (and the `__provider`) the engine passes. */
 function bindingOf(inputs: BindingInputs) {
   return withoutUndefined({ role: inputs.role, members: inputs.members, condition: inputs.condition });
-}
-
-function projectOf(name: string): string {
-  return name.split('/')[1] ?? '';
-}
-
-async function readPolicy(name: string): Promise<IamPolicy> {
-  try {
-    return await client().get<IamPolicy>(`/v1/${name}:getIamPolicy`, { 'options.requestedPolicyVersion': POLICY_VERSION });
-  } catch (err) {
-    if (isIamMethodNotServed(err)) throw iamNotServedError(name, err);
-    throw err;
-  }
-}
-
-/**
- * Whether the answer says the IAM method itself is not served, rather than that the endpoint
- * policy is missing: Google's front end answers a path it has no method for with a 404 page that
- * is not a google.rpc.Status, and a server that knows the method but not its implementation
- * answers UNIMPLEMENTED.
- */
-export function isIamMethodNotServed(err: unknown): boolean {
-  return isGoogleApiCallError(err, 'UNIMPLEMENTED') || (isGoogleApiCallError(err, 'NOT_FOUND') && !err.googleShaped);
-}
-
-/**
- * Google's Network Services v1 listed getIamPolicy/setIamPolicy/testIamPermissions on endpoint
- * policies in its earlier published clients (googleapis revision 140, which @pulumi/google-native
- * 0.32.0 follows); its current client (revision 188) lists IAM methods only on the edge cache
- * keysets, origins and services. Said plainly, with what to do, instead of "does not exist".
- */
-export function iamNotServedError(name: string, cause: unknown): Error {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return new Error(
-    `the Network Services API did not serve getIamPolicy for ${name}: Google's current Network Services v1 no longer offers IAM policies on endpoint policies ` +
-      '(googleapis revision 140 lists them, revision 188 lists IAM methods only on edge cache keysets, origins and services). ' +
-      'Grant the role on the project instead (a project-level IAM binding gives it on every endpoint policy of the project), ' +
-      `or keep this resource on the emulator backend. ${message}`,
-  );
-}
-
-/**
- * A binding needs its endpoint policy: Google answers NOT_FOUND for the IAM policy of one that does
- * not exist. Said in Pulumi's terms, naming what to do.
- */
-export function missingPolicyError(name: string, cause: unknown): Error {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return new Error(
-    `endpoint policy ${name} does not exist: create it first (an EndpointPolicy resource, and pass its name so that Pulumi creates it before the binding). ${message}`,
-  );
-}
-
-/** For create and update: the edit, with a missing endpoint policy reported as such. */
-async function modifyExistingPolicy(name: string, edit: (policy: IamPolicy) => IamPolicy): Promise<IamPolicy> {
-  try {
-    return await modifyPolicy(name, edit);
-  } catch (err) {
-    if (isNotFound(err)) throw missingPolicyError(name, err);
-    throw err;
-  }
-}
-
-/** One read-modify-write cycle per call of `edit`, retried on conflicts, serialised per policy. */
-async function modifyPolicy(name: string, edit: (policy: IamPolicy) => IamPolicy): Promise<IamPolicy> {
-  return withKeyLock(name, () =>
-    retryOnConflict(async () => {
-      const current = await readPolicy(name);
-      const next = edit(current);
-      return client().post<IamPolicy>(`/v1/${name}:setIamPolicy`, {
-        policy: { ...next, etag: current.etag, version: POLICY_VERSION },
-        updateMask: 'bindings,etag,version',
-      });
-    }),
-  );
 }
 
 export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
@@ -165,11 +86,8 @@ export async function update(_id: string, _olds: BindingOutputs, news: BindingIn
 }
 
 export async function remove(_id: string, props: BindingOutputs): Promise<void> {
-  try {
-    await modifyPolicy(props.name, (p) => withoutBinding(p, props.role, props.condition));
-  } catch (err) {
-    if (!isNotFound(err)) throw err; // the endpoint policy is gone, and its bindings with it
-  }
+  // A missing endpoint policy took its bindings with it.
+  await modifyPolicyIfPresent(props.name, (p) => withoutBinding(p, props.role, props.condition));
 }
 
 export async function read(id: string, props: Partial<BindingOutputs>): Promise<pulumi.dynamic.ReadResult> {
@@ -177,13 +95,8 @@ export async function read(id: string, props: Partial<BindingOutputs>): Promise<
   const parsed = props.name && props.role ? undefined : parseBindingId(id);
   const name = props.name ?? parsed!.name;
   const role = props.role ?? parsed!.role;
-  let policy: IamPolicy;
-  try {
-    policy = await readPolicy(name);
-  } catch (err) {
-    if (isNotFound(err)) return { id: '' };
-    throw err;
-  }
+  const policy = await readPolicyIfPresent(name);
+  if (!policy) return { id: '' };
   const binding = parsed ? findByTitle(policy, role, parsed.conditionTitle) : findBinding(policy, role, props.condition);
   if (!binding) return { id: '' };
   const state: BindingOutputs = outputs({ name, role, members: binding.members, condition: binding.condition ?? props.condition }, policy);

@@ -82,3 +82,75 @@ export function parseBindingId(id: string): { name: string; role: string; condit
   const title = rest.slice(role.length + 1);
   return title ? { name, role, conditionTitle: title } : { name, role };
 }
+
+// ------------------------------------------------------------------ iam_member
+
+/** The policy with `member` added to this key's binding (the binding is added if absent); other members stay. */
+export function withMember(policy: IamPolicy, role: string, member: string, condition?: IamCondition): IamPolicy {
+  const current = findBinding(policy, role, condition);
+  const members = normalizeMembers([...(current?.members ?? []), member]);
+  return withBinding(policy, condition ? { role, members, condition } : { role, members });
+}
+
+/** The policy without `member` in this key's binding; a binding left with no member goes. */
+export function withoutMember(policy: IamPolicy, role: string, member: string, condition?: IamCondition): IamPolicy {
+  const current = findBinding(policy, role, condition);
+  if (!current) return { ...policy, version: POLICY_VERSION };
+  const gone = canonicalMember(member);
+  const members = current.members.filter((m) => canonicalMember(m) !== gone);
+  if (members.length === 0) return withoutBinding(policy, role, condition);
+  return withBinding(policy, condition ? { role, members, condition } : { role, members });
+}
+
+/** Whether this key's binding holds `member` (compared in canonical spelling). */
+export function hasMember(policy: IamPolicy, role: string, member: string, condition?: IamCondition): boolean {
+  const wanted = canonicalMember(member);
+  return (findBinding(policy, role, condition)?.members ?? []).some((m) => canonicalMember(m) === wanted);
+}
+
+/**
+ * `{name} {role} {member}`, plus ` {condition title}` for a conditional grant: Terraform's import
+ * id of an iam_member, space-separated because a member (`principal://...`) may hold slashes and
+ * no name, role or member holds a space.
+ */
+export function memberId(name: string, role: string, member: string, condition?: IamCondition): string {
+  return [name, role, canonicalMember(member), ...(condition ? [condition.title] : [])].join(' ');
+}
+
+/** The parts of a member id; throws a readable error for an id that is not one. */
+export function parseMemberId(id: string): { name: string; role: string; member: string; conditionTitle?: string } {
+  const [name, role, member, ...title] = id.split(' ');
+  if (!name || !POLICY_NAME.test(name) || name !== POLICY_NAME.exec(name)?.[0] || !role || !ROLE_PREFIX.test(role) || !member) {
+    throw new Error(
+      `'${id}' is not an EndpointPolicyIamMember id: expected 'projects/{project}/locations/{location}/endpointPolicies/{id} {role} {member}[ {condition title}]'`,
+    );
+  }
+  return title.length > 0 ? { name, role, member, conditionTitle: title.join(' ') } : { name, role, member };
+}
+
+// ------------------------------------------------------------------ iam_policy
+
+/**
+ * The policy's bindings in one canonical form, for comparing what is with what was asked: same
+ * role and condition merged (as IAM merges them), members canonical and sorted, bindings sorted
+ * by key. Two lists that grant the same thing compare equal.
+ */
+export function canonicalBindings(bindings: readonly IamBinding[] | undefined): IamBinding[] {
+  const merged = new Map<string, IamBinding>();
+  for (const b of bindings ?? []) {
+    const key = keyOf(b);
+    const previous = merged.get(key);
+    const members = normalizeMembers([...(previous?.members ?? []), ...b.members]);
+    merged.set(key, b.condition ? { role: b.role, members, condition: conditionOf(b.condition) } : { role: b.role, members });
+  }
+  return [...merged.entries()]
+    .filter(([, b]) => b.members.length > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, b]) => b);
+}
+
+/** A condition's identifying fields (its `location`, a note for error messages, is not one). */
+function conditionOf(condition: IamCondition): IamCondition {
+  const { expression, title, description } = condition;
+  return description === undefined || description === '' ? { expression, title } : { expression, title, description };
+}

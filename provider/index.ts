@@ -1,5 +1,7 @@
-/** The Pulumi side of the package: four dynamic resources and their providers. */
+/** The Pulumi side of the package: the dynamic resources, their providers, and the read functions. */
 export { EndpointPolicyIamBinding, endpointPolicyIamBindingProvider } from './endpoint-policy-iam-binding';
+export { EndpointPolicyIamMember, endpointPolicyIamMemberProvider } from './endpoint-policy-iam-member';
+export { EndpointPolicyIamPolicy, endpointPolicyIamPolicyProvider } from './endpoint-policy-iam-policy';
 export { ImportJob, importJobProvider } from './import-job';
 export { EndpointPolicy, endpointPolicyProvider } from './endpoint-policy';
 export { Source, sourceProvider } from './source';
@@ -10,3 +12,4 @@ export { Report, reportProvider } from './report';
 export { DiscoveryClient, discoveryClientProvider } from './discovery-client';
 export { ImportDataFile, importDataFileProvider } from './import-data-file';
 export * from './migration-center-types';
+export * from './read-functions';

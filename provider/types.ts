@@ -190,3 +190,72 @@ export interface SourceArgs {
   sourceId: pulumi.Input<string>;
   type?: pulumi.Input<SourceType>;
 }
+
+export interface BindingArgs {
+  /** The condition that is associated with this binding. */
+  condition?: pulumi.Input<ConditionArgs>;
+  /** Principals requesting access: `user:{emailid}`, `serviceAccount:{emailid}`, `group:{emailid}`, `domain:{domain}`, ... */
+  members?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Role that is assigned to the list of `members`, e.g. `roles/networkservices.viewer`. */
+  role?: pulumi.Input<string>;
+}
+
+export interface BindingResponse {
+  condition: ConditionResponse;
+  members: string[];
+  role: string;
+}
+
+export type AuditLogConfigLogType = 'LOG_TYPE_UNSPECIFIED' | 'ADMIN_READ' | 'DATA_WRITE' | 'DATA_READ';
+
+export interface AuditLogConfigArgs {
+  /** Identities that do not cause logging for this type of permission. */
+  exemptedMembers?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The log type that this config enables. */
+  logType?: pulumi.Input<AuditLogConfigLogType>;
+}
+
+export interface AuditConfigArgs {
+  /** The configuration for logging of each type of permission. */
+  auditLogConfigs?: pulumi.Input<pulumi.Input<AuditLogConfigArgs>[]>;
+  /** A service enabled for audit logging, e.g. `networkservices.googleapis.com`, or `allServices`. */
+  service?: pulumi.Input<string>;
+}
+
+export interface AuditLogConfigResponse {
+  exemptedMembers: string[];
+  logType: string;
+}
+
+export interface AuditConfigResponse {
+  auditLogConfigs: AuditLogConfigResponse[];
+  service: string;
+}
+
+export interface EndpointPolicyIamPolicyArgs {
+  /** Specifies cloud audit logging configuration for this policy (left alone when not given). */
+  auditConfigs?: pulumi.Input<pulumi.Input<AuditConfigArgs>[]>;
+  /** Every binding of the policy: bindings not listed here are removed. */
+  bindings?: pulumi.Input<pulumi.Input<BindingArgs>[]>;
+  endpointPolicyId: pulumi.Input<string>;
+  /** Write against this etag (fails with ABORTED if the policy changed since); by default the provider writes with the etag it just read. */
+  etag?: pulumi.Input<string>;
+  /** Always `global` for endpoint policies (the default). */
+  location?: pulumi.Input<string>;
+  project?: pulumi.Input<string>;
+  /** The fields of the policy to write: default `bindings,etag` (plus `auditConfigs` when given). */
+  updateMask?: pulumi.Input<string>;
+  /** The policy format version written: 0, 1 or 3 (default 3; conditions need 3). */
+  version?: pulumi.Input<number>;
+}
+
+export interface EndpointPolicyIamMemberArgs {
+  /** An IAM Condition for a given binding. */
+  condition?: pulumi.Input<ConditionArgs>;
+  /** Identity that will be granted the privilege in `role`: `user:{emailid}`, `serviceAccount:{emailid}`, `group:{emailid}`, `domain:{domain}`, ... */
+  member: pulumi.Input<string>;
+  /** The endpoint policy: `projects/{project}/locations/global/endpointPolicies/{id}`. */
+  name: pulumi.Input<string>;
+  /** The role that should be applied. */
+  role: pulumi.Input<string>;
+}

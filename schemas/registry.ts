@@ -7,8 +7,12 @@ import Role from './Role.schema.json';
 import Condition from './Condition.schema.json';
 import Labels from './Labels.schema.json';
 import EndpointPolicyIamBindingArgs from './EndpointPolicyIamBindingArgs.schema.json';
+import EndpointPolicyIamMemberArgs from './EndpointPolicyIamMemberArgs.schema.json';
+import EndpointPolicyIamPolicyArgs from './EndpointPolicyIamPolicyArgs.schema.json';
+import AuditConfig from './AuditConfig.schema.json';
 import ImportJobFormat from './ImportJobFormat.schema.json';
 import CreatableFormat from './CreatableFormat.schema.json';
+import ImportJobFormatArgs from './ImportJobFormatArgs.schema.json';
 import PayloadFile from './PayloadFile.schema.json';
 import InlinePayloadInfo from './InlinePayloadInfo.schema.json';
 import StoragePayloadInfo from './StoragePayloadInfo.schema.json';
@@ -57,6 +61,9 @@ export type JsonSchema = Record<string, unknown> & { $id: string; title: string;
 /** Input types (what users and clients send), in documentation order. */
 export const INPUT_SCHEMAS: JsonSchema[] = [
   EndpointPolicyIamBindingArgs,
+  EndpointPolicyIamMemberArgs,
+  EndpointPolicyIamPolicyArgs,
+  AuditConfig,
   Condition,
   Member,
   Role,
@@ -67,6 +74,7 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   PayloadFile,
   ImportJobFormat,
   CreatableFormat,
+  ImportJobFormatArgs,
   Labels,
   IamPolicy,
   IamBinding,
@@ -109,6 +117,9 @@ export const ALL_SCHEMAS: JsonSchema[] = [...INPUT_SCHEMAS, ...OUTPUT_SCHEMAS];
 
 export type SchemaName =
   | 'EndpointPolicyIamBindingArgs'
+  | 'EndpointPolicyIamMemberArgs'
+  | 'EndpointPolicyIamPolicyArgs'
+  | 'AuditConfig'
   | 'Condition'
   | 'Member'
   | 'Role'
@@ -119,6 +130,7 @@ export type SchemaName =
   | 'PayloadFile'
   | 'ImportJobFormat'
   | 'CreatableFormat'
+  | 'ImportJobFormatArgs'
   | 'Labels'
   | 'IamPolicy'
   | 'IamBinding'
