@@ -10,6 +10,7 @@ export { Group, groupProvider } from './group';
 export { ReportConfig, reportConfigProvider } from './report-config';
 export { Report, reportProvider } from './report';
 export { DiscoveryClient, discoveryClientProvider } from './discovery-client';
+export { PreferenceSet, preferenceSetProvider } from './preference-set';
 export { ImportDataFile, importDataFileProvider } from './import-data-file';
 export * from './migration-center-types';
 export * from './read-functions';

@@ -63,3 +63,28 @@ export interface ImportDataFileArgs extends Omit<PlacedArgs, 'description'> {
   /** This package's: the local file whose bytes are uploaded (a change of its content replaces the data file). */
   path: pulumi.Input<string>;
 }
+
+/**
+ * `virtualMachinePreferences` of a PreferenceSet, as Google's message has it (the JSON Schema
+ * `PreferenceSet.json` holds every field and enum value).
+ */
+export interface VirtualMachinePreferencesArgs {
+  commitmentPlan?: pulumi.Input<string>;
+  computeEnginePreferences?: pulumi.Input<{
+    licenseType?: pulumi.Input<string>;
+    machinePreferences?: pulumi.Input<{ allowedMachineSeries?: pulumi.Input<pulumi.Input<{ code?: pulumi.Input<string> }>[]> }>;
+    persistentDiskType?: pulumi.Input<string>;
+  }>;
+  regionPreferences?: pulumi.Input<{ preferredRegions?: pulumi.Input<pulumi.Input<string>[]> }>;
+  sizingOptimizationStrategy?: pulumi.Input<string>;
+  soleTenancyPreferences?: pulumi.Input<Record<string, unknown>>;
+  targetProduct?: pulumi.Input<string>;
+  vmwareEnginePreferences?: pulumi.Input<Record<string, unknown>>;
+  [field: string]: unknown;
+}
+
+export interface PreferenceSetArgs extends PlacedArgs {
+  /** Google's create requires it (google-native's types leave it optional; check() says so at preview). */
+  preferenceSetId?: pulumi.Input<string>;
+  virtualMachinePreferences?: pulumi.Input<VirtualMachinePreferencesArgs>;
+}

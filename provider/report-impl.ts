@@ -15,5 +15,7 @@ export const { check, diff, create, read, update, remove } = restResource({
   bodyFields: ['displayName', 'description', 'type'],
   outputFields: ['name', 'createTime', 'updateTime', 'state', 'summary'],
   createOnly: true,
+  // Google's default view (BASIC) leaves out the summary, which is this resource's main output.
+  readQuery: { view: 'REPORT_VIEW_FULL' },
   requestId: true,
 });

@@ -37,6 +37,8 @@ export interface RestResourceSpec {
   immutableFields?: readonly string[];
   /** The resource takes `requestId` (its create carries it as a query parameter). */
   requestId?: boolean;
+  /** Query parameters of every read (a report's `view`, whose default leaves out the summary). */
+  readQuery?: Record<string, string>;
   /** Rules across fields that a JSON Schema says badly (two fields that exclude each other). */
   crossFieldFailures?: (inputs: Record<string, unknown>) => pulumi.dynamic.CheckFailure[];
 }
@@ -112,7 +114,7 @@ export function restResource(spec: RestResourceSpec) {
       });
       await wait(op);
       const name = nameOf(inputs);
-      return { id: name, outs: outputs(inputs, await client().get<Props>(`/${spec.apiVersion}/${name}`)) };
+      return { id: name, outs: outputs(inputs, await client().get<Props>(`/${spec.apiVersion}/${name}`, spec.readQuery)) };
     },
 
     async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -120,7 +122,7 @@ export function restResource(spec: RestResourceSpec) {
       if (mask.length > 0) {
         await wait(await client().patch<Operation>(`/${spec.apiVersion}/${id}`, body(news), { updateMask: mask.join(',') }));
       }
-      return { outs: outputs(news, await client().get<Props>(`/${spec.apiVersion}/${id}`)) };
+      return { outs: outputs(news, await client().get<Props>(`/${spec.apiVersion}/${id}`, spec.readQuery)) };
     },
 
     async remove(id: string): Promise<void> {
@@ -136,7 +138,7 @@ export function restResource(spec: RestResourceSpec) {
       if (!match) throw new Error(`'${id}' is not a ${spec.collection} name: expected ${namePattern}`);
       let resource: Props;
       try {
-        resource = await client().get<Props>(`/${spec.apiVersion}/${id}`);
+        resource = await client().get<Props>(`/${spec.apiVersion}/${id}`, spec.readQuery);
       } catch (err) {
         if (isNotFound(err)) return { id: '' };
         throw err;

@@ -37,6 +37,7 @@ import ReportConfigArgs from './ReportConfigArgs.schema.json';
 import ReportArgs from './ReportArgs.schema.json';
 import DiscoveryClientArgs from './DiscoveryClientArgs.schema.json';
 import ImportDataFileArgs from './ImportDataFileArgs.schema.json';
+import PreferenceSetArgs from './PreferenceSetArgs.schema.json';
 import Group from './Group.schema.json';
 import AddAssetsToGroupRequest from './AddAssetsToGroupRequest.schema.json';
 import RemoveAssetsFromGroupRequest from './RemoveAssetsFromGroupRequest.schema.json';
@@ -89,6 +90,7 @@ export const INPUT_SCHEMAS: JsonSchema[] = [
   ReportArgs,
   DiscoveryClientArgs,
   ImportDataFileArgs,
+  PreferenceSetArgs,
   ResourcePlacement,
   Group,
   AddAssetsToGroupRequest,
@@ -145,6 +147,7 @@ export type SchemaName =
   | 'ReportArgs'
   | 'DiscoveryClientArgs'
   | 'ImportDataFileArgs'
+  | 'PreferenceSetArgs'
   | 'ResourcePlacement'
   | 'Group'
   | 'AddAssetsToGroupRequest'

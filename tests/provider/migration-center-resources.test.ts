@@ -10,6 +10,7 @@ import * as reportConfig from '../../provider/report-config-impl';
 import * as report from '../../provider/report-impl';
 import * as discoveryClient from '../../provider/discovery-client-impl';
 import * as importDataFile from '../../provider/import-data-file-impl';
+import * as preferenceSet from '../../provider/preference-set-impl';
 import { clientFor, configureFrom } from '../../provider/runtime';
 import type { Operation } from '../../provider/client';
 import { createHash } from 'crypto';
@@ -143,5 +144,83 @@ describe('ImportDataFile against the embedded emulator', () => {
       { importJobId: 'inventory', importDataFileId: 'x', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: path.join(dir, 'nope.csv') },
     );
     expect(failures).toEqual([{ property: 'path', reason: expect.stringContaining('nope.csv') }]);
+  });
+});
+
+describe('the Migration Center workflow against the embedded emulator', () => {
+  const location = 'projects/mc-project/locations/europe-west1';
+  const place = { project: 'mc-project', location: 'europe-west1' };
+  type Props = Record<string, unknown>;
+  const checked = async (impl: { check: (o: Props, n: Props) => unknown }, args: Props): Promise<Props> => {
+    const { inputs, failures } = (await impl.check({}, args)) as { inputs: Props; failures: unknown[] };
+    expect(failures).toEqual([]);
+    return inputs;
+  };
+
+  it('creates a preference set, a group, a report config, a report and a discovery client; updates in place what Google updates; deletes them', async () => {
+    const prefsArgs = {
+      ...place,
+      preferenceSetId: 'default',
+      virtualMachinePreferences: { targetProduct: 'COMPUTE_MIGRATION_TARGET_PRODUCT_COMPUTE_ENGINE', commitmentPlan: 'COMMITMENT_PLAN_NONE' },
+    };
+    const prefsInputs = await checked(preferenceSet, prefsArgs);
+    const prefs = await preferenceSet.create(prefsInputs);
+    expect(prefs.id).toBe(`${location}/preferenceSets/default`);
+
+    // A nested field changes in place (PATCH with updateMask virtualMachinePreferences).
+    const prefsNext = await checked(preferenceSet, {
+      ...prefsArgs,
+      virtualMachinePreferences: { ...prefsArgs.virtualMachinePreferences, commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR' },
+    });
+    expect(preferenceSet.diff(prefs.id, prefs.outs as Props, prefsNext)).toMatchObject({ changes: true, replaces: [] });
+    const updated = await preferenceSet.update(prefs.id, prefs.outs as Props, prefsNext);
+    expect(updated.outs).toMatchObject({ virtualMachinePreferences: { commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR' } });
+
+    const groupInputs = await checked(group, { ...place, groupId: 'web', displayName: 'Web' });
+    const created = await group.create(groupInputs);
+    const renamed = await group.update(created.id, created.outs as Props, { ...groupInputs, displayName: 'Web tier' });
+    expect(renamed.outs).toMatchObject({ displayName: 'Web tier', name: `${location}/groups/web` });
+
+    const configInputs = await checked(reportConfig, {
+      ...place,
+      reportConfigId: 'wave-1',
+      groupPreferencesetAssignments: [{ group: `${location}/groups/web`, preferenceSet: `${location}/preferenceSets/default` }],
+    });
+    const config = await reportConfig.create(configInputs);
+    const reportInputs = await checked(report, { ...place, reportConfigId: 'wave-1', reportId: 'first', state: 'PENDING' });
+    const made = await report.create(reportInputs);
+    expect(made.id).toBe(`${location}/reportConfigs/wave-1/reports/first`);
+    expect(made.outs).toMatchObject({ state: 'SUCCEEDED', summary: expect.any(Object) });
+    // The service's state never shows as a diff against the one given.
+    expect(report.diff(made.id, made.outs as Props, reportInputs).changes).toBe(false);
+
+    const sourceOp = await clientFor('migrationcenter').post<Operation>(`/v1alpha1/${location}/sources`, {}, { sourceId: 'collector' });
+    await clientFor('migrationcenter').waitForOperation(sourceOp, { apiVersion: 'v1alpha1' });
+    const clientInputs = await checked(discoveryClient, {
+      ...place,
+      discoveryClientId: 'dc-1',
+      serviceAccount: 'collector@mc-project.iam.gserviceaccount.com',
+      source: `${location}/sources/collector`,
+      ttl: '3600s',
+    });
+    const dc = await discoveryClient.create(clientInputs);
+    expect(dc.outs).toMatchObject({ name: `${location}/discoveryClients/dc-1`, state: expect.any(String) });
+
+    for (const [impl, id] of [
+      [discoveryClient, dc.id],
+      [report, made.id],
+      [reportConfig, config.id],
+      [group, created.id],
+      [preferenceSet, prefs.id],
+    ] as const) {
+      await impl.remove(id);
+      expect(await impl.read(id)).toEqual({ id: '' });
+    }
+  });
+
+  it('names a preference set field that breaks Google\u2019s rules, down to its path', async () => {
+    const { failures } = await preferenceSet.check({}, { ...place, preferenceSetId: 'p', virtualMachinePreferences: { commitmentPlan: 'FOREVER' } });
+    expect((failures ?? []).map((f) => f.property)).toEqual(['virtualMachinePreferences.commitmentPlan']);
+    expect((await preferenceSet.check({}, { ...place })).failures).toEqual([{ property: 'preferenceSetId', reason: 'is required' }]);
   });
 });
