@@ -35,12 +35,16 @@ const CACHE_DIR = path.resolve(__dirname, '..', 'node_modules', '.cache', 'worke
  * tsconfig.json that change emitted code.
  */
 function sourceBootstrap(file: string): string {
+  // Resolved here, from this file: an eval'd worker resolves bare names from the process's working
+  // directory, which a program (or a test) may have moved away from the checkout.
+  const typescript = require.resolve('typescript');
+  const typescriptPackage = require.resolve('typescript/package.json');
   return `
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
 const cacheDir = ${JSON.stringify(CACHE_DIR)};
-const tsVersion = require('typescript/package.json').version;
+const tsVersion = require(${JSON.stringify(typescriptPackage)}).version;
 let ts;
 require.extensions['.ts'] = function (module, filename) {
   const source = fs.readFileSync(filename, 'utf8');
@@ -50,7 +54,7 @@ require.extensions['.ts'] = function (module, filename) {
   try {
     js = fs.readFileSync(cached, 'utf8');
   } catch {
-    ts = ts || require('typescript');
+    ts = ts || require(${JSON.stringify(typescript)});
     js = ts.transpileModule(source, {
       fileName: filename,
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },

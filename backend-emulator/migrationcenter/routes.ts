@@ -107,7 +107,10 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
     await app.register(async (versionApp) => {
       installVersionEdge(versionApp, version);
       const scope = scopeIn(versionApp, version);
-      for (const family of FAMILIES) (family.routes as (s: FamilyScope, d: unknown) => void)(scope, domains[family.key]);
+      for (const family of FAMILIES) {
+        if (version.lacksFamilies?.includes(family.key)) continue;
+        (family.routes as (s: FamilyScope, d: unknown) => void)(scope, domains[family.key]);
+      }
     });
     // Shared with Network Services on /v1 (mixins/shared-paths.ts); answered in the version's shape.
     registerOperationRoutes(app, ops, version.base, { present: (op) => writeAnswer(version, op) as object });

@@ -43,6 +43,8 @@ export interface WireVersion {
   readonly typePrefix: string;
   /** Messages that differ from the stored shape, by message name (the `@type`'s last part). */
   readonly messages: Readonly<Record<string, MessageDifference>>;
+  /** Families the version does not have at all (v1 has no report export jobs): no route is declared for them. */
+  readonly lacksFamilies?: readonly string[];
   /**
    * The message of a resource by its collection (the name's second-to-last segment), so that a
    * resource found anywhere in an answer (a get, a list, an Operation's response) is translated,
@@ -91,6 +93,7 @@ const V1_TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1.';
  */
 export const V1: WireVersion = {
   version: 'v1',
+  lacksFamilies: ['reportExportJobs'],
   base: '/v1',
   typePrefix: V1_TYPE_PREFIX,
   collections: COLLECTIONS,
