@@ -44,22 +44,20 @@ jest.mock('cookie', () => ({
   stringifySetCookie: (c: { name: string; value: string }) => `${c.name}=${encodeURIComponent(c.value)}`,
 }));
 
-// The embedded backend requires '../backend-emulator' lazily; a stand-in records how it is built.
+// The embedded backend requires ../backend-emulator lazily; a stand-in records how it is built. Not a
+// virtual mock: one is keyed by the spelling, and misses when an earlier test file of the same jest
+// worker resolved the real module.
 const emulatorCalls: { dataDir: string }[] = [];
-jest.mock(
-  '../../backend-emulator',
-  () => ({
-    buildEmulatorApp: async (options: { dataDir: string }) => {
-      emulatorCalls.push(options);
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const fastify = require('fastify') as typeof Fastify;
-      const app = fastify();
-      app.get('/v1/whoami', async () => ({ dataDir: options.dataDir }));
-      return app;
-    },
-  }),
-  { virtual: true },
-);
+jest.mock('../../backend-emulator', () => ({
+  buildEmulatorApp: async (options: { dataDir: string }) => {
+    emulatorCalls.push(options);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const fastify = require('fastify') as typeof Fastify;
+    const app = fastify();
+    app.get('/v1/whoami', async () => ({ dataDir: options.dataDir }));
+    return app;
+  },
+}));
 
 interface Thing {
   name: string;
