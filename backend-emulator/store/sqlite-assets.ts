@@ -208,30 +208,25 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   private sourcesOf(ids: number[]): Map<number, string[]> {
-    const out = new Map<number, string[]>();
-    if (ids.length === 0) return out;
-    const rows = this.db
-      .prepare(
-        'SELECT s.asset, r.name FROM asset_sources s JOIN asset_reporters r ON r.id = s.reporter WHERE s.asset IN (SELECT value FROM json_each(?)) ORDER BY s.asset, s.reporter',
-      )
-      .all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
-    for (const row of rows) {
-      const list = out.get(row.asset);
-      if (list) list.push(row.name);
-      else out.set(row.asset, [row.name]);
-    }
-    return out;
+    return this.namesByAsset(
+      'SELECT s.asset, r.name FROM asset_sources s JOIN asset_reporters r ON r.id = s.reporter WHERE s.asset IN (SELECT value FROM json_each(?)) ORDER BY s.asset, s.reporter',
+      ids,
+    );
   }
 
   /** The groups of each asset of `ids`, by group name. */
   private groupsOf(ids: number[]): Map<number, string[]> {
+    return this.namesByAsset(
+      'SELECT m.asset, g.name FROM asset_members m JOIN asset_groups g ON g.id = m.grp WHERE m.asset IN (SELECT value FROM json_each(?)) ORDER BY m.asset, g.name',
+      ids,
+    );
+  }
+
+  /** The names `sql` (`SELECT asset, name ... IN json_each(?)`, in order) gives each asset of `ids`. */
+  private namesByAsset(sql: string, ids: number[]): Map<number, string[]> {
     const out = new Map<number, string[]>();
     if (ids.length === 0) return out;
-    const rows = this.db
-      .prepare(
-        'SELECT m.asset, g.name FROM asset_members m JOIN asset_groups g ON g.id = m.grp WHERE m.asset IN (SELECT value FROM json_each(?)) ORDER BY m.asset, g.name',
-      )
-      .all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
+    const rows = this.db.prepare(sql).all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
     for (const row of rows) {
       const list = out.get(row.asset);
       if (list) list.push(row.name);
