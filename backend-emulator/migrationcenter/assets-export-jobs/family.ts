@@ -8,8 +8,8 @@
  *   POST   {location}/assetsExportJobs/{id}:run {requestId}          -> Operation (not done; response RunAssetsExportJobResponse)
  *   GET    /downloads/{job}/executions/{execution}/{file}?expires=&signature=  (the signed URL; not a Google API path)
  */
-import { invalidArgument, refuseUnknownFields } from '../../errors';
 import type { Family } from '../family';
+import { verbBodyRequestId } from '../request-id-rule';
 import { collectionRoutes } from '../collection-routes';
 import { DownloadUrls } from '../exports/download-urls';
 import { ExportFiles } from '../exports/export-files';
@@ -40,10 +40,7 @@ export const assetsExportJobsFamily: Family<'assetsExportJobs'> = {
       methods: ['create', 'list', 'get', 'delete'],
       verbs: {
         run: (name, location, body, request) => {
-          refuseUnknownFields(body, (k) => k === 'requestId');
-          if (body.requestId !== undefined && typeof body.requestId !== 'string')
-            throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
-          return jobs.run(name, location, body.requestId, `${request.protocol}://${request.host}`);
+          return jobs.run(name, location, verbBodyRequestId(body), `${request.protocol}://${request.host}`);
         },
       },
     });

@@ -12,9 +12,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Family, LocationParams } from '../family';
 import { idSegment, parentOf } from '../family';
-import { invalidArgument, refuseUnknownFields } from '../../errors';
 import { boolQueryParam, objectBody, queryParam } from '../../http/body';
 import { listRequest } from '../../http/list-request';
+import { verbBodyRequestId } from '../request-id-rule';
 import { ImportJobs, parseJobView } from './import-jobs';
 
 /**
@@ -69,10 +69,7 @@ export const importJobsFamily: Family<'importJobs'> = {
     });
     app.post<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) => {
       const { name, parent, verb } = jobName(request, ['validate', 'run']);
-      const body = objectBody(request);
-      refuseUnknownFields(body, (k) => k === 'requestId');
-      const requestId = body.requestId === undefined ? queryParam(request, 'requestId') : body.requestId;
-      if (requestId !== undefined && typeof requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
+      const requestId = verbBodyRequestId(objectBody(request)) ?? queryParam(request, 'requestId');
       return verb === 'validate' ? jobs.validate(name, parent, requestId) : jobs.run(name, parent, requestId);
     });
   },

@@ -9,8 +9,8 @@
  *   GET    /downloads/{job}/executions/{execution}/{file}?expires=&signature=  (the signed URL; not a Google API path)
  * where {report} is {location}/reportConfigs/{id}/reports/{id}.
  */
-import { invalidArgument, refuseUnknownFields } from '../../errors';
 import type { Family } from '../family';
+import { verbBodyRequestId } from '../request-id-rule';
 import { collectionRoutes } from '../collection-routes';
 import { DownloadUrls } from '../exports/download-urls';
 import { ExportFiles } from '../exports/export-files';
@@ -53,10 +53,7 @@ export const reportExportJobsFamily: Family<'reportExportJobs'> = {
       methods: ['create', 'list', 'get', 'delete'],
       verbs: {
         run: (name, location, body, request) => {
-          refuseUnknownFields(body, (k) => k === 'requestId');
-          if (body.requestId !== undefined && typeof body.requestId !== 'string')
-            throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
-          return jobs.run(name, location, body.requestId, `${request.protocol}://${request.host}`);
+          return jobs.run(name, location, verbBodyRequestId(body), `${request.protocol}://${request.host}`);
         },
       },
     });
