@@ -129,7 +129,8 @@ async function failure(call: Promise<unknown>): Promise<{ status: number; error:
 
 /** Polls an Operation through the client until it is done, as a program against Google does. */
 async function settled(mc: Client, name: string): Promise<Operation> {
-  const deadline = Date.now() + 60_000;
+  // The first import of a process starts its worker thread: seconds on a loaded machine.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const { data } = await mc.projects.locations.operations.get({ name });
     if (data.done) return data;
@@ -325,6 +326,14 @@ describe.each(REVISIONS)('the whole workflow through $label', (revision) => {
     expect((await failure(loc.assets.get({ name: asset('m-5') }))).status).toBe(404);
     const { data: dbs } = await loc.assets.list({ parent: P, filter: 'labels.tier = db' });
     expect(dbs.assets!.map((a) => a.name)).toEqual([asset('m-2')]);
+    // Paging through the client: two pages of two and one.
+    const { data: first } = await loc.assets.list({ parent: P, orderBy: 'name', pageSize: 2 });
+    const { data: second } = await loc.assets.list({ parent: P, orderBy: 'name', pageSize: 2, pageToken: first.nextPageToken! });
+    expect([first.assets!.map((a) => a.name), second.assets!.map((a) => a.name), second.nextPageToken]).toEqual([
+      [asset('m-1'), asset('m-2')],
+      [asset('m-3')],
+      undefined,
+    ]);
   });
 
   test('groups: create, addAssets, removeAssets, list with a filter, patch; assets listed by group', async () => {
@@ -450,6 +459,15 @@ describe.each(REVISIONS)('the whole workflow through $label', (revision) => {
     expect(JSON.stringify(report.summary)).not.toMatch(/monthlyCost/);
     const { data: listed } = await loc.reportConfigs.reports.list({ parent: CONFIG });
     expect(listed.reports!.map((r) => [r.name, r.displayName, r.state, r.summary])).toEqual([[REPORT, 'Q1', 'SUCCEEDED', undefined]]);
+    // STANDARD: the summary without the copies of the preference set in its findings.
+    const { data: standard } = await loc.reportConfigs.reports.list({ parent: CONFIG, view: 'REPORT_VIEW_STANDARD' });
+    const standardFinding = standard.reports![0].summary!.groupFindings![0].preferenceSetFindings![0];
+    expect([standardFinding.machineFinding, standardFinding.preferenceSet, standardFinding.machinePreferences]).toEqual([
+      finding.preferenceSetFindings![0].machineFinding,
+      undefined,
+      undefined,
+    ]);
+    expect(finding.preferenceSetFindings![0].preferenceSet).toMatchObject({ name: PREFS, displayName: 'E2 or N2' });
   });
 
   test('exports: an assets export job and (revision 188) a report export job, each CSV downloaded through its signed URL', async () => {
