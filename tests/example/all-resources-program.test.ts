@@ -3,8 +3,8 @@
  * (support/harness/engine.ts): every resource the package exports and its read functions, against
  * the embedded emulator keeping its store in the program folder. up (creates all) -> up again
  * (every resource same) -> one run changing an updatable field of each resource that has one
- * (each an update of exactly that resource) -> one run changing a field Google cannot change on
- * four resources (each a replace of exactly that resource) -> destroy (nothing left to read back
+ * (each an update of exactly that resource) -> a preview, then a run, changing a field Google
+ * cannot change on four resources (each a replace of exactly that resource) -> destroy (nothing left to read back
  * through the provider's REST calls). Each test starts from the state the one before it left.
  *
  * Not exercised: a replace of the report config. Its report would have to be replaced with it
@@ -14,7 +14,7 @@
 import { createExampleProgram, StandInEngine, type ExampleProgram, type RunResult, type StateEntry } from '../../support/harness';
 import { DEFAULT_PROJECT, type Settings } from '../../examples/all-resources/settings';
 
-// Four program runs of 15 resources and 4 reads, and a destroy: each about 20 s alone, minutes on
+// Five program runs of 15 resources and 4 reads, and a destroy: each about 20 s alone, minutes on
 // a loaded 2-core machine.
 jest.setTimeout(420_000);
 
@@ -188,6 +188,14 @@ describe('examples/all-resources under the stand-in engine', () => {
     expect((await onServer('web-tier')).properties.displayName).toBe('Web servers');
     expect((await onServer('compute-engine')).properties.virtualMachinePreferences).toMatchObject({ commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR' });
     expect((await onServer('collector')).properties).toMatchObject({ displayName: 'Rack 4 collector', source: `${LOCATION}/sources/discovered` });
+  });
+
+  test('preview of those changes plans a replace of exactly those resources, and writes nothing', async () => {
+    const result = await engine.run({ config: configOf({ ...UPDATES, ...REPLACEMENTS }), dryRun: true });
+    expectSuccess(result);
+    expect(byName(result)).toEqual(expected('replace', REPLACED));
+    expect(result.providerCalls.filter((c) => WRITES.includes(c))).toEqual([]);
+    expect((await onServer('collector')).properties.source).toBe(`${LOCATION}/sources/discovered`);
   });
 
   test('a change Google cannot make in place replaces exactly that resource; one that keeps its name is deleted first', async () => {
