@@ -117,7 +117,7 @@ interface JobCallbacks {
  * batch that had arrived before any request waiting behind them is read. An immediate queued from
  * an immediate runs in the following turn, after the poll phase has taken the waiting requests.
  */
-class WriteQueue {
+export class WriteQueue {
   private readonly batches: AssetRow[][] = [];
   private scheduled = false;
 
