@@ -44,8 +44,8 @@ import {
  * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record, so
  * a kill leaves whole batches and the job's report counts exactly the assets stored. The batches
  * are written on the request thread, and a request that arrives during one waits for its
- * transaction: 500 assets keep that wait to a few milliseconds (5,000 took 50 to 90 ms on a quiet
- * machine, seconds under load), for more commits per run (docs/benchmarks.md, issue 27).
+ * transaction: 500 assets make that wait a tenth of what 5,000 made it (50 to 90 ms on a quiet
+ * machine, seconds under load), for ten times the commits per run (docs/benchmarks.md, issue 27).
  */
 export const RUN_BATCH_SIZE = 500;
 

@@ -112,10 +112,11 @@ interface JobCallbacks {
 
 /**
  * The batches of a run waiting to be written, written one per turn of the event loop: Node
- * delivers a port's queued messages one after the other in one go, and the immediates queued in one
- * turn all run in the next, so a write per message (or per message's immediate) would write every
- * batch that had arrived before any request waiting behind them is read. An immediate queued from
- * an immediate runs in the following turn, after the poll phase has taken the waiting requests.
+ * delivers a port's queued messages one after the other in one go, and the immediates queued while
+ * handling them all run in the same check phase, so a write per message (or per message's
+ * immediate) would write every batch that had arrived before any request waiting behind them is
+ * read. An immediate queued from an immediate runs in the following turn, after the poll phase has
+ * taken the waiting requests.
  */
 export class WriteQueue {
   private readonly batches: AssetRow[][] = [];
