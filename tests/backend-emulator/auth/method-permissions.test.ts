@@ -14,6 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthConfig } from '../../../backend-emulator/config';
 import { methodPermission } from '../../../backend-emulator/auth/method-permissions';
+import { roleGrants } from '../../../backend-emulator/auth/permissions';
 import { GOOGLE_METHODS } from '../../../backend-emulator/http/google-methods-table';
 import { inMemoryApp } from '../../support/app';
 import { concreteGooglePath } from '../../support/google-paths';
@@ -88,6 +89,30 @@ describe('the permission table', () => {
   ])('%s needs %s', (id, permission) => {
     expect(methodPermission(id)).toBe(permission);
   });
+});
+
+test.each([
+  // As Google's Migration Center roles page lists them.
+  ['roles/migrationcenter.admin', 'migrationcenter.settings.update', true],
+  ['roles/migrationcenter.admin', 'networkservices.endpointPolicies.get', false],
+  ['roles/migrationcenter.viewer', 'migrationcenter.settings.get', true],
+  ['roles/migrationcenter.viewer', 'migrationcenter.assets.reportFrames', false],
+  ['roles/migrationcenter.viewer', 'migrationcenter.groups.update', false],
+  ['roles/migrationcenter.discoveryClient', 'migrationcenter.discoveryClients.sendHeartbeat', true],
+  ['roles/migrationcenter.discoveryClient', 'migrationcenter.discoveryClients.create', false],
+  ['roles/migrationcenter.discoveryClientRegistrator', 'migrationcenter.sources.create', true],
+  ['roles/owner', 'migrationcenter.reports.delete', true],
+  ['roles/editor', 'migrationcenter.assets.reportFrames', true],
+  ['roles/editor', 'networkservices.endpointPolicies.setIamPolicy', false],
+  ['roles/viewer', 'migrationcenter.relations.list', true],
+  ['roles/viewer', 'migrationcenter.importJobs.update', false],
+  ['roles/viewer', 'networkservices.operations.get', true],
+  ['roles/iam.securityReviewer', 'migrationcenter.assets.list', true],
+  ['roles/iam.securityReviewer', 'migrationcenter.assets.get', false],
+  ['roles/networkservices.viewer', 'networkservices.locations.list', true],
+  ['roles/networkservices.viewer', 'networkservices.operations.cancel', false],
+])('%s grants %s: %s', (role, permission, granted) => {
+  expect(roleGrants(role, permission)).toBe(granted);
 });
 
 const TOKENS = {
