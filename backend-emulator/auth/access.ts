@@ -7,10 +7,11 @@
  *   public  - no token needed: the health check and the console's static files (they hold no data)
  *   signed  - carries its own credential: a data file's signed upload URL checks its signature
  *   admin   - an admin token of the --auth file: the emulator's own routes (reset, seed, console JSON)
- *   caller  - any token of the --auth file; the domain then checks IAM permissions. The default:
- *             every Google API route, and any request no route matched (it answers 404 or 501).
+ *   caller  - a token of the --auth file whose principal holds the IAM permission of the Google
+ *             method the request is (auth/request-permission.ts). The default: every Google API
+ *             route, and any request no route matched (it needs a token, then answers 404 or 501).
  */
-import type { RouteShorthandOptions } from 'fastify';
+import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 
 export type RouteAccess = 'public' | 'signed' | 'admin' | 'caller';
 
@@ -18,6 +19,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (auth/access.ts); absent: `caller`. */
     access?: RouteAccess;
+    /**
+     * On a path two services share (mixins/shared-paths.ts): the services that answer this
+     * request, so that the permission checked is the answering service's (any one of them, for a
+     * list several answer). Absent: the service of the path's method in the method table.
+     */
+    answeredBy?: (request: FastifyRequest) => readonly string[];
   }
 }
 

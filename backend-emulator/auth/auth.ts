@@ -5,6 +5,8 @@
  * - every request but `GET /healthz` needs `Authorization: Bearer <token>` with a token of the
  *   file (else 401 UNAUTHENTICATED);
  * - `/emulator/v1/*` needs an admin token (else 403 PERMISSION_DENIED);
+ * - every Google method needs its IAM permission (auth/method-permissions.ts) on the resource its
+ *   path names, decided once per request by the hook (auth/hook.ts, auth/request-permission.ts);
  * - an admin token passes every permission check;
  * - permission checks read the IAM policies of the resource and of its ancestors
  *   (`projects/P`, `projects/P/locations/L`), with roles expanded through auth/permissions.ts.
@@ -127,9 +129,12 @@ export class Authorizer {
     return false;
   }
 
-  /** Throws PERMISSION_DENIED naming the permission unless the principal holds it. */
-  requirePermission(principal: Principal | undefined, resource: ResourceAttributes, permission: string): void {
-    if (!this.holds(principal, resource, permission)) throw permissionDenied(permission, resource.name);
+  /**
+   * Throws PERMISSION_DENIED naming the (first) permission unless the principal holds one of
+   * `permissions` on the resource.
+   */
+  requirePermission(principal: Principal | undefined, resource: ResourceAttributes, ...permissions: readonly string[]): void {
+    if (!permissions.some((p) => this.holds(principal, resource, p))) throw permissionDenied(permissions[0], resource.name);
   }
 
   private conditionHolds(binding: Binding, resource: ResourceAttributes): boolean {

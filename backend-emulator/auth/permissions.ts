@@ -5,19 +5,23 @@
  */
 
 import { ENDPOINT_POLICY_PERMISSIONS, ENDPOINT_POLICY_ROLES, EP } from '../../schemas/endpoint-policy-roles';
+import { PROJECT_ROLES } from '../../schemas/project-roles';
 
 export { ENDPOINT_POLICY_PERMISSIONS, EP };
 
-export const PERMISSION_GET_IAM_POLICY = `${EP}.getIamPolicy`;
-export const PERMISSION_SET_IAM_POLICY = `${EP}.setIamPolicy`;
-
 /**
- * The predefined roles: the roles an endpoint policy accepts (schemas/endpoint-policy-roles.ts,
- * one table for the emulator, the provider and the docs), with what each grants.
+ * The predefined roles and what each grants: the roles an endpoint policy accepts
+ * (schemas/endpoint-policy-roles.ts, one table for the emulator, the provider and the docs) with
+ * what they grant beyond endpoint policies (schemas/project-roles.ts: Migration Center's roles,
+ * the Network Services locations and operations); a role of both tables grants the union.
  */
-export const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
-  Object.entries(ENDPOINT_POLICY_ROLES).map(([role, { grants }]) => [role, grants]),
-);
+export const ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = (() => {
+  const table: Record<string, readonly string[]> = {};
+  for (const roles of [ENDPOINT_POLICY_ROLES, PROJECT_ROLES]) {
+    for (const [role, { grants }] of Object.entries(roles)) table[role] = [...new Set([...(table[role] ?? []), ...grants])];
+  }
+  return table;
+})();
 
 /** Whether a permission pattern from the table covers `permission`. */
 export function patternGrants(pattern: string, permission: string): boolean {

@@ -10,6 +10,8 @@ import { GOOGLE_METHODS } from './google-methods-table';
 /** One method of Google's APIs: its discovery id and the query parameters its request message takes. */
 export interface GoogleMethod {
   id: string;
+  /** The table's path pattern (`/v1/projects/*\/locations/*\/meshes/*:getIamPolicy`). */
+  path: string;
   /** Query parameters in their JSON names (`pageSize`, `options.requestedPolicyVersion`). */
   query: ReadonlySet<string>;
 }
@@ -45,7 +47,7 @@ function table(): Map<string, CompiledMethod[]> {
   for (const [method, path, id, query] of GOOGLE_METHODS) {
     const key = shapeKey(method, path);
     const list = byShape.get(key) ?? [];
-    list.push({ pattern: compile(path), id, query: new Set(query) });
+    list.push({ pattern: compile(path), id, path, query: new Set(query) });
     byShape.set(key, list);
   }
   return byShape;

@@ -8,7 +8,7 @@
  * by the service the Host names, or else by every service, each location once, from the first
  * service that claims it (a list of places, not of any service's records).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { locationName } from '../http/names';
 import { listRequest } from '../http/list-request';
@@ -39,7 +39,14 @@ export function registerLocationRoutes(app: FastifyInstance, owner: object, pref
   const { first, tenants } = joinSharedPath(owner, `locations ${prefix}`, tenant);
   if (!first) return;
 
-  app.get<{ Params: { project: string } }>(`${prefix}/projects/:project/locations`, async (request) => {
+  // The services that answer (their permission is the one `--auth` checks, auth/access.ts).
+  const listedBy = (request: FastifyRequest): readonly string[] => {
+    const hosted = hostedService(request, tenants);
+    return (hosted ? [hosted] : tenants).map((t) => t.service);
+  };
+  const locatedBy = (request: FastifyRequest): readonly string[] => [tenantFor(request, tenants, (request.params as { location: string }).location).service];
+
+  app.get<{ Params: { project: string } }>(`${prefix}/projects/:project/locations`, { config: { answeredBy: listedBy } }, async (request) => {
     const { project } = request.params;
     if (!/^[^/\s:]+$/.test(project)) throw invalidArgument([{ field: 'name', description: `'${project}' is not a valid project` }]);
     const hosted = hostedService(request, tenants);
@@ -57,8 +64,12 @@ export function registerLocationRoutes(app: FastifyInstance, owner: object, pref
     return { locations: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
-  app.get<{ Params: { project: string; location: string } }>(`${prefix}/projects/:project/locations/:location`, async (request) => {
-    locationName(request.params.project, request.params.location, 'name');
-    return tenantFor(request, tenants, request.params.location).get(request.params.project, request.params.location);
-  });
+  app.get<{ Params: { project: string; location: string } }>(
+    `${prefix}/projects/:project/locations/:location`,
+    { config: { answeredBy: locatedBy } },
+    async (request) => {
+      locationName(request.params.project, request.params.location, 'name');
+      return tenantFor(request, tenants, request.params.location).get(request.params.project, request.params.location);
+    },
+  );
 }

@@ -5,7 +5,7 @@
  */
 import { invalidArgument, notFound, refuseUnknownFields } from '../errors';
 import type { Authorizer, Principal, ResourceAttributes } from '../auth/auth';
-import { ENDPOINT_POLICY_PERMISSIONS, PERMISSION_GET_IAM_POLICY, PERMISSION_SET_IAM_POLICY } from '../auth/permissions';
+import { ENDPOINT_POLICY_PERMISSIONS } from '../auth/permissions';
 import { refusedOnEndpointPolicies, unsupportedRoleMessage } from '../../schemas/endpoint-policy-roles';
 import { ENDPOINT_POLICY_RESOURCE_TYPE, NETWORK_SERVICES, type EndpointPolicies } from './endpoint-policies';
 import { parseRequestedVersion, type IamPolicies, type Policy, type RoleRule } from './iam-policy';
@@ -39,15 +39,18 @@ export class EndpointPolicyIam {
     return this.attributes(name);
   }
 
-  /** `rawVersion` is `options.requestedPolicyVersion` as given on the wire. */
-  getIamPolicy(name: string, rawVersion: string | undefined, principal: Principal | undefined): Policy {
+  /**
+   * `rawVersion` is `options.requestedPolicyVersion` as given on the wire. The caller's permission
+   * (`getIamPolicy`, `setIamPolicy`) was decided before, by the one authorization hook (auth/hook.ts).
+   */
+  getIamPolicy(name: string, rawVersion: string | undefined): Policy {
     const version = parseRequestedVersion(rawVersion);
-    this.auth().requirePermission(principal, this.target(name), PERMISSION_GET_IAM_POLICY);
+    this.target(name);
     return this.iamPolicies.get(name, version);
   }
 
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {
-    this.auth().requirePermission(principal, this.target(name), PERMISSION_SET_IAM_POLICY);
+    this.target(name);
     return this.iamPolicies.set(name, body, { principal: principal?.member, roleRule: endpointPolicyRoleRule });
   }
 

@@ -96,7 +96,7 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     const { name, verb } = nameOf(request);
     if (verb === undefined) return endpointPolicies.get(name);
     if (verb !== 'getIamPolicy') throw unknownPath(request.method, path(request));
-    return iam.getIamPolicy(name, queryParam(request, 'options.requestedPolicyVersion'), request.principal);
+    return iam.getIamPolicy(name, queryParam(request, 'options.requestedPolicyVersion'));
   });
 
   app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {

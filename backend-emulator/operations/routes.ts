@@ -47,7 +47,17 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
   if (!first) return;
   const base = `${prefix}/projects/:project/locations/:location/operations`;
 
-  app.get<{ Params: Omit<OperationParams, 'operation'> }>(base, async (request) => {
+  // The service that answers (its permission is the one `--auth` checks, auth/access.ts): a
+  // list's by its location; an operation's the one that holds it, else as a list's.
+  const listedBy = (request: FastifyRequest): readonly string[] => [tenantFor(request, tenants, (request.params as OperationParams).location).service];
+  const heldBy = (request: FastifyRequest): readonly string[] => {
+    const params = request.params as OperationParams;
+    const name = `projects/${params.project}/locations/${params.location}/operations/${splitVerb(params.operation).id}`;
+    const holder = candidateTenants(request, tenants).find((t) => t.ops.has(name));
+    return holder ? [holder.service] : listedBy(request);
+  };
+
+  app.get<{ Params: Omit<OperationParams, 'operation'> }>(base, { config: { answeredBy: listedBy } }, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location, 'name');
     const owner = tenantFor(request, tenants, request.params.location);
     const page = owner.ops.list(parent, listRequest(request));
@@ -71,18 +81,18 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
     return { name, owner: ownerOf(request, name) };
   };
 
-  app.get<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
+  app.get<{ Params: OperationParams }>(`${base}/:operation`, { config: { answeredBy: heldBy } }, async (request) => {
     const { name, owner } = operationOf(request);
     return owner.present(owner.ops.get(name));
   });
 
-  app.delete<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
+  app.delete<{ Params: OperationParams }>(`${base}/:operation`, { config: { answeredBy: heldBy } }, async (request) => {
     const { name, owner } = operationOf(request);
     owner.ops.delete(name);
     return {};
   });
 
-  app.post<{ Params: OperationParams }>(`${base}/:operation`, async (request) => {
+  app.post<{ Params: OperationParams }>(`${base}/:operation`, { config: { answeredBy: heldBy } }, async (request) => {
     const name = nameOf(request, 'cancel');
     // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
     refuseUnknownFields(objectBody(request), (k) => k === 'name');

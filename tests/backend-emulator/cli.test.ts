@@ -64,7 +64,7 @@ describe('serving', () => {
     expect((await http(`${p.url}/healthz`, 'GET')).status).toBe(200);
   });
 
-  test('with --auth, a request without a token is 401', async () => {
+  test('with --auth, a request without a token is 401; a token without the permission 403; the admin token passes', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'auth.json');
     fs.writeFileSync(file, JSON.stringify({ tokens: { 'tok-a': 'user:a@example.com' }, adminTokens: ['tok-admin'] }));
@@ -72,7 +72,12 @@ describe('serving', () => {
     const res = await http(`${p.url}/v1/${PARENT}/endpointPolicies`, 'GET');
     expect(res.status).toBe(401);
     expect(res.body.error.status).toBe('UNAUTHENTICATED');
-    expect((await http(`${p.url}/v1/${PARENT}/endpointPolicies`, 'GET', undefined, { authorization: 'Bearer tok-a' })).status).toBe(200);
+    const denied = await http(`${p.url}/v1/${PARENT}/endpointPolicies`, 'GET', undefined, { authorization: 'Bearer tok-a' });
+    expect([denied.status, denied.body.error.message]).toEqual([
+      403,
+      `Permission 'networkservices.endpointPolicies.list' denied on resource '${PARENT}' (or it may not exist).`,
+    ]);
+    expect((await http(`${p.url}/v1/${PARENT}/endpointPolicies`, 'GET', undefined, { authorization: 'Bearer tok-admin' })).status).toBe(200);
   });
 });
 

@@ -149,6 +149,8 @@ test('the role table grants what docs/emulator.md says', () => {
   expect(ROLE_PERMISSIONS['roles/editor']).not.toContain('networkservices.endpointPolicies.setIamPolicy');
 });
 
-test('CRUD needs only authentication', async () => {
-  expect((await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`, undefined, as('tok-carol'))).status).toBe(200);
+test('CRUD needs its permission too: a token alone is 403 naming the permission and the parent', async () => {
+  const denied = expectGoogleError(await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`, undefined, as('tok-carol')), 403, 'PERMISSION_DENIED');
+  expect(denied.message).toBe(`Permission 'networkservices.endpointPolicies.list' denied on resource '${PARENT}' (or it may not exist).`);
+  expect((await call(app, 'GET', `/v1/${PARENT}/endpointPolicies`, undefined, as('tok-alice'))).status).toBe(200);
 });

@@ -332,7 +332,9 @@ describe('with --auth', () => {
   test('the signed URL is its own credential: the PUT needs no token, the API methods still do', async () => {
     await app.close();
     const token = { authorization: 'Bearer alice-token' };
-    app = newApp({ auth: { tokens: { 'alice-token': 'user:alice@example.com' } } });
+    app = newApp({ auth: { tokens: { 'alice-token': 'user:alice@example.com' }, adminTokens: ['admin-token'] } });
+    const grant = { iamPolicies: { 'projects/p1': { bindings: [{ role: 'roles/migrationcenter.admin', members: ['user:alice@example.com'] }] } } };
+    ok(await call(app, 'POST', '/emulator/v1/seed', grant, { authorization: 'Bearer admin-token' }));
     ok(await call(app, 'POST', `${BASE}/sources?sourceId=src`, {}, token));
     ok(await call(app, 'POST', `${BASE}/importJobs?importJobId=job-1`, { assetSource: `${BASE.slice('/v1alpha1/'.length)}/sources/src` }, token));
     googleError(await createDataFile(app, 'job-1', 'f1'), 401, 'UNAUTHENTICATED');
