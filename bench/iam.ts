@@ -3,17 +3,10 @@
  * - getIamPolicy and setIamPolicy (no etag: unconditional replace) req/s through autocannon,
  *   against an in-memory emulator listening on a local port;
  * - a bare fastify `hello` route in the same run, as the ceiling of this machine and HTTP stack;
- * - setIamPolicy on a durable data dir (WAL, synchronous=FULL, as users run it) against a bare
- *   durable write: a bare fastify POST route that writes the body as one row into a better-sqlite3
- *   file with the same pragmas (one fsync per request, as each acknowledged policy write has);
  * - start-up time of the CLI (compiled from the current sources) to its `listening on` line.
  * `runIamBench()` prints a table and returns the figures.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { compiledCli, spawnListening, type CliProcess } from '../support/cli-process';
-import { tempDir } from '../support/temp-dir';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -39,10 +32,6 @@ export interface IamBenchResult {
   hello: Throughput;
   /** A bare fastify POST route echoing the same JSON body: the framework's own cost of a POST. */
   echo: Throughput;
-  /** setIamPolicy against an emulator on a durable data dir. */
-  setIamPolicyDurable: Throughput;
-  /** A bare fastify POST route writing the body as one durable SQLite row (WAL, synchronous=FULL). */
-  durableWrite: Throughput;
   startupMs: { median: number; min: number; max: number; runs: number };
 }
 
@@ -81,17 +70,6 @@ const BARE_SERVER = `
 const app = require('fastify')({ logger: false });
 app.get('/hello', async () => ({ hello: 'world' }));
 app.post('/echo', async (request) => request.body);
-if (process.env.BARE_DB) {
-  const db = new (require('better-sqlite3'))(process.env.BARE_DB);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.exec('CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
-  const put = db.prepare('INSERT INTO docs (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  app.post('/write', async (request) => {
-    put.run('policy', JSON.stringify(request.body));
-    return request.body;
-  });
-}
 app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening on ' + url));
 `;
 
@@ -124,9 +102,9 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   let getResult: Throughput;
   let setResult: Throughput;
   const json = { 'content-type': 'application/json' };
-  let body = '';
-  const setUp = async (url: string): Promise<void> => {
-    const created = await fetch(`${url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
+  let body: string;
+  try {
+    const created = await fetch(`${emulator.url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({
@@ -152,11 +130,8 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
       },
     };
     body = JSON.stringify(policy);
-    const first = await fetch(`${url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
+    const first = await fetch(`${emulator.url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
     if (!first.ok) throw new Error(`setup failed: ${first.status} ${await first.text()}`);
-  };
-  try {
-    await setUp(emulator.url);
 
     getResult = await measure(
       autocannon,
@@ -174,33 +149,15 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     await stop(emulator);
   }
 
-  // The same write on a durable data dir, against a bare durable write of the same body.
-  const dirs = tempDir('iam-bench-');
-  let setDurableResult: Throughput;
-  const durable = await spawnListening([cli, '--port', '0', '--data-dir', path.join(dirs, 'emulator')]);
-  try {
-    await setUp(durable.url);
-    setDurableResult = await measure(autocannon, 'setIamPolicy (data dir)', `${durable.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
-      method: 'POST',
-      headers: json,
-      body,
-    });
-  } finally {
-    await stop(durable);
-  }
-
   // A bare fastify server on the same machine, same run, measured the same way.
-  const bare = await spawnListening(['-e', BARE_SERVER], { BARE_DB: path.join(dirs, 'bare.sqlite') });
+  const bare = await spawnListening(['-e', BARE_SERVER]);
   let helloResult: Throughput;
   let echoResult: Throughput;
-  let durableWriteResult: Throughput;
   try {
     helloResult = await measure(autocannon, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
     echoResult = await measure(autocannon, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
-    durableWriteResult = await measure(autocannon, 'bare durable write', `${bare.url}/write`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
     await stop(bare);
-    fs.rmSync(dirs, { recursive: true, force: true });
   }
 
   await startupOnce(cli); // warm the file cache
@@ -214,35 +171,25 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     runs: times.length,
   };
 
-  const result: IamBenchResult = {
-    getIamPolicy: getResult,
-    setIamPolicy: setResult,
-    hello: helloResult,
-    echo: echoResult,
-    setIamPolicyDurable: setDurableResult,
-    durableWrite: durableWriteResult,
-    startupMs,
-  };
+  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, echo: echoResult, startupMs };
   if (options.print !== false) printTable(result, duration, connections);
   return result;
 }
 
 export function printTable(r: IamBenchResult, duration: number, connections: number): void {
-  const rows = [r.getIamPolicy, r.setIamPolicy, r.setIamPolicyDurable, r.hello, r.echo, r.durableWrite];
+  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo];
   const line = (cells: string[]) =>
     `${cells[0].padEnd(26)}${cells
       .slice(1)
       .map((c) => c.padStart(10))
       .join('')}`;
-  console.log(
-    `IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store unless 'data dir'; load average ${os.loadavg()[0].toFixed(1)})`,
-  );
+  console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store)`);
   console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']));
   for (const t of rows)
     console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
   const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
   console.log(
-    `getIamPolicy: ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy: ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body; on a data dir: ${ratio(r.setIamPolicyDurable, r.durableWrite)} of a bare durable write`,
+    `getIamPolicy: ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy: ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
   );
   console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
 }
