@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
-import { googleMethodOf } from './google-methods';
+import { googleMethodOf, type GoogleMethod } from './google-methods';
 import { matchedPath } from './matched-path';
 import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, toProtoJson } from './protojson';
 
@@ -32,33 +32,56 @@ export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
   'uploadType',
 ]);
 
+/**
+ * The routed path of a request (http/matched-path.ts), worked out once: the front end reads it
+ * before the handler (the query and body rules) and again for the answer (ProtoJSON out).
+ */
+const routedPaths = new WeakMap<FastifyRequest, string | undefined>();
+
+function routedPath(request: FastifyRequest): string | undefined {
+  if (routedPaths.has(request)) return routedPaths.get(request);
+  const path = matchedPath(request);
+  routedPaths.set(request, path);
+  return path;
+}
+
 /** The routed path of a Google API request, or undefined for the emulator's own routes. */
 function googlePath(request: FastifyRequest): string | undefined {
-  const path = matchedPath(request);
+  const path = routedPath(request);
   return path !== undefined && isGoogleApiPath(path) ? path : undefined;
 }
 
 function refuseUnknownQueryParameters(request: FastifyRequest, path: string): void {
-  const method = googleMethodOf(request.method === 'HEAD' ? 'GET' : request.method, path);
-  if (!method) return;
-  for (const name of Object.keys((request.query ?? {}) as Record<string, unknown>)) {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query === undefined) return;
+  let method: GoogleMethod | undefined | null = null;
+  for (const name in query) {
     if (SYSTEM_PARAMETERS.has(name)) continue;
+    if (method === null) method = googleMethodOf(request.method === 'HEAD' ? 'GET' : request.method, path);
+    if (!method) return;
     if (method.query.has(jsonFieldPath(name))) continue;
     const text = `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`;
     throw invalidArgument([{ field: name, description: text }], text);
   }
 }
 
+// Callback hooks, not async ones: these run on every request, and an async hook costs a promise
+// and a turn of the microtask queue each.
 export function installGoogleFrontEnd(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const path = googlePath(request);
-    if (path === undefined) return;
-    refuseUnknownQueryParameters(request, path);
-    request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
-    if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, path);
+    if (path === undefined) return done();
+    try {
+      refuseUnknownQueryParameters(request, path);
+      request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
+      if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, path);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
-  app.addHook('preSerialization', async (request, _reply, payload) =>
-    isGoogleApiPath(matchedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload,
-  );
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
+    done(null, isGoogleApiPath(routedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
+  });
 }

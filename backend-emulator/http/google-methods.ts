@@ -58,11 +58,25 @@ function table(): Map<string, CompiledMethod[]> {
  * without its query; an encoded ':' (`%3A`) counts as ':'.
  */
 export function googleMethodOf(method: string, path: string): GoogleMethod | undefined {
+  const key = `${method} ${path}`;
+  const known = recent.get(key);
+  if (known !== undefined || recent.has(key)) return known;
   const normalized = path.replace(/%3A/gi, ':');
-  return table()
+  const found = table()
     .get(shapeKey(method, normalized))
     ?.find((c) => c.pattern.test(normalized));
+  if (recent.size >= RECENT_LIMIT) recent.clear();
+  recent.set(key, found);
+  return found;
 }
+
+/**
+ * The answers for the paths most recently asked about: a client calls the same few resources
+ * over and over, and each lookup tests a request against every method of its shape (the front
+ * end asks on every request). Bounded, since paths are the caller's: emptied when full.
+ */
+const RECENT_LIMIT = 1024;
+const recent = new Map<string, GoogleMethod | undefined>();
 
 /** The discovery id of the Google method `method path` is (e.g. `networkservices.projects.locations.meshes.list`). */
 export function googleMethodAt(method: string, path: string): string | undefined {

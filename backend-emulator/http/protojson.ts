@@ -92,19 +92,53 @@ function isDefault(key: string, value: unknown): boolean {
 }
 
 /**
- * A copy of `value` without default-valued fields, at every depth. List elements are all kept
- * (a repeated field outputs every element); a message set to all defaults stays as `{}` (proto3
- * message fields have presence); map entries are kept as they are.
+ * `value` without default-valued fields, at every depth. List elements are all kept (a repeated
+ * field outputs every element); a message set to all defaults stays as `{}` (proto3 message
+ * fields have presence); map entries are kept as they are.
+ *
+ * Copy on write: an object or list none of whose fields (at any depth) is dropped is returned as
+ * it is, not copied, and a copy is made only from the first field that differs. Most answers
+ * hold few defaults, and copying a 1,000-asset answer only to serialise it cost as much as the
+ * serialisation. The input is never changed.
  */
 export function toProtoJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toProtoJson);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = toProtoJson(value[i]);
+      if (item !== value[i]) {
+        out ??= value.slice();
+        out[i] = item;
+      }
+    }
+    return out ?? value;
+  }
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Date || Buffer.isBuffer(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
-    if (isDefault(key, field)) continue;
-    out[key] = typeof field === 'object' && field !== null && !isMapValue(key, field as Record<string, unknown>) ? toProtoJson(field) : field;
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const field = source[key];
+    if (isDefault(key, field)) {
+      out ??= prefixCopy(source, keys, i);
+      continue;
+    }
+    const next = typeof field === 'object' && field !== null && !isMapValue(key, field as Record<string, unknown>) ? toProtoJson(field) : field;
+    if (out) out[key] = next;
+    else if (next !== field) {
+      out = prefixCopy(source, keys, i);
+      out[key] = next;
+    }
   }
+  return out ?? value;
+}
+
+/** A new object holding the first `count` fields (`keys`, in order) of `source`. */
+function prefixCopy(source: Record<string, unknown>, keys: string[], count: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) out[keys[i]] = source[keys[i]];
   return out;
 }
 
@@ -217,6 +251,9 @@ const MAX_MESSAGE_DEPTH = 16;
  */
 export function fromProtoJsonBody(body: unknown, urlPath: string): unknown {
   const message = requestMessage(urlPath);
+  // Nothing to rename and no enum to read (a batch of 1,000 assets, a policy): the body as parsed,
+  // without a copy of every object in it.
+  if (!hasEnums(message) && !holdsProtoName(body, 0)) return body;
   const walk = (value: unknown, path: string, fieldPath: string, depth: number): unknown => {
     // No request message of these APIs nests this deep: what lies below is left as sent, for the
     // route's validation to refuse by name (and a hostile 1,000,000-deep body costs no recursion).
@@ -243,6 +280,28 @@ export function fromProtoJsonBody(body: unknown, urlPath: string): unknown {
     return out;
   };
   return isPlainObject(body) ? walk(body, '', '', 0) : body;
+}
+
+function hasEnums(message: RequestMessage | undefined): boolean {
+  return message !== undefined && Object.keys(message.enums).length > 0;
+}
+
+/**
+ * Whether a key of `value` (outside map entries, down to the walk's depth) is a proto name that
+ * `jsonName` would rename: the walk then has work to do.
+ */
+function holdsProtoName(value: unknown, depth: number): boolean {
+  if (depth > MAX_MESSAGE_DEPTH || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsProtoName(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (jsonName(key) !== key) return true;
+    const field = (value as Record<string, unknown>)[key];
+    if (!(MAP_FIELDS.has(key) && isPlainObject(field)) && holdsProtoName(field, depth + 1)) return true;
+  }
+  return false;
 }
 
 /**

@@ -89,7 +89,20 @@ export function installRequestOriginGuard(app: FastifyInstance, rules: RequestOr
   const allowedOrigins = new Set((rules.allowOrigins ?? []).map((o) => normalizeOrigin(o) ?? o));
   const anyOrigin = allowedOrigins.has('*');
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook (it runs on every request; an async one costs a promise and a microtask turn).
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    let answered: boolean;
+    try {
+      answered = guard(request, reply);
+    } catch (error) {
+      return done(error as Error);
+    }
+    // A preflight answered here ends the request: the chain does not go on.
+    if (!answered) done();
+  });
+
+  /** Refuses (throws) a request from a foreign page; true when it answered the request itself (a CORS preflight). */
+  function guard(request: FastifyRequest, reply: FastifyReply): boolean {
     const host = request.headers.host;
     if (host !== undefined && !hostAllowed(hostName(host))) {
       throw refused(
@@ -102,10 +115,10 @@ export function installRequestOriginGuard(app: FastifyInstance, rules: RequestOr
       if ((site === 'cross-site' || site === 'same-site') && request.headers['sec-fetch-mode'] !== 'navigate') {
         throw refused('The emulator does not answer requests sent by web pages of other sites. Start it with --allow-origin ORIGIN to allow one.');
       }
-      return;
+      return false;
     }
     const own = host !== undefined && (origin.toLowerCase() === `http://${host.toLowerCase()}` || origin.toLowerCase() === `https://${host.toLowerCase()}`);
-    if (own) return;
+    if (own) return false;
     if (!anyOrigin && !allowedOrigins.has(normalizeOrigin(origin) ?? '')) {
       throw refused(
         `The emulator does not answer requests sent by web pages of other origins (Origin: ${origin.slice(0, 200)}). Start it with --allow-origin ${origin.slice(0, 200)} to allow that origin.`,
@@ -117,7 +130,9 @@ export function installRequestOriginGuard(app: FastifyInstance, rules: RequestOr
       const headers = request.headers['access-control-request-headers'];
       reply.header('access-control-allow-methods', CORS_METHODS).header('access-control-max-age', '600');
       if (headers) reply.header('access-control-allow-headers', headers);
-      return reply.code(204).send();
+      reply.code(204).send();
+      return true;
     }
-  });
+    return false;
+  }
 }

@@ -131,7 +131,7 @@ export class EndpointPolicies {
   }
 
   exists(name: string): boolean {
-    return this.store.get(ENDPOINT_POLICIES, name) !== undefined;
+    return this.store.has(ENDPOINT_POLICIES, name);
   }
 
   list(parent: string, page: KeysetPageRequest): ListPage<EndpointPolicy> {

@@ -434,7 +434,7 @@ export class ServiceOperations {
 
   /** Whether this service holds the operation `name`. */
   has(name: string): boolean {
-    return this.store.get<Operation>(this.collection, name) !== undefined;
+    return this.store.has(this.collection, name);
   }
 
   get(name: string): Operation {

@@ -122,12 +122,17 @@ function splitName(name: string): { parent: string; id: string } | undefined {
 /** The asset tables and their indexes as this store makes them (the benchmarks' bare floor uses the same). */
 export const ASSET_TABLES_SQL = `${TABLES}\n${INDEXES}`;
 
+/** The most prepared statements a store keeps (each SQL shape of filters and orderings is one). */
+const MAX_CACHED_STATEMENTS = 200;
+
 export class SqliteAssetStore implements AssetStore {
   private readonly insertRow: BetterSqlite3.Statement;
   private readonly updateRow: BetterSqlite3.Statement;
   private readonly addSources: BetterSqlite3.Statement;
   private readonly dropLabels: BetterSqlite3.Statement;
   private readonly addLabel: BetterSqlite3.Statement;
+  /** Prepared statements by their SQL (see `statement`). */
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
   /** Assets written since the planner's statistics were last refreshed (a hint: kept across rollbacks). */
   private writtenSinceAnalyze = 0;
   private analyzedCount = 0;
@@ -157,14 +162,29 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   /**
+   * The prepared statement of `sql`, prepared once: SQLite compiles a statement each time it is
+   * prepared, and the reads and writes of a request (a page, a batch) prepare several. Filters
+   * and orderings make SQL of their own shape, so the cache is bounded (emptied when full).
+   */
+  private statement(sql: string): BetterSqlite3.Statement {
+    let prepared = this.statements.get(sql);
+    if (prepared === undefined) {
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  /**
    * The id of an interned name, created on first use when `create`. Looked up every time (one
    * indexed read per batch or query): a cache could outlive a rolled-back transaction.
    */
   private intern(table: 'asset_parents' | 'asset_reporters' | 'asset_groups', name: string, create: boolean): number | undefined {
-    const found = this.db.prepare(`SELECT id FROM ${table} WHERE name = ?`).get(name) as { id: number } | undefined;
+    const found = this.statement(`SELECT id FROM ${table} WHERE name = ?`).get(name) as { id: number } | undefined;
     if (found) return found.id;
     if (!create) return undefined;
-    return Number(this.db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).run(name).lastInsertRowid);
+    return Number(this.statement(`INSERT INTO ${table} (name) VALUES (?)`).run(name).lastInsertRowid);
   }
 
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void {
@@ -226,7 +246,7 @@ export class SqliteAssetStore implements AssetStore {
   private namesByAsset(sql: string, ids: number[]): Map<number, string[]> {
     const out = new Map<number, string[]>();
     if (ids.length === 0) return out;
-    const rows = this.db.prepare(sql).all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
+    const rows = this.statement(sql).all(JSON.stringify(ids)) as Array<{ asset: number; name: string }>;
     for (const row of rows) {
       const list = out.get(row.asset);
       if (list) list.push(row.name);
@@ -239,27 +259,27 @@ export class SqliteAssetStore implements AssetStore {
     const ids = rows.map((r) => r.id);
     const sources = this.sourcesOf(ids);
     const groups = this.groupsOf(ids);
-    return rows.map((r) => ({
-      name: assetName(r.parent, r.aid),
-      createTime: r.create_ms,
-      updateTime: r.update_ms,
-      ...(r.vm_name !== null ? { vmName: r.vm_name } : {}),
-      ...(r.vm_uuid !== null ? { vmUuid: r.vm_uuid } : {}),
-      ...(r.core_count !== null ? { coreCount: r.core_count } : {}),
-      ...(r.memory_mb !== null ? { memoryMb: r.memory_mb } : {}),
-      ...(r.os_family !== null ? { osFamily: r.os_family } : {}),
-      ...(r.power_state !== null ? { powerState: r.power_state } : {}),
-      ...(r.disk_bytes !== null ? { diskBytes: r.disk_bytes } : {}),
-      sources: sources.get(r.id) ?? [],
-      groups: groups.get(r.id) ?? [],
-      body: JSON.parse(r.body) as Record<string, unknown>,
-    }));
+    return rows.map((r) => {
+      // Fields assigned one by one (not spread from temporary objects): this runs once per asset read.
+      const asset = { name: assetName(r.parent, r.aid), createTime: r.create_ms, updateTime: r.update_ms } as StoredAsset;
+      if (r.vm_name !== null) asset.vmName = r.vm_name;
+      if (r.vm_uuid !== null) asset.vmUuid = r.vm_uuid;
+      if (r.core_count !== null) asset.coreCount = r.core_count;
+      if (r.memory_mb !== null) asset.memoryMb = r.memory_mb;
+      if (r.os_family !== null) asset.osFamily = r.os_family;
+      if (r.power_state !== null) asset.powerState = r.power_state;
+      if (r.disk_bytes !== null) asset.diskBytes = r.disk_bytes;
+      asset.sources = sources.get(r.id) ?? [];
+      asset.groups = groups.get(r.id) ?? [];
+      asset.body = JSON.parse(r.body) as Record<string, unknown>;
+      return asset;
+    });
   }
 
   get(name: string): StoredAsset | undefined {
     const split = splitName(name);
     if (!split) return undefined;
-    const row = this.db.prepare(`${SELECT} WHERE p.name = ? AND a.aid = ?`).get(split.parent, split.id) as Row | undefined;
+    const row = this.statement(`${SELECT} WHERE p.name = ? AND a.aid = ?`).get(split.parent, split.id) as Row | undefined;
     return row ? this.read([row])[0] : undefined;
   }
 
@@ -267,7 +287,7 @@ export class SqliteAssetStore implements AssetStore {
     const out = new Map<string, StoredAsset>();
     const parentId = this.intern('asset_parents', parent, false);
     if (parentId === undefined || ids.length === 0) return out;
-    const rows = this.db.prepare(`${SELECT} WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))`).all(parentId, JSON.stringify(ids)) as Row[];
+    const rows = this.statement(`${SELECT} WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))`).all(parentId, JSON.stringify(ids)) as Row[];
     const assets = this.read(rows);
     rows.forEach((r, i) => out.set(r.aid, assets[i]));
     return out;
@@ -293,7 +313,7 @@ export class SqliteAssetStore implements AssetStore {
 
   page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }> {
     const { sql, params } = this.pageSql(query);
-    const rows = this.db.prepare(sql).all(...params) as Row[];
+    const rows = this.statement(sql).all(...params) as Row[];
     const assets = this.read(rows);
     const tie = (r: Row) => (query.order.length > 0 ? r.id : r.aid);
     return rows.map((r, i) => ({ asset: assets[i], key: [...query.order.map((_, k) => r[`k${k}`] as SqlValue), tie(r)] }));
@@ -301,17 +321,20 @@ export class SqliteAssetStore implements AssetStore {
 
   explain(query: AssetQuery): string[] {
     const { sql, params } = this.pageSql(query);
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+    return (this.statement(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
   pageAll(afterName: string | undefined, limit: number): StoredAsset[] {
     const split = afterName === undefined ? undefined : splitName(afterName);
     const rows = (
       split
-        ? this.db
-            .prepare(`${SELECT} WHERE p.name > ? OR (p.name = ? AND a.aid > ?) ORDER BY p.name, a.aid LIMIT ?`)
-            .all(split.parent, split.parent, split.id, limit)
-        : this.db.prepare(`${SELECT} ORDER BY p.name, a.aid LIMIT ?`).all(limit)
+        ? this.statement(`${SELECT} WHERE p.name > ? OR (p.name = ? AND a.aid > ?) ORDER BY p.name, a.aid LIMIT ?`).all(
+            split.parent,
+            split.parent,
+            split.id,
+            limit,
+          )
+        : this.statement(`${SELECT} ORDER BY p.name, a.aid LIMIT ?`).all(limit)
     ) as Row[];
     return this.read(rows);
   }
@@ -324,7 +347,7 @@ export class SqliteAssetStore implements AssetStore {
       { sql: 'EXISTS (SELECT 1 FROM asset_sources s WHERE s.asset = a.id AND s.reporter = ?)', params: [reporterId] },
       ...(after !== undefined ? [{ sql: 'a.aid > ?', params: [after] }] : []),
     ]);
-    const rows = this.db.prepare(`${SELECT} WHERE ${where.sql} ORDER BY a.aid LIMIT ?`).all(...where.params, limit) as Row[];
+    const rows = this.statement(`${SELECT} WHERE ${where.sql} ORDER BY a.aid LIMIT ?`).all(...where.params, limit) as Row[];
     return this.read(rows);
   }
 
@@ -335,11 +358,11 @@ export class SqliteAssetStore implements AssetStore {
       const col = ASSET_COLUMNS[agg.field];
       switch (agg.kind) {
         case 'count': {
-          const row = this.db.prepare(`SELECT count(${col}) AS n ${from}`).get(...where.params) as { n: number };
+          const row = this.statement(`SELECT count(${col}) AS n ${from}`).get(...where.params) as { n: number };
           return { kind: 'count', value: row.n };
         }
         case 'sum': {
-          const row = this.db.prepare(`SELECT total(${col}) AS n ${from}`).get(...where.params) as { n: number };
+          const row = this.statement(`SELECT total(${col}) AS n ${from}`).get(...where.params) as { n: number };
           return { kind: 'sum', value: row.n };
         }
         case 'histogram': {
@@ -350,16 +373,16 @@ export class SqliteAssetStore implements AssetStore {
             buckets[0] = `count(${col})`;
             params.length = 0;
           }
-          const row = this.db.prepare(`SELECT ${buckets.map((b, i) => `${b} AS b${i}`).join(', ')} ${from}`).get(...params, ...where.params) as Record<
+          const row = this.statement(`SELECT ${buckets.map((b, i) => `${b} AS b${i}`).join(', ')} ${from}`).get(...params, ...where.params) as Record<
             string,
             number | null
           >;
           return { kind: 'histogram', counts: buckets.map((_, i) => row[`b${i}`] ?? 0) };
         }
         case 'frequency': {
-          const rows = this.db
-            .prepare(`SELECT ${col} AS v, count(*) AS n ${from} AND ${col} IS NOT NULL GROUP BY ${col} ORDER BY ${col}`)
-            .all(...where.params) as Array<{
+          const rows = this.statement(`SELECT ${col} AS v, count(*) AS n ${from} AND ${col} IS NOT NULL GROUP BY ${col} ORDER BY ${col}`).all(
+            ...where.params,
+          ) as Array<{
             v: string | number;
             n: number;
           }>;
@@ -372,7 +395,7 @@ export class SqliteAssetStore implements AssetStore {
   updateBodies(parent: string, time: number, changes: AssetBodyChange[]): string[] {
     const parentId = this.intern('asset_parents', parent, false);
     if (parentId === undefined) return [];
-    const update = this.db.prepare('UPDATE assets SET update_ms = ?, body = ? WHERE parent = ? AND aid = ? RETURNING id');
+    const update = this.statement('UPDATE assets SET update_ms = ?, body = ? WHERE parent = ? AND aid = ? RETURNING id');
     const updated: string[] = [];
     for (const change of changes) {
       const row = update.get(time, change.body, parentId, change.id) as { id: number } | undefined;
@@ -388,26 +411,27 @@ export class SqliteAssetStore implements AssetStore {
     const parentId = this.intern('asset_parents', parent, false);
     if (parentId === undefined || ids.length === 0) return [];
     // The rows' ids, found once through the (parent, aid) index; every keyed table then by them.
-    const found = this.db
-      .prepare('SELECT a.id, a.aid FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))')
-      .all(parentId, JSON.stringify(ids)) as Array<{ id: number; aid: string }>;
+    const found = this.statement('SELECT a.id, a.aid FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))').all(
+      parentId,
+      JSON.stringify(ids),
+    ) as Array<{ id: number; aid: string }>;
     if (found.length === 0) return [];
     const rowIds = JSON.stringify(found.map((r) => r.id));
-    for (const table of ASSET_KEYED_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE asset IN (SELECT value FROM json_each(?))`).run(rowIds);
-    this.db.prepare('DELETE FROM assets WHERE id IN (SELECT value FROM json_each(?))').run(rowIds);
+    for (const table of ASSET_KEYED_TABLES) this.statement(`DELETE FROM ${table} WHERE asset IN (SELECT value FROM json_each(?))`).run(rowIds);
+    this.statement('DELETE FROM assets WHERE id IN (SELECT value FROM json_each(?))').run(rowIds);
     return found.map((r) => r.aid);
   }
 
   removeReporter(reporter: string): number {
     const id = this.intern('asset_reporters', reporter, false);
     if (id === undefined) return 0;
-    const n = this.db.prepare('DELETE FROM asset_sources WHERE reporter = ?').run(id).changes;
-    this.db.prepare('DELETE FROM asset_reporters WHERE id = ?').run(id);
+    const n = this.statement('DELETE FROM asset_sources WHERE reporter = ?').run(id).changes;
+    this.statement('DELETE FROM asset_reporters WHERE id = ?').run(id);
     return n;
   }
 
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM assets').get() as { n: number }).n;
+    return (this.statement('SELECT count(*) AS n FROM assets').get() as { n: number }).n;
   }
 
   // ------------------------------------------------------------------ group membership
@@ -417,9 +441,10 @@ export class SqliteAssetStore implements AssetStore {
     const parentId = this.intern('asset_parents', parent, false);
     const out = new Map<string, number>();
     if (parentId === undefined || aids.length === 0) return out;
-    const rows = this.db
-      .prepare('SELECT a.aid, a.id FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))')
-      .all(parentId, JSON.stringify(aids)) as Array<{ aid: string; id: number }>;
+    const rows = this.statement('SELECT a.aid, a.id FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))').all(
+      parentId,
+      JSON.stringify(aids),
+    ) as Array<{ aid: string; id: number }>;
     for (const r of rows) out.set(r.aid, r.id);
     return out;
   }
@@ -429,9 +454,10 @@ export class SqliteAssetStore implements AssetStore {
     const groupId = this.intern('asset_groups', group, false);
     const memberIds = new Set<number>();
     if (groupId !== undefined && ids.size > 0) {
-      const rows = this.db
-        .prepare('SELECT asset FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))')
-        .all(groupId, JSON.stringify([...ids.values()])) as Array<{ asset: number }>;
+      const rows = this.statement('SELECT asset FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))').all(
+        groupId,
+        JSON.stringify([...ids.values()]),
+      ) as Array<{ asset: number }>;
       for (const r of rows) memberIds.add(r.asset);
     }
     return {
@@ -444,34 +470,34 @@ export class SqliteAssetStore implements AssetStore {
     const ids = [...this.rowIds(parent, aids).values()];
     if (ids.length === 0) return 0;
     const groupId = this.intern('asset_groups', group, true)!;
-    return this.db.prepare('INSERT OR IGNORE INTO asset_members (grp, asset) SELECT ?, value FROM json_each(?)').run(groupId, JSON.stringify(ids)).changes;
+    return this.statement('INSERT OR IGNORE INTO asset_members (grp, asset) SELECT ?, value FROM json_each(?)').run(groupId, JSON.stringify(ids)).changes;
   }
 
   removeMembers(group: string, parent: string, aids: string[]): number {
     const groupId = this.intern('asset_groups', group, false);
     if (groupId === undefined) return 0;
     const ids = [...this.rowIds(parent, aids).values()];
-    return this.db.prepare('DELETE FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))').run(groupId, JSON.stringify(ids)).changes;
+    return this.statement('DELETE FROM asset_members WHERE grp = ? AND asset IN (SELECT value FROM json_each(?))').run(groupId, JSON.stringify(ids)).changes;
   }
 
   dropGroup(group: string): number {
     const groupId = this.intern('asset_groups', group, false);
     if (groupId === undefined) return 0;
-    const n = this.db.prepare('DELETE FROM asset_members WHERE grp = ?').run(groupId).changes;
-    this.db.prepare('DELETE FROM asset_groups WHERE id = ?').run(groupId);
+    const n = this.statement('DELETE FROM asset_members WHERE grp = ?').run(groupId).changes;
+    this.statement('DELETE FROM asset_groups WHERE id = ?').run(groupId);
     return n;
   }
 
   leaveGroups(parent: string, aids: string[]): number {
     const ids = [...this.rowIds(parent, aids).values()];
     if (ids.length === 0) return 0;
-    return this.db.prepare('DELETE FROM asset_members WHERE asset IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids)).changes;
+    return this.statement('DELETE FROM asset_members WHERE asset IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids)).changes;
   }
 
   memberCount(group: string): number {
     const groupId = this.intern('asset_groups', group, false);
     if (groupId === undefined) return 0;
-    return (this.db.prepare('SELECT count(*) AS n FROM asset_members WHERE grp = ?').get(groupId) as { n: number }).n;
+    return (this.statement('SELECT count(*) AS n FROM asset_members WHERE grp = ?').get(groupId) as { n: number }).n;
   }
 
   // ------------------------------------------------------------------ reports
@@ -505,13 +531,13 @@ export class SqliteAssetStore implements AssetStore {
       ...atLeast('a.memory_mb', request.memoryMbBounds, 'm'),
       ...atLeast('a.disk_bytes', request.diskBytesBounds, 'd'),
     ];
-    const row = this.db.prepare(`SELECT ${columns.join(', ')} ${from}`).get(groups) as Record<string, number | null>;
+    const row = this.statement(`SELECT ${columns.join(', ')} ${from}`).get(groups) as Record<string, number | null>;
     /** n+1 bucket counts from the counts at or above each bound. */
     const buckets = (known: number, key: string, n: number): number[] => {
       const atOrAbove = [known, ...Array.from({ length: n }, (_, i) => row[`${key}${i}`] ?? 0), 0];
       return Array.from({ length: n + 1 }, (_, i) => atOrAbove[i] - atOrAbove[i + 1]);
     };
-    const os = this.db.prepare(`SELECT a.os_family AS os, count(*) AS n ${from} GROUP BY a.os_family ORDER BY n DESC, a.os_family`).all(groups) as Array<{
+    const os = this.statement(`SELECT a.os_family AS os, count(*) AS n ${from} GROUP BY a.os_family ORDER BY n DESC, a.os_family`).all(groups) as Array<{
       os: string | null;
       n: number;
     }>;
@@ -530,11 +556,9 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   groupShapes(groups: string[]): AssetShape[] {
-    return this.db
-      .prepare(
-        `SELECT a.core_count AS cores, a.memory_mb AS memoryMb, count(*) AS assets FROM assets a WHERE ${SqliteAssetStore.MEMBERS_OF} GROUP BY a.core_count, a.memory_mb ORDER BY a.core_count, a.memory_mb`,
-      )
-      .all(JSON.stringify(groups)) as AssetShape[];
+    return this.statement(
+      `SELECT a.core_count AS cores, a.memory_mb AS memoryMb, count(*) AS assets FROM assets a WHERE ${SqliteAssetStore.MEMBERS_OF} GROUP BY a.core_count, a.memory_mb ORDER BY a.core_count, a.memory_mb`,
+    ).all(JSON.stringify(groups)) as AssetShape[];
   }
 
   clear(): void {

@@ -27,6 +27,7 @@ export interface SqliteStoreOptions {
 
 interface Statements {
   get: BetterSqlite3.Statement<[string, string], { value: string }>;
+  has: BetterSqlite3.Statement<[string, string], { found: number }>;
   put: BetterSqlite3.Statement<[string, string, string]>;
   delete: BetterSqlite3.Statement<[string, string]>;
   list: BetterSqlite3.Statement<[string, string, string, number], { key: string; value: string }>;
@@ -68,6 +69,7 @@ export class SqliteStore implements Store {
     ) WITHOUT ROWID`);
     this.stmts = {
       get: this.db.prepare('SELECT value FROM documents WHERE collection = ? AND key = ?'),
+      has: this.db.prepare('SELECT 1 AS found FROM documents WHERE collection = ? AND key = ?'),
       put: this.db.prepare(
         'INSERT INTO documents (collection, key, value) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value',
       ),
@@ -87,6 +89,10 @@ export class SqliteStore implements Store {
   get<T>(collection: string, key: string): T | undefined {
     const row = this.stmts.get.get(collection, key);
     return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  has(collection: string, key: string): boolean {
+    return this.stmts.has.get(collection, key) !== undefined;
   }
 
   put<T>(collection: string, key: string, value: T): void {

@@ -24,6 +24,8 @@ export interface StoredEntry<T> {
 
 export interface Store {
   get<T>(collection: string, key: string): T | undefined;
+  /** Whether `key` holds a document (without reading and parsing it). */
+  has(collection: string, key: string): boolean;
   put<T>(collection: string, key: string, value: T): void;
   /** Returns whether something was deleted. */
   delete(collection: string, key: string): boolean;

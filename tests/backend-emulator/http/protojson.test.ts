@@ -58,6 +58,21 @@ describe('toProtoJson', () => {
   });
 });
 
+describe('toProtoJson copies only what it changes', () => {
+  it('never changes its input, and shares the parts that hold no default', () => {
+    const unchanged = { name: 'a', labels: { env: 'dev' }, virtualMachineDetails: { coreCount: 2, osFamily: 'OS_FAMILY_LINUX' } };
+    const withDefaults = { name: 'b', labels: {}, virtualMachineDetails: { coreCount: 0, vmName: 'vm' }, sources: ['s'] };
+    const input = { assets: [unchanged, withDefaults] };
+    const before = JSON.stringify(input);
+    const out = toProtoJson(input) as { assets: unknown[] };
+    expect(JSON.stringify(input)).toBe(before);
+    expect(out).toEqual({ assets: [unchanged, { name: 'b', virtualMachineDetails: { vmName: 'vm' }, sources: ['s'] }] });
+    expect(out.assets[0]).toBe(unchanged);
+    expect((out.assets[1] as { sources: unknown }).sources).toBe(withDefaults.sources);
+    expect(Object.keys(out.assets[1] as object)).toEqual(['name', 'virtualMachineDetails', 'sources']);
+  });
+});
+
 describe('ProtoJSON input', () => {
   it('derives JSON names as protoc does', () => {
     expect(['display_name', 'requested_policy_version', 'ipv4_address', 'displayName', 'Foo_bar', '@type'].map(jsonName)).toEqual([
@@ -89,6 +104,15 @@ describe('ProtoJSON input', () => {
       pageSize: '5',
     });
     expect(fromProtoJsonQuery({ view: '2' }, '/v1alpha1/projects/p/locations/l/importJobs/j')).toEqual({ view: 'IMPORT_JOB_VIEW_FULL' });
+  });
+
+  it('renames a proto name however deep it is in a message without enums, and never a map key', () => {
+    const path = '/v1alpha1/projects/p/locations/l/assets:batchUpdate';
+    expect(fromProtoJsonBody({ requests: [{ asset: { name: 'n', labels: { my_key: 'v' } }, update_mask: 'labels' }] }, path)).toEqual({
+      requests: [{ asset: { name: 'n', labels: { my_key: 'v' } }, updateMask: 'labels' }],
+    });
+    const json = { requests: [{ asset: { name: 'n', attributes: { Machine_Id: 'x' } }, updateMask: 'attributes' }] };
+    expect(fromProtoJsonBody(json, path)).toEqual({ requests: [{ asset: { name: 'n', attributes: { Machine_Id: 'x' } }, updateMask: 'attributes' }] });
   });
 });
 
