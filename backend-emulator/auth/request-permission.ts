@@ -11,8 +11,8 @@
  * `assets:batchUpdate`, `getSettings`). Bindings on it and on its ancestors apply (auth/auth.ts).
  */
 import type { FastifyRequest } from 'fastify';
-import { googleMethodOf, type GoogleMethod } from '../http/google-methods';
-import { matchedMethodPath } from '../http/matched-path';
+import { type GoogleMethod } from '../http/google-methods';
+import { requestGoogleMethod, requestRoutedPath } from '../http/request-method';
 import { isGoogleApiPath } from '../http/protojson';
 import type { ResourceAttributes } from './auth';
 import { methodPermission } from './method-permissions';
@@ -56,9 +56,9 @@ export function resourceOf(path: string, method: GoogleMethod, service: string):
  * that service's method's (one of them, for a list both answer).
  */
 export function requestPermission(request: FastifyRequest): RequestPermission {
-  const path = matchedMethodPath(request);
+  const path = requestRoutedPath(request);
   if (path === undefined || !isGoogleApiPath(path)) return { kind: 'none' };
-  const method = googleMethodOf(request.method === 'HEAD' ? 'GET' : request.method, path);
+  const method = requestGoogleMethod(request);
   if (!method) return { kind: 'no-method' };
   const [service, rest] = splitService(method.id);
   const services = request.routeOptions.config?.answeredBy?.(request) ?? [service];

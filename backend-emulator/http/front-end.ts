@@ -2,8 +2,9 @@
  * Google's front end, for every Google API route at once: what Google's servers do to a request
  * before any method sees it, applied here in one place so that no route can forget a rule.
  *
- * - The method is found from the path the router matched (http/matched-path.ts) in the table of
- *   Google's methods (http/google-methods.ts, generated from Google's clients).
+ * - The method is found once per request (http/request-method.ts: the path the router matched,
+ *   looked up in the table of Google's methods generated from Google's clients), the same answer
+ *   the authorization decision reads.
  * - A query parameter the method's request message does not have is `400 INVALID_ARGUMENT`, in
  *   Google's words (`Cannot bind query parameter. Field 'pagesize' could not be found in request
  *   message.`); the standard system parameters (`fields`, `key`, `alt`, ...) are taken everywhere.
@@ -13,8 +14,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
-import { googleMethodOf, type GoogleMethod } from './google-methods';
-import { matchedPath } from './matched-path';
+import { requestGoogleMethod, requestRoutedPath } from './request-method';
 import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, toProtoJson } from './protojson';
 
 /** Google's system parameters, accepted by every method (they are not fields of its request). */
@@ -32,32 +32,18 @@ export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
   'uploadType',
 ]);
 
-/**
- * The routed path of a request (http/matched-path.ts), worked out once: the front end reads it
- * before the handler (the query and body rules) and again for the answer (ProtoJSON out).
- */
-const routedPaths = new WeakMap<FastifyRequest, string | undefined>();
-
-function routedPath(request: FastifyRequest): string | undefined {
-  if (routedPaths.has(request)) return routedPaths.get(request);
-  const path = matchedPath(request);
-  routedPaths.set(request, path);
-  return path;
-}
-
 /** The routed path of a Google API request, or undefined for the emulator's own routes. */
 function googlePath(request: FastifyRequest): string | undefined {
-  const path = routedPath(request);
+  const path = requestRoutedPath(request);
   return path !== undefined && isGoogleApiPath(path) ? path : undefined;
 }
 
-function refuseUnknownQueryParameters(request: FastifyRequest, path: string): void {
+function refuseUnknownQueryParameters(request: FastifyRequest): void {
   const query = request.query as Record<string, unknown> | undefined;
   if (query === undefined) return;
-  let method: GoogleMethod | undefined | null = null;
   for (const name in query) {
     if (SYSTEM_PARAMETERS.has(name)) continue;
-    if (method === null) method = googleMethodOf(request.method === 'HEAD' ? 'GET' : request.method, path);
+    const method = requestGoogleMethod(request);
     if (!method) return;
     if (method.query.has(jsonFieldPath(name))) continue;
     const text = `Invalid JSON payload received. Unknown name "${name}": Cannot bind query parameter. Field '${name}' could not be found in request message.`;
@@ -72,7 +58,7 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
     const path = googlePath(request);
     if (path === undefined) return done();
     try {
-      refuseUnknownQueryParameters(request, path);
+      refuseUnknownQueryParameters(request);
       request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
       if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, path);
     } catch (error) {
@@ -82,6 +68,6 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
   });
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
   app.addHook('preSerialization', (request, _reply, payload, done) => {
-    done(null, isGoogleApiPath(routedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
+    done(null, isGoogleApiPath(requestRoutedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
   });
 }

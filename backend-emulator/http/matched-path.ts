@@ -6,22 +6,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 
-/** The routed path, or undefined when no route matched (the request answers 404 or 501). */
-export function matchedPath(request: FastifyRequest): string | undefined {
-  return rebuild(request, (value) => value);
-}
-
 /**
  * The routed path with each parameter kept to the one segment the route gave it (a decoded '/'
  * in a value is `%2F` again): `.../sources/x%2FerrorFrames` reached the route of one source, so
  * it is `sources.get` of `x%2FerrorFrames`, never `errorFrames.list` of source `x`. What the
- * authorization decision reads (auth/request-permission.ts).
+ * front end and the authorization decision read (through http/request-method.ts).
  */
 export function matchedMethodPath(request: FastifyRequest): string | undefined {
-  return rebuild(request, (value) => value.replace(/\//g, '%2F'));
-}
-
-function rebuild(request: FastifyRequest, segment: (value: string) => string): string | undefined {
   const pattern = request.routeOptions.url;
   if (pattern === undefined) return undefined;
   const params = (request.params ?? {}) as Record<string, string | undefined>;
@@ -30,6 +21,6 @@ function rebuild(request: FastifyRequest, segment: (value: string) => string): s
   return pattern.replace(/::|:([A-Za-z_$][\w$]*)|\*/g, (token, name: string | undefined) => {
     if (token === '::') return ':';
     if (token === '*') return params['*'] ?? '';
-    return segment(params[name as string] ?? '');
+    return (params[name as string] ?? '').replace(/\//g, '%2F');
   });
 }

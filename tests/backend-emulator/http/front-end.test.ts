@@ -91,6 +91,13 @@ describe('unknown query parameters, on every Google route', () => {
     googleError(await call(app, 'GET', `/v1/${NS_PARENT}/endpointPolicies?filter=name%3Dx`), 400, 'INVALID_ARGUMENT');
   });
 
+  test('an encoded slash stays inside its segment: sources/s1%2FerrorFrames is sources.get, which has no pageSize', async () => {
+    // Read as errorFrames.list of source s1 (which takes pageSize) the query would pass; the router
+    // matched one source, so the front end reads the method the authorization decision reads.
+    googleError(await call(app, 'GET', `/v1alpha1/${MC_PARENT}/sources/s1%2FerrorFrames?pageSize=1`), 400, 'INVALID_ARGUMENT');
+    googleError(await call(app, 'GET', `/v1alpha1/${MC_PARENT}/sources/s1%2FerrorFrames`), 404, 'NOT_FOUND');
+  });
+
   test("system parameters, the request's own parameters and their proto spellings pass", async () => {
     ok(await call(app, 'GET', `/v1alpha1/${MC_PARENT}/sources?alt=json&prettyPrint=false&fields=sources&quotaUser=u&%24.xgafv=2&page_size=5&pageToken=`));
     ok(await call(app, 'GET', `/v1/${NS_PARENT}/endpointPolicies?pageSize=2&returnPartialSuccess=true`));
