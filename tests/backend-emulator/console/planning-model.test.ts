@@ -180,7 +180,7 @@ describe('planning-model.js, without a browser', () => {
         'preferenceRows',
         {
           targetProduct: 'COMPUTE_MIGRATION_TARGET_PRODUCT_COMPUTE_ENGINE',
-          commitmentPlan: 'COMMITMENT_PLAN_1_YEAR',
+          commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR',
           sizingOptimizationStrategy: 'SIZING_OPTIMIZATION_STRATEGY_SAME_AS_SOURCE',
           computeEnginePreferences: {
             machinePreferences: { allowedMachineSeries: [{ code: 'N2' }, { code: 'E2' }] },
@@ -193,7 +193,7 @@ describe('planning-model.js, without a browser', () => {
       ),
     ).toEqual([
       ['Target product', 'Compute engine'],
-      ['Commitment plan', '1 year'],
+      ['Commitment plan', 'One year'],
       ['Sizing optimization strategy', 'Same as source'],
       ['Compute engine preferences › Machine preferences › Allowed machine series', 'N2, E2'],
       ['Compute engine preferences › License type', 'Bring your own license'],
