@@ -39,6 +39,7 @@ export class DiscoveryClient extends LocalDynamicResource {
       heartbeatTime: undefined,
       name: undefined,
       signalsEndpoint: undefined,
+      state: undefined,
       updateTime: undefined,
       version: undefined,
     };
