@@ -10,8 +10,8 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { withRequiredDefaults } from '../../schemas';
-import { createBackend, ENDPOINT_ENV, parseEndpoint, tokenSetting } from '../../provider/backends';
-import { isGoogleApiCallError, isNotFound, type GoogleApiCallError, type GoogleRestClient, type Operation } from '../../provider/client';
+import { ENDPOINT_ENV } from '../../provider/backends';
+import { isGoogleApiCallError, type GoogleRestClient, type Operation } from '../../provider/client';
 import { dataFileId, inspectLocalFiles, uploadLocalFile, type LocalFileState } from '../../provider/data-files';
 import type { ValidationReport } from '../import-engine';
 import { countBySeverity } from '../import-engine/report';
@@ -21,9 +21,8 @@ import { progressBar } from './progress';
 import { formatReport } from './report-text';
 import { parseFormat } from './validate';
 import { RESOURCE_ID } from '../http/names';
+import { API, connect, DEFAULT_ENDPOINT, failureMessage, isMissing, wait } from './rest-session';
 
-export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8085';
-const API = 'v1alpha1';
 /** An import job's name; its id follows the one resource id rule (http/names.ts RESOURCE_ID). */
 const JOB_NAME = new RegExp(`^projects/[^/]+/locations/[^/]+/importJobs/${RESOURCE_ID.source.replace(/^\^|\$$/g, '')}$`);
 
@@ -61,51 +60,6 @@ interface JobWire {
   inlinePayload?: { format?: string };
   validationReport?: unknown;
   executionReport?: { framesReported?: number; totalRowsCount?: number; executionErrors?: unknown };
-}
-
-/** A status line on standard error while the server works (a terminal only, like the bar). */
-function statusLine(stream: NodeJS.WriteStream = process.stderr): { show(text: string): void; done(): void } {
-  if (!stream.isTTY) return { show: () => undefined, done: () => undefined };
-  return { show: (text) => stream.write(`\r\x1b[K${text}`), done: () => stream.write('\r\x1b[K') };
-}
-
-async function wait(client: GoogleRestClient, op: Operation, doing: string): Promise<Operation> {
-  const line = statusLine();
-  try {
-    return await client.waitForOperation(op, {
-      apiVersion: API,
-      timeoutMs: 60 * 60 * 1000,
-      initialPollMs: 100,
-      maxPollMs: 2000,
-      onPoll: (current) => {
-        const message = (current.metadata as { statusMessage?: string } | undefined)?.statusMessage;
-        line.show(`${doing}${message ? `: ${message}` : ''}...`);
-      },
-    });
-  } finally {
-    line.done();
-  }
-}
-
-/**
- * A NOT_FOUND in Google's error shape. Any other web server answers 404 to the API's paths too:
- * taking that for "no such job" would go on to "source ... does not exist"; it is reported as
- * "not the emulator" instead (notGoogleMessage).
- */
-function isMissing(err: unknown): boolean {
-  return isNotFound(err) && (err as GoogleApiCallError).googleShaped;
-}
-
-const START_HINT = 'start the emulator (`npm start` in a checkout, or `google-native-local serve`), or give --endpoint URL';
-
-/** What to say about an answer that was not Google's: nothing listening, or another server. */
-function notGoogleMessage(err: GoogleApiCallError, where: string, http: boolean): string {
-  if (err.httpCode === 0) return `${err.apiMessage}${http ? `: is the emulator running? ${START_HINT}` : ''}`;
-  const body = err.apiMessage.replace(/\s+/g, ' ').slice(0, 120);
-  return (
-    `${where} is not the emulator nor a Google API: it answered ${err.request} with HTTP ${err.httpCode} and a body that is not ` +
-    `a Google API error (${body})${http ? `; ${START_HINT}` : ''}`
-  );
 }
 
 /**
@@ -199,14 +153,8 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
   const inspected = await inspectLocalFiles(paths);
   if (inspected.failures.length > 0) throw new UsageError(inspected.failures.map((f) => f.reason).join('\n'));
 
-  let endpoint;
-  try {
-    endpoint = parseEndpoint(values.endpoint ?? (env[ENDPOINT_ENV] || DEFAULT_ENDPOINT));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  if (endpoint.kind === 'http') endpoint = { ...endpoint, token: tokenSetting(undefined, env) };
-  const client = createBackend(endpoint).client('migrationcenter');
+  const session = connect(values.endpoint, env);
+  const { client } = session;
   const name = values.job;
   const parent = name.slice(0, name.indexOf('/importJobs/'));
 
@@ -262,8 +210,7 @@ export async function importCommand(argv: string[], out: NodeJS.WritableStream =
     return job.state === 'IMPORT_JOB_STATE_COMPLETED' ? 0 : 1;
   } catch (err) {
     if (err instanceof UsageError || !isGoogleApiCallError(err)) throw err;
-    const message = err.googleShaped ? err.message : notGoogleMessage(err, client.transport.description, endpoint.kind === 'http');
-    process.stderr.write(`google-native-local import: ${message}\n`);
+    process.stderr.write(`google-native-local import: ${failureMessage(err, session)}\n`);
     return 1;
   }
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /**
  * The `google-native-local` command: `validate` and `templates` run the import engine locally;
- * `import` uploads local files into an import job of an emulator or of Google; `serve` starts the
- * emulator (the same as `npm start`).
+ * `import` uploads local files into an import job of an emulator or of Google; `report` makes a
+ * report of a project's assets there and prints its summary; `serve` starts the emulator (the same
+ * as `npm start`).
  */
 import { importCommand, IMPORT_HELP } from './import';
+import { reportCommand, REPORT_HELP } from './report';
 import { templatesCommand, TEMPLATES_HELP } from './templates';
 import { validateCommand, VALIDATE_HELP } from './validate';
 import { UsageError } from './local-files';
@@ -18,6 +20,8 @@ Commands:
   templates FORMAT DIR                  write the empty templates of an import format
   import --job NAME FILE...             upload files into an import job (an emulator or Google),
                                         validate it, print the report, run it
+  report --project P --location L       create a report of a project's assets (an emulator or
+                                        Google) and print its summary
   help [COMMAND]                        this text, or a command's
 
 Run \`google-native-local COMMAND --help\` for a command's options.
@@ -33,6 +37,8 @@ export async function main(argv: string[]): Promise<number> {
         return await templatesCommand(rest);
       case 'import':
         return await importCommand(rest);
+      case 'report':
+        return await reportCommand(rest);
       case 'serve': {
         // The emulator's own entry point sets the exit code and keeps the process alive.
         await (await import('../cli')).main(rest);
@@ -45,7 +51,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(({ validate: VALIDATE_HELP, templates: TEMPLATES_HELP, import: IMPORT_HELP } as Record<string, string>)[rest[0]] ?? HELP);
+        process.stdout.write(
+          ({ validate: VALIDATE_HELP, templates: TEMPLATES_HELP, import: IMPORT_HELP, report: REPORT_HELP } as Record<string, string>)[rest[0]] ?? HELP,
+        );
         return 0;
       default:
         throw new UsageError(`unknown command '${command}'`);

@@ -32,6 +32,9 @@ export const STATIC_FILES: readonly StaticFile[] = [
   { url: '/console/charts.js', file: 'charts.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/import.js', file: 'import.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/inventory.js', file: 'inventory.js', contentType: 'text/javascript; charset=utf-8' },
+  // Groups, preference sets, reports: the computing (planning-model.js, unit-tested in Node), then the drawing.
+  { url: '/console/planning-model.js', file: 'planning-model.js', contentType: 'text/javascript; charset=utf-8' },
+  { url: '/console/planning.js', file: 'planning.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/app.js', file: 'app.js', contentType: 'text/javascript; charset=utf-8' },
   { url: '/console/console.css', file: 'console.css', contentType: 'text/css; charset=utf-8' },
 ];

@@ -20,7 +20,8 @@
   }
 
   /**
-   * Horizontal bars: bars = [{label, value}]. One row per bar, its value written after it.
+   * Horizontal bars: bars = [{label, value, text?}]. One row per bar, its value (or `text`, when
+   * the value needs a unit) written after it.
    * Returns a <figure> with the svg and a caption.
    */
   function bars(title, items, options) {
@@ -28,7 +29,7 @@
     var rowH = 22;
     var labelW = opts.labelWidth || 150;
     var barW = 260;
-    var width = labelW + barW + 90;
+    var width = labelW + barW + (opts.valueWidth || 90);
     var height = Math.max(1, items.length) * rowH + 8;
     var max = items.reduce(function (m, b) {
       return Math.max(m, b.value);
@@ -42,7 +43,7 @@
       var g = s('g', { class: 'bar', 'data-label': b.label, 'data-value': b.value });
       g.appendChild(s('text', { x: labelW - 6, y: y + 14, 'text-anchor': 'end', class: 'bar-label' }, b.label));
       g.appendChild(s('rect', { x: labelW, y: y + 2, width: w, height: rowH - 6, rx: 2, class: 'bar-rect' }));
-      g.appendChild(s('text', { x: labelW + w + 6, y: y + 14, class: 'bar-value' }, b.value.toLocaleString('en-US')));
+      g.appendChild(s('text', { x: labelW + w + 6, y: y + 14, class: 'bar-value' }, b.text !== undefined ? b.text : b.value.toLocaleString('en-US')));
       svg.appendChild(g);
     });
     var fig = document.createElement('figure');

@@ -6,6 +6,7 @@ interface ConsoleConstants {
   severities: string[];
   osFamilies: string[];
   osFamilyNames: Record<string, string>;
+  preferenceWords: Record<string, string>;
   dataFileIdSteps: Array<{ replace: string; flags: string; with: string } | { lowercase: true } | { unlessMatches: string; prefix: string } | { cut: number }>;
 }
 

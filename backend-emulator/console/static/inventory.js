@@ -44,38 +44,8 @@
     return parts.join(' AND ');
   }
 
-  /**
-   * The project and location fields of a view, from the address. Without a parent in the address
-   * the view opens on G.defaultParent() (a project/location with data), by rewriting the address;
-   * resolves to false then, or when there is none (the fields stay empty: the view's empty state).
-   */
-  function parentControls(prefix, view, p, onChange) {
-    if (!$(prefix + '-form').getAttribute('data-ready')) {
-      $(prefix + '-form').setAttribute('data-ready', 'true');
-      $(prefix + '-form').addEventListener('submit', function (ev) {
-        ev.preventDefault();
-        onChange();
-      });
-    }
-    var m = /^projects\/([^/]+)\/locations\/([^/]+)$/.exec(p.get('parent') || '');
-    $(prefix + '-project').value = m ? m[1] : '';
-    $(prefix + '-location').value = m ? m[2] : '';
-    if (p.get('parent')) return Promise.resolve(true);
-    return G.defaultParent().then(function (parent) {
-      if (!parent || G.params().get('view') !== view || G.params().get('parent')) return false;
-      var values = {};
-      p.forEach(function (v, k) {
-        if (k !== 'view') values[k] = v;
-      });
-      values.parent = parent;
-      G.go(view, values, true);
-      return false;
-    });
-  }
-
-  function parentOf(prefix) {
-    return 'projects/' + $(prefix + '-project').value.trim() + '/locations/' + $(prefix + '-location').value.trim();
-  }
+  var parentControls = G.parentControls;
+  var parentOf = G.parentFromForm;
 
   // ---------------------------------------------------------------- inventory
 

@@ -1,10 +1,11 @@
 // @ts-check
 /*
- * The console's shared helpers, for its Migration Center views (import, inventory, asset, summary)
- * and app.js's overview (policies, jobs, one job's report): building elements (values always as
- * text, never HTML), calling the public REST API with the token of --auth, waiting for operations,
- * and the view router of the URL fragment (#view=import|inventory|asset|summary&...). Plain ES5,
- * no build step; exposed as window.GNL.
+ * The console's shared helpers, for its Migration Center views (import, inventory, asset, summary;
+ * groups, preference sets, reports) and app.js's overview (policies, jobs, one job's report):
+ * building elements (values always as text, never HTML), calling the public REST API with the
+ * token of --auth, waiting for operations, the project/location fields of a view, and the view
+ * router of the URL fragment (#view=import|inventory|asset|summary|groups|...&...). Plain ES5, no
+ * build step; exposed as window.GNL.
  */
 (function () {
   'use strict';
@@ -267,6 +268,45 @@
     });
   }
 
+  /** A form field of a view (a text input). */
+  function input(id) {
+    return /** @type {HTMLInputElement} */ ($(id));
+  }
+
+  /**
+   * The project and location fields of a view, from the address. Without a parent in the address
+   * the view opens on defaultParent() (a project/location with data), by rewriting the address;
+   * resolves to false then, or when there is none (the fields stay empty: the view's empty state).
+   */
+  function parentControls(prefix, view, p, onChange) {
+    if (!$(prefix + '-form').getAttribute('data-ready')) {
+      $(prefix + '-form').setAttribute('data-ready', 'true');
+      $(prefix + '-form').addEventListener('submit', function (ev) {
+        ev.preventDefault();
+        onChange();
+      });
+    }
+    var m = /^projects\/([^/]+)\/locations\/([^/]+)$/.exec(p.get('parent') || '');
+    input(prefix + '-project').value = m ? m[1] : '';
+    input(prefix + '-location').value = m ? m[2] : '';
+    if (p.get('parent')) return Promise.resolve(true);
+    return defaultParent().then(function (parent) {
+      if (!parent || params().get('view') !== view || params().get('parent')) return false;
+      var values = {};
+      p.forEach(function (v, k) {
+        if (k !== 'view') values[k] = v;
+      });
+      values.parent = parent;
+      go(view, values, true);
+      return false;
+    });
+  }
+
+  /** `projects/P/locations/L` of a view's project and location fields (`PREFIX-project`, `PREFIX-location`). */
+  function parentFromForm(prefix) {
+    return 'projects/' + input(prefix + '-project').value.trim() + '/locations/' + input(prefix + '-location').value.trim();
+  }
+
   /** `1 error`, `7 errors`: a count and its noun, plural when it is not one. */
   function plural(n, noun) {
     return num(n) + ' ' + noun + (Number(n) === 1 ? '' : 's');
@@ -331,6 +371,8 @@
     rememberParent: rememberParent,
     parentOfName: parentOfName,
     defaultParent: defaultParent,
+    parentControls: parentControls,
+    parentFromForm: parentFromForm,
     plural: plural,
     severityCount: severityCount,
     osFamilyName: osFamilyName,

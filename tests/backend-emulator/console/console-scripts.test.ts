@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
-import { CONSOLE_CONSTANTS } from '../../../backend-emulator/console/constants';
+import { CONSOLE_CONSTANTS, enumWords } from '../../../backend-emulator/console/constants';
 import { dataFileId } from '../../../provider/data-files';
 import { consoleConstantsText, CONSTANTS_FILE } from '../../../scripts/console-constants';
 
@@ -77,6 +77,35 @@ describe('constants.js', () => {
     ]);
     expect(CONSOLE_CONSTANTS.severities).toEqual(['ERROR', 'WARNING', 'INFO']);
     expect(CONSOLE_CONSTANTS.osFamilies).toEqual(['OS_FAMILY_WINDOWS', 'OS_FAMILY_LINUX', 'OS_FAMILY_UNIX', 'OS_FAMILY_UNKNOWN']);
+  });
+});
+
+describe('the words for enum values (preferenceWords)', () => {
+  test("cover every enum of PreferenceSet.schema.json, each the words after its enum's shared prefix", () => {
+    const words = CONSOLE_CONSTANTS.preferenceWords;
+    expect(
+      [
+        'COMPUTE_MIGRATION_TARGET_PRODUCT_COMPUTE_ENGINE',
+        'SIZING_OPTIMIZATION_STRATEGY_SAME_AS_SOURCE',
+        'COMMITMENT_PLAN_FLEXIBLE_THREE_YEARS',
+        'COMMITMENT_PLAN_UNSPECIFIED',
+        'ON_DEMAND',
+        'PERSISTENT_DISK_TYPE_SSD',
+        'VERSION_TYPE_ENTERPRISE',
+      ].map((v) => words[v]),
+    ).toEqual(['Compute engine', 'Same as source', 'Flexible three years', 'Unspecified', 'On demand', 'Ssd', 'Enterprise']);
+    // Every distinct value of the schema's string enums (73, counted in the schema file).
+    expect(Object.keys(words)).toHaveLength(73);
+  });
+
+  test('a value two enums would word differently is an error, not a silent pick', () => {
+    expect(() =>
+      enumWords([
+        ['A_X_ONE', 'A_X_TWO'],
+        ['A_X_ONE', 'B_THREE'],
+      ]),
+    ).toThrow("A_X_ONE is worded both 'One' and 'A x one'");
+    expect(enumWords([['ONLY_ONE']])).toEqual({ ONLY_ONE: 'Only one' });
   });
 });
 

@@ -102,6 +102,8 @@ describe('static files', () => {
       '/console/charts.js',
       '/console/import.js',
       '/console/inventory.js',
+      '/console/planning-model.js',
+      '/console/planning.js',
       '/console/app.js',
       '/console/console.css',
     ]);
