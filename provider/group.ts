@@ -7,6 +7,10 @@ import type { GroupArgs } from './migration-center-types';
 export const groupProvider: pulumi.dynamic.ResourceProvider = lazyProvider('group-impl');
 
 export class Group extends LocalDynamicResource {
+  /** The filter that chooses the members, when the program gives one. */
+  declare public readonly assetFilter: pulumi.Output<string | undefined>;
+  /** The members' asset ids, sorted, as last read or written. */
+  declare public readonly assets: pulumi.Output<string[]>;
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -24,7 +28,7 @@ export class Group extends LocalDynamicResource {
   }
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { createTime: undefined, name: undefined, updateTime: undefined };
+    const outputsOnly = { assets: undefined, createTime: undefined, name: undefined, updateTime: undefined };
     super('group-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Group');
   }
 }
