@@ -1,12 +1,12 @@
 /** `DiscoveryClient` (migrationcenter/v1alpha1): A collector that reports asset frames to a source and sends heartbeats. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { DiscoveryClientArgs } from './migration-center-types';
 
 export const discoveryClientProvider: pulumi.dynamic.ResourceProvider = lazyProvider('discovery-client-impl');
 
-export class DiscoveryClient extends LocalDynamicResource {
+export class DiscoveryClient extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly discoveryClientId: pulumi.Output<string>;
@@ -28,21 +28,17 @@ export class DiscoveryClient extends LocalDynamicResource {
   declare public readonly updateTime: pulumi.Output<string>;
   declare public readonly version: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): DiscoveryClient {
-    return new DiscoveryClient(name, undefined as unknown as DiscoveryClientArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: DiscoveryClientArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = {
-      createTime: undefined,
-      errors: undefined,
-      heartbeatTime: undefined,
-      name: undefined,
-      signalsEndpoint: undefined,
-      state: undefined,
-      updateTime: undefined,
-      version: undefined,
-    };
-    super('discovery-client-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'DiscoveryClient');
+    super(
+      {
+        implModule: 'discovery-client-impl',
+        module: 'migrationcenter/v1alpha1',
+        type: 'DiscoveryClient',
+        outputsOnly: ['createTime', 'errors', 'expireTime', 'heartbeatTime', 'name', 'signalsEndpoint', 'state', 'updateTime', 'version'],
+      },
+      name,
+      args,
+      opts,
+    );
   }
 }

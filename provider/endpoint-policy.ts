@@ -1,12 +1,12 @@
 /** `EndpointPolicy` (networkservices/v1): what an EndpointPolicyIamBinding's `name` refers to. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { EndpointPolicyArgs } from './types';
 
 export const endpointPolicyProvider: pulumi.dynamic.ResourceProvider = lazyProvider('endpoint-policy-impl');
 
-export class EndpointPolicy extends LocalDynamicResource {
+export class EndpointPolicy extends RestDynamicResource {
   declare public readonly authorizationPolicy: pulumi.Output<string>;
   declare public readonly clientTlsPolicy: pulumi.Output<string>;
   /** The timestamp when the resource was created. */
@@ -25,12 +25,12 @@ export class EndpointPolicy extends LocalDynamicResource {
   /** The timestamp when the resource was updated. */
   declare public readonly updateTime: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): EndpointPolicy {
-    return new EndpointPolicy(name, undefined as unknown as EndpointPolicyArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: EndpointPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
-    super('endpoint-policy-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'networkservices/v1', 'EndpointPolicy');
+    super(
+      { implModule: 'endpoint-policy-impl', module: 'networkservices/v1', type: 'EndpointPolicy', outputsOnly: ['name', 'createTime', 'updateTime'] },
+      name,
+      args,
+      opts,
+    );
   }
 }

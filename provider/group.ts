@@ -1,12 +1,16 @@
 /** `Group` (migrationcenter/v1alpha1): A named set of assets that report configs size together. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { GroupArgs } from './migration-center-types';
 
 export const groupProvider: pulumi.dynamic.ResourceProvider = lazyProvider('group-impl');
 
-export class Group extends LocalDynamicResource {
+export class Group extends RestDynamicResource {
+  /** The filter that chooses the members, when the program gives one. */
+  declare public readonly assetFilter: pulumi.Output<string | undefined>;
+  /** The members' asset ids, sorted, as last read or written. */
+  declare public readonly assets: pulumi.Output<string[]>;
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -19,12 +23,12 @@ export class Group extends LocalDynamicResource {
   declare public readonly requestId: pulumi.Output<string | undefined>;
   declare public readonly updateTime: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Group {
-    return new Group(name, undefined as unknown as GroupArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { createTime: undefined, name: undefined, updateTime: undefined };
-    super('group-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Group');
+    super(
+      { implModule: 'group-impl', module: 'migrationcenter/v1alpha1', type: 'Group', outputsOnly: ['assets', 'createTime', 'name', 'updateTime'] },
+      name,
+      args,
+      opts,
+    );
   }
 }

@@ -4,48 +4,29 @@
  * safe for concurrency by iam-policy-access.ts's read-modify-write cycle.
  */
 import type * as pulumi from '@pulumi/pulumi';
-import { validate } from '../schemas';
-import {
-  bindingId,
-  findBinding,
-  normalizeMembers,
-  parseBindingId,
-  withBinding,
-  withoutBinding,
-  bindingKey,
-  type IamCondition,
-  type IamPolicy,
-} from './iam-policy-edit';
-import { modifyExistingPolicy, modifyPolicyIfPresent, projectOf, readPolicyIfPresent } from './iam-policy-access';
-import { containsUnknown, sameJson, withoutUndefined } from './runtime';
+import { bindingId, findBinding, normalizeMembers, parseBindingId, withBinding, withoutBinding, bindingKey, type IamPolicy } from './iam-policy-edit';
+import { readPolicyIfPresent } from './iam-policy-access';
+import { iamGrantResource, type GrantInputs, type GrantState } from './iam-grant-resource';
+import { sameJson, withoutUndefined } from './runtime';
 
-export interface BindingInputs {
-  name: string;
-  role: string;
+export interface BindingInputs extends GrantInputs {
   members: string[];
-  condition?: IamCondition & { location?: string };
 }
 
-export interface BindingOutputs extends BindingInputs {
-  etag: string;
-  project: string;
-}
+export interface BindingOutputs extends BindingInputs, GrantState {}
 
-/** The binding itself, without the other properties (and the `__provider`) the engine passes. */
-function bindingOf(inputs: BindingInputs) {
-  return withoutUndefined({ role: inputs.role, members: inputs.members, condition: inputs.condition });
-}
+const grant = iamGrantResource<BindingInputs>({
+  schema: 'EndpointPolicyIamBindingArgs',
+  grantedField: 'members',
+  canonical: (members) => (Array.isArray(members) ? normalizeMembers(members as string[]) : undefined),
+  grantOf: (inputs) => withoutUndefined({ name: inputs.name, role: inputs.role, members: normalizeMembers(inputs.members), condition: inputs.condition }),
+  id: (inputs) => bindingId(inputs.name, inputs.role, inputs.condition),
+  // The binding itself, without the other properties (and the `__provider`) the engine passes.
+  grant: (policy, inputs) => withBinding(policy, withoutUndefined({ role: inputs.role, members: inputs.members, condition: inputs.condition })),
+  revoke: (policy, props) => withoutBinding(policy, props.role, props.condition),
+});
 
-export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
-  const raw: Record<string, unknown> = { ...news };
-  delete raw.__provider;
-  // Values Pulumi cannot know yet during preview are checked later, when they are known.
-  const known = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && !containsUnknown(v)));
-  const failures = validate('EndpointPolicyIamBindingArgs', known).filter((f) => !(f.reason === 'is required' && containsUnknown(raw[f.property])));
-  const inputs = { ...raw };
-  if (Array.isArray(raw.members) && !containsUnknown(raw.members)) inputs.members = normalizeMembers(raw.members as string[]);
-  return { inputs: withoutUndefined(inputs), failures };
-}
+export const { check, create, update, remove } = grant;
 
 export function diff(_id: string, olds: BindingOutputs, news: BindingInputs): pulumi.dynamic.DiffResult {
   const replaces: string[] = [];
@@ -64,32 +45,6 @@ export function diff(_id: string, olds: BindingOutputs, news: BindingInputs): pu
   };
 }
 
-function outputs(inputs: BindingInputs, policy: IamPolicy): BindingOutputs {
-  return withoutUndefined({
-    name: inputs.name,
-    role: inputs.role,
-    members: normalizeMembers(inputs.members),
-    condition: inputs.condition,
-    etag: policy.etag ?? '',
-    project: projectOf(inputs.name),
-  });
-}
-
-export async function create(inputs: BindingInputs): Promise<pulumi.dynamic.CreateResult> {
-  const policy = await modifyExistingPolicy(inputs.name, (p) => withBinding(p, bindingOf(inputs)));
-  return { id: bindingId(inputs.name, inputs.role, inputs.condition), outs: outputs(inputs, policy) };
-}
-
-export async function update(_id: string, _olds: BindingOutputs, news: BindingInputs): Promise<pulumi.dynamic.UpdateResult> {
-  const policy = await modifyExistingPolicy(news.name, (p) => withBinding(p, bindingOf(news)));
-  return { outs: outputs(news, policy) };
-}
-
-export async function remove(_id: string, props: BindingOutputs): Promise<void> {
-  // A missing endpoint policy took its bindings with it.
-  await modifyPolicyIfPresent(props.name, (p) => withoutBinding(p, props.role, props.condition));
-}
-
 export async function read(id: string, props: Partial<BindingOutputs>): Promise<pulumi.dynamic.ReadResult> {
   // On `get`/import only the id is known: rebuild the whole state from it.
   const parsed = props.name && props.role ? undefined : parseBindingId(id);
@@ -99,7 +54,7 @@ export async function read(id: string, props: Partial<BindingOutputs>): Promise<
   if (!policy) return { id: '' };
   const binding = parsed ? findByTitle(policy, role, parsed.conditionTitle) : findBinding(policy, role, props.condition);
   if (!binding) return { id: '' };
-  const state: BindingOutputs = outputs({ name, role, members: binding.members, condition: binding.condition ?? props.condition }, policy);
+  const state = grant.outputs({ name, role, members: binding.members, condition: binding.condition ?? props.condition }, policy);
   const inputs = withoutUndefined({ name, role, members: state.members, condition: state.condition });
   return { id, props: state, inputs };
 }

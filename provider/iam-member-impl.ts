@@ -6,33 +6,30 @@
  * read-modify-write cycle (iam-policy-access.ts).
  */
 import type * as pulumi from '@pulumi/pulumi';
-import { canonicalMember, validate } from '../schemas';
+import { canonicalMember } from '../schemas';
 import { bindingKey, hasMember, memberId, parseMemberId, withMember, withoutMember, type IamCondition, type IamPolicy } from './iam-policy-edit';
-import { modifyExistingPolicy, modifyPolicyIfPresent, projectOf, readPolicyIfPresent } from './iam-policy-access';
-import { containsUnknown, sameJson, withoutUndefined } from './runtime';
+import { readPolicyIfPresent } from './iam-policy-access';
+import { iamGrantResource, type GrantInputs, type GrantState } from './iam-grant-resource';
+import { sameJson, withoutUndefined } from './runtime';
 
-export interface MemberInputs {
-  name: string;
-  role: string;
+export interface MemberInputs extends GrantInputs {
   member: string;
-  condition?: IamCondition & { location?: string };
 }
 
-export interface MemberOutputs extends MemberInputs {
-  etag: string;
-  project: string;
-}
+export interface MemberOutputs extends MemberInputs, GrantState {}
 
-export function check(_olds: pulumi.Inputs, news: pulumi.Inputs): pulumi.dynamic.CheckResult {
-  const raw: Record<string, unknown> = { ...news };
-  delete raw.__provider;
-  // Values Pulumi cannot know yet during preview are checked later, when they are known.
-  const known = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && !containsUnknown(v)));
-  const failures = validate('EndpointPolicyIamMemberArgs', known).filter((f) => !(f.reason === 'is required' && containsUnknown(raw[f.property])));
-  const inputs = { ...raw };
-  if (typeof raw.member === 'string' && !containsUnknown(raw.member)) inputs.member = canonicalMember(raw.member);
-  return { inputs: withoutUndefined(inputs), failures };
-}
+const grant = iamGrantResource<MemberInputs>({
+  schema: 'EndpointPolicyIamMemberArgs',
+  grantedField: 'member',
+  canonical: (member) => (typeof member === 'string' ? canonicalMember(member) : undefined),
+  grantOf: (inputs) => withoutUndefined({ name: inputs.name, role: inputs.role, member: canonicalMember(inputs.member), condition: inputs.condition }),
+  id: (inputs) => memberId(inputs.name, inputs.role, inputs.member, inputs.condition),
+  grant: (policy, inputs) => withMember(policy, inputs.role, inputs.member, inputs.condition),
+  revoke: (policy, props) => withoutMember(policy, props.role, props.member, keyCondition(props.condition)),
+});
+
+/** Nothing to update in place (diff replaces on every change); `update` is kept for the protocol. */
+export const { check, create, update, remove } = grant;
 
 /** Every argument names the grant itself: any change is another grant, so a replace. */
 export function diff(_id: string, olds: MemberOutputs, news: MemberInputs): pulumi.dynamic.DiffResult {
@@ -55,38 +52,11 @@ export function diff(_id: string, olds: MemberOutputs, news: MemberInputs): pulu
   };
 }
 
-function outputs(inputs: MemberInputs, policy: IamPolicy): MemberOutputs {
-  return withoutUndefined({
-    name: inputs.name,
-    role: inputs.role,
-    member: canonicalMember(inputs.member),
-    condition: inputs.condition,
-    etag: policy.etag ?? '',
-    project: projectOf(inputs.name),
-  });
-}
-
 /** The condition as IAM keys it (without `location`), or none. */
 function keyCondition(condition: MemberInputs['condition']): IamCondition | undefined {
   if (!condition) return undefined;
   const { location: _location, ...rest } = condition;
   return rest;
-}
-
-export async function create(inputs: MemberInputs): Promise<pulumi.dynamic.CreateResult> {
-  const policy = await modifyExistingPolicy(inputs.name, (p) => withMember(p, inputs.role, inputs.member, inputs.condition));
-  return { id: memberId(inputs.name, inputs.role, inputs.member, inputs.condition), outs: outputs(inputs, policy) };
-}
-
-/** Nothing to update in place (diff replaces on every change); kept for the protocol. */
-export async function update(_id: string, _olds: MemberOutputs, news: MemberInputs): Promise<pulumi.dynamic.UpdateResult> {
-  const policy = await modifyExistingPolicy(news.name, (p) => withMember(p, news.role, news.member, news.condition));
-  return { outs: outputs(news, policy) };
-}
-
-export async function remove(_id: string, props: MemberOutputs): Promise<void> {
-  // A missing endpoint policy took its grants with it.
-  await modifyPolicyIfPresent(props.name, (p) => withoutMember(p, props.role, props.member, keyCondition(props.condition)));
 }
 
 export async function read(id: string, props: Partial<MemberOutputs>): Promise<pulumi.dynamic.ReadResult> {
@@ -101,7 +71,7 @@ export async function read(id: string, props: Partial<MemberOutputs>): Promise<p
   if (parsed && parsed.conditionTitle !== undefined && !condition) return { id: '' };
   // Gone from the policy (removed out of band, or by an authoritative resource): Pulumi creates it again.
   if (!hasMember(policy, role, member, keyCondition(condition))) return { id: '' };
-  const state = outputs(withoutUndefined({ name, role, member, condition }), policy);
+  const state = grant.outputs(withoutUndefined({ name, role, member, condition }), policy);
   const inputs = withoutUndefined({ name, role, member: state.member, condition: state.condition });
   return { id, props: state, inputs };
 }

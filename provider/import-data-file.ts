@@ -1,12 +1,12 @@
 /** `ImportDataFile` (migrationcenter/v1alpha1): one file of an import job, uploaded from a local file. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ImportDataFileArgs } from './migration-center-types';
 
 export const importDataFileProvider: pulumi.dynamic.ResourceProvider = lazyProvider('import-data-file-impl');
 
-export class ImportDataFile extends LocalDynamicResource {
+export class ImportDataFile extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
   declare public readonly format: pulumi.Output<string>;
@@ -23,12 +23,17 @@ export class ImportDataFile extends LocalDynamicResource {
   declare public readonly size: pulumi.Output<number>;
   declare public readonly state: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ImportDataFile {
-    return new ImportDataFile(name, undefined as unknown as ImportDataFileArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: ImportDataFileArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { name: undefined, createTime: undefined, state: undefined, sha256: undefined, size: undefined };
-    super('import-data-file-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'ImportDataFile');
+    super(
+      {
+        implModule: 'import-data-file-impl',
+        module: 'migrationcenter/v1alpha1',
+        type: 'ImportDataFile',
+        outputsOnly: ['name', 'createTime', 'state', 'sha256', 'size'],
+      },
+      name,
+      args,
+      opts,
+    );
   }
 }

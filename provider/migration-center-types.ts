@@ -15,6 +15,16 @@ interface PlacedArgs {
 }
 
 export interface GroupArgs extends PlacedArgs {
+  /**
+   * This package's: an AIP-160 filter over the location's assets (as `assets.list` takes it); the
+   * group's members are the assets it selects when Pulumi applies the group. Not with `assets`.
+   */
+  assetFilter?: pulumi.Input<string>;
+  /**
+   * This package's: the group's members, exactly: asset ids (`vm-web-1`) or full asset names of the
+   * group's location. Not with `assetFilter`; without either, the members are left alone.
+   */
+  assets?: pulumi.Input<pulumi.Input<string>[]>;
   /** Required. User specified ID for the group. */
   groupId: pulumi.Input<string>;
   labels?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;

@@ -1,12 +1,12 @@
 /** `PreferenceSet` (migrationcenter/v1alpha1): the preferences a report config pairs with a group. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { PreferenceSetArgs } from './migration-center-types';
 
 export const preferenceSetProvider: pulumi.dynamic.ResourceProvider = lazyProvider('preference-set-impl');
 
-export class PreferenceSet extends LocalDynamicResource {
+export class PreferenceSet extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -19,12 +19,12 @@ export class PreferenceSet extends LocalDynamicResource {
   declare public readonly updateTime: pulumi.Output<string>;
   declare public readonly virtualMachinePreferences: pulumi.Output<Record<string, unknown>>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): PreferenceSet {
-    return new PreferenceSet(name, undefined as unknown as PreferenceSetArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: PreferenceSetArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
-    super('preference-set-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'PreferenceSet');
+    super(
+      { implModule: 'preference-set-impl', module: 'migrationcenter/v1alpha1', type: 'PreferenceSet', outputsOnly: ['name', 'createTime', 'updateTime'] },
+      name,
+      args,
+      opts,
+    );
   }
 }

@@ -1,12 +1,12 @@
 /** `ReportConfig` (migrationcenter/v1alpha1): Which groups a report sizes, each with a preference set. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ReportConfigArgs } from './migration-center-types';
 
 export const reportConfigProvider: pulumi.dynamic.ResourceProvider = lazyProvider('report-config-impl');
 
-export class ReportConfig extends LocalDynamicResource {
+export class ReportConfig extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -19,12 +19,12 @@ export class ReportConfig extends LocalDynamicResource {
   declare public readonly requestId: pulumi.Output<string | undefined>;
   declare public readonly updateTime: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ReportConfig {
-    return new ReportConfig(name, undefined as unknown as ReportConfigArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: ReportConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { createTime: undefined, name: undefined, updateTime: undefined };
-    super('report-config-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'ReportConfig');
+    super(
+      { implModule: 'report-config-impl', module: 'migrationcenter/v1alpha1', type: 'ReportConfig', outputsOnly: ['createTime', 'name', 'updateTime'] },
+      name,
+      args,
+      opts,
+    );
   }
 }

@@ -1,12 +1,12 @@
 /** `Report` (migrationcenter/v1alpha1): A report of a report config: its summary, computed from the config's groups when it is created. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ReportArgs } from './migration-center-types';
 
 export const reportProvider: pulumi.dynamic.ResourceProvider = lazyProvider('report-impl');
 
-export class Report extends LocalDynamicResource {
+export class Report extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -22,14 +22,12 @@ export class Report extends LocalDynamicResource {
   declare public readonly type: pulumi.Output<string>;
   declare public readonly updateTime: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Report {
-    return new Report(name, undefined as unknown as ReportArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: ReportArgs, opts?: pulumi.CustomResourceOptions) {
-    // `state` is an argument too (google-native's shape), but the service computes it: registered
-    // here so that it resolves when the program does not give it.
-    const outputsOnly = { createTime: undefined, name: undefined, state: undefined, summary: undefined, updateTime: undefined };
-    super('report-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Report');
+    super(
+      { implModule: 'report-impl', module: 'migrationcenter/v1alpha1', type: 'Report', outputsOnly: ['createTime', 'name', 'state', 'summary', 'updateTime'] },
+      name,
+      args,
+      opts,
+    );
   }
 }

@@ -1,12 +1,12 @@
 /** `Source` (migrationcenter/v1alpha1): what an ImportJob's `assetSource` refers to. */
 import * as pulumi from '@pulumi/pulumi';
-import { LocalDynamicResource } from './dynamic-resource';
+import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { SourceArgs } from './types';
 
 export const sourceProvider: pulumi.dynamic.ResourceProvider = lazyProvider('source-impl');
 
-export class Source extends LocalDynamicResource {
+export class Source extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
@@ -20,12 +20,12 @@ export class Source extends LocalDynamicResource {
   declare public readonly type: pulumi.Output<string>;
   declare public readonly updateTime: pulumi.Output<string>;
 
-  public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Source {
-    return new Source(name, undefined as unknown as SourceArgs, { ...opts, id });
-  }
-
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
-    super('source-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Source');
+    super(
+      { implModule: 'source-impl', module: 'migrationcenter/v1alpha1', type: 'Source', outputsOnly: ['name', 'createTime', 'updateTime'] },
+      name,
+      args,
+      opts,
+    );
   }
 }

@@ -76,11 +76,11 @@ describe('check', () => {
 describe('diff', () => {
   const place = { project: 'mc-project', location: 'global' };
 
-  it('updates a group in place and replaces it for a new id', () => {
+  it('updates a group in place and replaces it for a new id', async () => {
     const old = { ...place, groupId: 'web', displayName: 'Web' };
-    expect(group.diff(GROUP, old, { ...old, displayName: 'Web tier' })).toMatchObject({ changes: true, replaces: [] });
-    expect(group.diff(GROUP, old, { ...old, groupId: 'web-2' })).toMatchObject({ changes: true, replaces: ['groupId'] });
-    expect(group.diff(GROUP, old, { ...old, requestId: '6f1c2b0e-8d8a-4c1e-9a4b-2f0d3c5e7a91' })).toMatchObject({ changes: false });
+    expect(await group.diff(GROUP, old, { ...old, displayName: 'Web tier' })).toMatchObject({ changes: true, replaces: [] });
+    expect(await group.diff(GROUP, old, { ...old, groupId: 'web-2' })).toMatchObject({ changes: true, replaces: ['groupId'] });
+    expect(await group.diff(GROUP, old, { ...old, requestId: '6f1c2b0e-8d8a-4c1e-9a4b-2f0d3c5e7a91' })).toMatchObject({ changes: false });
   });
 
   it('replaces a report config or a report for any change (Google has no update method)', () => {

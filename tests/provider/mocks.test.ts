@@ -11,7 +11,7 @@ pulumi.runtime.setMocks(
       // test asserts no value the mock makes up as if it were behaviour: only that each output
       // property of a class reads the state field of its own name (the marker names the field).
       const outputs: Record<string, unknown> = { ...args.inputs };
-      for (const field of ['etag', 'project', 'name', 'state', 'executionReport']) outputs[field] = `state.${field}`;
+      for (const field of ['etag', 'project', 'location', 'name', 'state', 'executionReport', 'expireTime']) outputs[field] = `state.${field}`;
       return { id: `${args.name}-id`, state: outputs };
     },
     call: () => ({}),
@@ -78,6 +78,12 @@ describe('programs using the classes', () => {
     });
     expect(await output(report.state)).toBe('state.state');
     expect(await output(client.state)).toBe('state.state');
+    expect(await output(client.expireTime)).toBe('state.expireTime');
+    // project and location, filled by check() from the configuration when the program leaves them out.
+    const source = new local.Source('inventory', { sourceId: 'inventory', type: 'SOURCE_TYPE_UPLOAD' });
+    const group = new local.Group('prod', { groupId: 'prod' });
+    expect(await output(source.project)).toBe('state.project');
+    expect(await output(group.location)).toBe('state.location');
     expect(seen.find((r) => r.name === 'tco')?.inputs).not.toHaveProperty('state');
   });
 });
