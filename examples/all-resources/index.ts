@@ -96,7 +96,12 @@ const batchHosts = new local.ImportDataFile('batch-hosts', {
 
 // ------------------------------------------------------------------ Migration Center: planning
 
-const webTier = new local.Group('web-tier', { project, location, groupId: 'web-tier', displayName: settings.groupDisplayName });
+// Its members are the assets the filter selects when an up runs: after the import, so it depends on it.
+const webTier = new local.Group(
+  'web-tier',
+  { project, location, groupId: 'web-tier', displayName: settings.groupDisplayName, assetFilter: settings.groupAssetFilter },
+  { dependsOn: [inventory] },
+);
 const computeEngine = new local.PreferenceSet('compute-engine', {
   project,
   location,
@@ -146,6 +151,7 @@ export const inventoryFramesReported = inventoryRead.executionReport.framesRepor
 export const uploadsDisplayName = uploadsRead.displayName;
 export const stagingState = staging.state;
 export const batchHostsState = batchHosts.state;
+export const webTierAssets = webTier.assets;
 export const reportState = tco.state;
 export const collectorName = collector.name;
 export const collectorSource = collector.source;

@@ -22,6 +22,8 @@ export const DEFAULTS = {
   dataFileDisplayName: 'vm-inventory.csv',
   /** Group `web-tier` (updated in place). */
   groupDisplayName: 'Web tier',
+  /** Group `web-tier`: the assets it holds, an AIP-160 filter evaluated at each up (updated in place). */
+  groupAssetFilter: 'virtualMachineDetails.coreCount < 8',
   /** PreferenceSet `compute-engine`: its commitment plan (updated in place). */
   commitmentPlan: 'COMMITMENT_PLAN_NONE',
   /** Report `wave-1-tco`: its description (Google has no update of reports: a replace). */

@@ -54,6 +54,7 @@ const UPDATES: Partial<Settings> = {
   sourceDisplayName: 'Uploaded spreadsheets',
   jobDisplayName: 'December inventory',
   groupDisplayName: 'Web servers',
+  groupAssetFilter: 'virtualMachineDetails.coreCount >= 1',
   commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR',
   clientDisplayName: 'Rack 4 collector',
 };
@@ -145,6 +146,8 @@ describe('examples/all-resources under the stand-in engine', () => {
       uploadsDisplayName: 'Spreadsheet uploads',
       stagingState: 'IMPORT_JOB_STATE_PENDING',
       batchHostsState: 'ACTIVE',
+      // The filter's selection: the 4-core machine of the import, not the 8-core one.
+      webTierAssets: ['vm-vm-001'],
       reportState: 'SUCCEEDED',
       collectorName: `${LOCATION}/discoveryClients/collector`,
       collectorSource: `${LOCATION}/sources/discovered`,
@@ -181,6 +184,7 @@ describe('examples/all-resources under the stand-in engine', () => {
         { role: 'roles/networkservices.admin', members: ['serviceAccount:deployer@example-project.iam.gserviceaccount.com'] },
       ],
       uploadsDisplayName: 'Uploaded spreadsheets',
+      webTierAssets: ['vm-vm-001', 'vm-vm-002'],
     });
     expect((await onServer('api-viewers')).properties.members).toEqual(['group:api-readers@example.com', 'user:dave@example.com']);
     expect((await onServer('api-admin')).id).toBe(created['api-admin'].id);
