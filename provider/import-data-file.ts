@@ -3,6 +3,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { LocalDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ImportDataFileArgs } from './migration-center-types';
+import type { UploadFileInfoResponse } from './migration-center-responses';
 
 export const importDataFileProvider: pulumi.dynamic.ResourceProvider = lazyProvider('import-data-file-impl');
 
@@ -15,20 +16,23 @@ export class ImportDataFile extends LocalDynamicResource {
   declare public readonly location: pulumi.Output<string>;
   /** `projects/{project}/locations/{location}/importJobs/{importJobId}/importDataFiles/{importDataFileId}`. */
   declare public readonly name: pulumi.Output<string>;
-  declare public readonly path: pulumi.Output<string>;
+  /** The local file uploaded, when the program gave one. */
+  declare public readonly path: pulumi.Output<string | undefined>;
   declare public readonly project: pulumi.Output<string>;
   declare public readonly requestId: pulumi.Output<string | undefined>;
   /** The hex sha256 of the bytes uploaded. */
   declare public readonly sha256: pulumi.Output<string>;
   declare public readonly size: pulumi.Output<number>;
   declare public readonly state: pulumi.Output<string>;
+  /** Where the data file's bytes go: PUT them to `signedUri` with `headers` (done by the provider when `path` is given). */
+  declare public readonly uploadFileInfo: pulumi.Output<UploadFileInfoResponse>;
 
   public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ImportDataFile {
     return new ImportDataFile(name, undefined as unknown as ImportDataFileArgs, { ...opts, id });
   }
 
   constructor(name: string, args: ImportDataFileArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { name: undefined, createTime: undefined, state: undefined, sha256: undefined, size: undefined };
+    const outputsOnly = { name: undefined, createTime: undefined, state: undefined, sha256: undefined, size: undefined, uploadFileInfo: undefined };
     super('import-data-file-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'ImportDataFile');
   }
 }

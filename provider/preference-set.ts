@@ -3,6 +3,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { LocalDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { PreferenceSetArgs } from './migration-center-types';
+import type { VirtualMachinePreferencesResponse } from './migration-center-responses';
 
 export const preferenceSetProvider: pulumi.dynamic.ResourceProvider = lazyProvider('preference-set-impl');
 
@@ -17,13 +18,14 @@ export class PreferenceSet extends LocalDynamicResource {
   declare public readonly project: pulumi.Output<string>;
   declare public readonly requestId: pulumi.Output<string | undefined>;
   declare public readonly updateTime: pulumi.Output<string>;
-  declare public readonly virtualMachinePreferences: pulumi.Output<Record<string, unknown>>;
+  declare public readonly virtualMachinePreferences: pulumi.Output<VirtualMachinePreferencesResponse>;
 
   public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): PreferenceSet {
     return new PreferenceSet(name, undefined as unknown as PreferenceSetArgs, { ...opts, id });
   }
 
-  constructor(name: string, args: PreferenceSetArgs, opts?: pulumi.CustomResourceOptions) {
+  /** `args` is optional as in google-native (whose types leave `preferenceSetId` optional); check() requires the id. */
+  constructor(name: string, args?: PreferenceSetArgs, opts?: pulumi.CustomResourceOptions) {
     const outputsOnly = { name: undefined, createTime: undefined, updateTime: undefined };
     super('preference-set-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'PreferenceSet');
   }
