@@ -40,6 +40,7 @@ export class DiscoveryClient extends LocalDynamicResource {
       heartbeatTime: undefined,
       name: undefined,
       signalsEndpoint: undefined,
+      state: undefined,
       updateTime: undefined,
       version: undefined,
     };

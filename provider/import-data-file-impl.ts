@@ -51,7 +51,9 @@ export function diff(id: string, olds: Props, news: Props): pulumi.dynamic.DiffR
   const bytesChanged = !sameJson(olds.sha256, news.sha256);
   if (!bytesChanged) return result;
   const replaces = [...(result.replaces ?? []), 'sha256'];
-  return { ...result, changes: true, replaces, stables: [] };
+  // New bytes under the same name: the old data file goes first (base.diff says so for a replace of its own).
+  const deleteBeforeReplace = result.replaces?.length ? result.deleteBeforeReplace : true;
+  return { ...result, changes: true, replaces, stables: [], deleteBeforeReplace };
 }
 
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {

@@ -28,7 +28,9 @@ export class Report extends LocalDynamicResource {
   }
 
   constructor(name: string, args: ReportArgs, opts?: pulumi.CustomResourceOptions) {
-    const outputsOnly = { createTime: undefined, name: undefined, summary: undefined, updateTime: undefined };
+    // `state` is an argument too (google-native's shape), but the service computes it: registered
+    // here so that it resolves when the program does not give it.
+    const outputsOnly = { createTime: undefined, name: undefined, state: undefined, summary: undefined, updateTime: undefined };
     super('report-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Report');
   }
 }

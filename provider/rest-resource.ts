@@ -96,14 +96,17 @@ export function restResource(spec: RestResourceSpec) {
     diff(_id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
       const changed = spec.bodyFields.filter((f) => !sameJson(olds[f], news[f]));
       const replacing = (f: string) => spec.createOnly === true || (spec.immutableFields ?? []).includes(f);
-      const replaces = [...nameFields.filter((f) => !sameJson(olds[f], news[f])), ...changed.filter(replacing)];
+      const renamed = nameFields.filter((f) => !sameJson(olds[f], news[f]));
+      const replaces = [...renamed, ...changed.filter(replacing)];
       const updates = changed.filter((f) => !replacing(f));
       return {
         changes: replaces.length > 0 || updates.length > 0,
         replaces,
         stables: replaces.length > 0 ? [] : [...nameFields, 'name'],
-        // One name cannot hold two resources: when only body fields force nothing, no replace happens.
-        deleteBeforeReplace: false,
+        // One name holds one resource: a replace that keeps the name (a field Google cannot change)
+        // must delete the old resource first, or the create is ALREADY_EXISTS. A new name can be
+        // created before the old one goes.
+        deleteBeforeReplace: replaces.length > 0 && renamed.length === 0,
       };
     },
 

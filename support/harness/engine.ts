@@ -6,8 +6,9 @@
  *
  * Implements, with the SDK's generated stubs:
  * - ResourceMonitor: `SupportsFeature` (false for every feature: the SDK then sends plain values,
- *   no secrets, resource references or output values), `RegisterResource`, `RegisterResourceOutputs`,
- *   `SignalAndWaitForShutdown`; `Invoke` and `Call` answer an error (nothing here calls them).
+ *   no secrets, resource references or output values), `RegisterResource`, `ReadResource`,
+ *   `RegisterResourceOutputs`, `SignalAndWaitForShutdown`; `Invoke` and `Call` answer an error
+ *   (nothing here calls them).
  * - Engine: `Log` (kept in `RunResult.logs`), `GetRootResource`, `SetRootResource`.
  * - Resources: the stack and components get a URN and nothing else. Custom resources must be
  *   dynamic (`pulumi-nodejs:dynamic...`): check -> diff against the previous state -> create /
@@ -18,11 +19,14 @@
  * - Preview (`dryRun`): check and diff only; a create, update or replace answers the checked
  *   inputs as outputs (what the engine does for a provider without preview support: the host's
  *   Configure does not claim it), so the SDK treats every other output as unknown.
+ * - Reads (`Resource.get`, the package's read functions): the provider host reads the id, at
+ *   preview too; the resource is kept in the state as external (operation `read`), never diffed,
+ *   updated or deleted: destroy and a run that no longer reads it only forget it (`discard`), as the
+ *   engine does.
  * - State: URN -> {id, type, inputs, outputs, dependencies}, in memory, kept between runs;
  *   `destroy()` deletes it in reverse dependency order without running the program.
  *
- * Does not implement: explicit or default provider resources (`provider` references), `ReadResource`
- * (`get` by id), aliases, protect, ignoreChanges, replaceOnChanges, import, refresh, parallel
+ * Does not implement: explicit or default provider resources (`provider` references), aliases, protect, ignoreChanges, replaceOnChanges, import, refresh, parallel
  * limits, secrets, stack transforms, hooks, `GetDeploymentInfo` (UNIMPLEMENTED: the SDK then probes
  * `SupportsFeature`), and any persistence of the state.
  */
@@ -48,9 +52,12 @@ export interface StateEntry {
   outputs: PropertyMap;
   /** URNs this resource depends on (its parent and its `dependsOn`/input dependencies). */
   dependencies: string[];
+  /** Read, not managed (`Resource.get`, a read function): never updated or deleted by the engine. */
+  external?: boolean;
 }
 
-export type Operation = 'create' | 'update' | 'replace' | 'same' | 'delete';
+/** As the engine's step operations; `discard` forgets a read resource (it deletes nothing). */
+export type Operation = 'create' | 'update' | 'replace' | 'same' | 'delete' | 'read' | 'discard';
 
 export interface RunResult {
   /** The runner's exit code (0: the program ran and every registration succeeded). */
@@ -201,6 +208,12 @@ export class StandInEngine {
         return new emptyproto.Empty();
       }),
       signalAndWaitForShutdown: unary(() => new emptyproto.Empty()),
+      readResource: unary((req: resproto.ReadResourceRequest) =>
+        this.readResource(req).catch((err: Error) => {
+          this.current?.errors.push(err.message);
+          throw Object.assign(new Error(`resource monitor shut down: ${err.message}`), { code: grpc.status.UNAVAILABLE });
+        }),
+      ),
       invoke: unary(unsupported('Invoke')),
       call: unary(unsupported('Call')),
     });
@@ -320,6 +333,28 @@ export class StandInEngine {
     return res.setId(id).setObject(toStruct(outputs));
   }
 
+  /** Reads a resource by id through the provider host (`Resource.get`): a read, at preview too. */
+  private async readResource(req: resproto.ReadResourceRequest): Promise<resproto.ReadResourceResponse> {
+    const run = this.current;
+    if (!run) throw new Error('ReadResource outside a run');
+    const { stack, project } = this.options;
+    const type = req.getType();
+    const urn = makeUrn(stack, project, type, req.getName(), req.getParent() || undefined);
+    if (run.seen.has(urn)) throw new Error(`duplicate resource URN ${urn}`);
+    run.seen.add(urn);
+    if (!DYNAMIC_TYPE.test(type)) throw new Error(`${urn}: only dynamic resources are supported, not ${type}`);
+    const inputs = fromStruct(req.getProperties());
+    if (typeof inputs[PROVIDER_KEY] !== 'string') throw new Error(`${urn}: properties have no ${PROVIDER_KEY}`);
+    const host = await this.providerHost();
+    run.providerCalls.push('read');
+    const read = await host.read(req.getId(), urn, inputs);
+    if (!read.id) throw new Error(`${urn}: resource '${req.getId()}' does not exist`);
+    run.operations.set(urn, 'read');
+    const dependencies = [...new Set([req.getParent(), ...req.getDependenciesList()].filter(Boolean))];
+    if (!run.dryRun) this.state.set(urn, { urn, type, custom: true, external: true, id: read.id, inputs, outputs: read.properties, dependencies });
+    return new resproto.ReadResourceResponse().setUrn(urn).setProperties(toStruct(read.properties));
+  }
+
   /**
    * Deletes entries, each only after every other entry depending on it, and forgets those still in
    * the state. A replaced resource's old entry has the same URN as its replacement: entries are
@@ -332,12 +367,12 @@ export class StandInEngine {
       const leaves = left.filter((e) => !dependedOn.has(e.urn));
       if (!leaves.length) throw new Error(`dependency cycle among ${left.map((e) => e.urn).join(', ')}`);
       for (const entry of leaves) {
-        if (entry.custom) {
+        if (entry.custom && !entry.external) {
           const host = await this.providerHost();
           run.providerCalls.push('delete');
           await host.delete(entry.id, entry.urn, entry.outputs, { oldInputs: entry.inputs });
         }
-        if (!run.operations.has(entry.urn)) run.operations.set(entry.urn, 'delete');
+        if (!run.operations.has(entry.urn)) run.operations.set(entry.urn, entry.external ? 'discard' : 'delete');
         if (this.state.get(entry.urn) === entry) this.state.delete(entry.urn);
       }
       left = left.filter((e) => !leaves.includes(e));

@@ -8,8 +8,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { createTestProgram, REPO_ROOT, type TestProgram } from './program';
 
-/** The files of a Pulumi program in an example folder (not its package.json: createTestProgram writes one). */
-const PROGRAM_FILES = /^(Pulumi\.ya?ml|tsconfig\.json|.*\.ts)$/;
+/**
+ * The files of a Pulumi program in an example folder (not its package.json: createTestProgram
+ * writes one), and the local data files it uploads (CSV).
+ */
+const PROGRAM_FILES = /^(Pulumi\.ya?ml|tsconfig\.json|.*\.ts|.*\.csv)$/;
 
 export interface ExampleProgram extends TestProgram {
   /** The `name` in the example's Pulumi.yaml: the project name the CLI would pass. */

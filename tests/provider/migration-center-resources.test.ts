@@ -92,6 +92,25 @@ describe('diff', () => {
     expect(report.diff('x', r, { ...r, description: 'd' })).toMatchObject({ replaces: ['description'] });
   });
 
+  // One name holds one resource: creating the replacement first would be ALREADY_EXISTS.
+  it('deletes first a resource replaced under the same name, and creates first one under a new name', () => {
+    const r = { ...place, reportConfigId: 'wave-1', reportId: 'first' };
+    expect(report.diff('x', r, { ...r, description: 'd' })).toMatchObject({ replaces: ['description'], deleteBeforeReplace: true });
+    expect(report.diff('x', r, { ...r, reportId: 'second', description: 'd' })).toMatchObject({ deleteBeforeReplace: false });
+    const dc = { ...place, discoveryClientId: 'dc', serviceAccount: 'a@p.iam.gserviceaccount.com', source: 'projects/mc-project/locations/global/sources/s' };
+    expect(discoveryClient.diff('x', dc, { ...dc, source: 'projects/mc-project/locations/global/sources/t' })).toMatchObject({ deleteBeforeReplace: true });
+    expect(discoveryClient.diff('x', dc, { ...dc, discoveryClientId: 'dc-2' })).toMatchObject({ deleteBeforeReplace: false });
+    // An update replaces nothing: nothing to delete.
+    expect(discoveryClient.diff('x', dc, { ...dc, displayName: 'Collector' })).toMatchObject({ replaces: [], deleteBeforeReplace: false });
+    const file = { ...place, importJobId: 'j', importDataFileId: 'f', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', sha256: 'aa' };
+    expect(importDataFile.diff('x', file, { ...file, sha256: 'bb' })).toMatchObject({ replaces: ['sha256'], deleteBeforeReplace: true });
+    expect(importDataFile.diff('x', file, { ...file, displayName: 'other.csv' })).toMatchObject({ replaces: ['displayName'], deleteBeforeReplace: true });
+    expect(importDataFile.diff('x', file, { ...file, importDataFileId: 'g', sha256: 'bb' })).toMatchObject({
+      replaces: ['importDataFileId', 'sha256'],
+      deleteBeforeReplace: false,
+    });
+  });
+
   it('updates a discovery client in place but replaces it for another source', () => {
     const old = { ...place, discoveryClientId: 'dc', serviceAccount: 'a@p.iam.gserviceaccount.com', source: 'projects/mc-project/locations/global/sources/s' };
     expect(discoveryClient.diff('x', old, { ...old, serviceAccount: 'b@p.iam.gserviceaccount.com' })).toMatchObject({ changes: true, replaces: [] });
@@ -133,6 +152,7 @@ describe('ImportDataFile against the embedded emulator', () => {
     expect(importDataFile.diff(created.id, created.outs as Record<string, unknown>, changed.inputs as Record<string, unknown>)).toMatchObject({
       changes: true,
       replaces: ['sha256'],
+      deleteBeforeReplace: true,
     });
 
     await importDataFile.remove(created.id);

@@ -66,4 +66,18 @@ describe('programs using the classes', () => {
     const policy = new local.EndpointPolicy('ep', { endpointPolicyId: 'ep', type: 'SIDECAR_PROXY', endpointMatcher: {} });
     expect(await output(policy.urn)).toContain('pulumi-nodejs:dynamic/networkservices/v1:EndpointPolicy');
   });
+
+  // The SDK resolves only the outputs a resource registers (an input or an output-only key): a
+  // computed field the program does not give stayed undefined (an export of it vanished).
+  it('resolves the state the service computes without the program giving it', async () => {
+    const report = new local.Report('tco', { reportConfigId: 'wave-1', reportId: 'tco', type: 'TOTAL_COST_OF_OWNERSHIP' });
+    const client = new local.DiscoveryClient('dc', {
+      discoveryClientId: 'dc',
+      serviceAccount: 'collector@p1.iam.gserviceaccount.com',
+      source: 'projects/p1/locations/global/sources/s1',
+    });
+    expect(await output(report.state)).toBe('state.state');
+    expect(await output(client.state)).toBe('state.state');
+    expect(seen.find((r) => r.name === 'tco')?.inputs).not.toHaveProperty('state');
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * The REST shapes of Google's generated `googleapis` client, read from its type definitions
- * (`node_modules/googleapis/build/src/apis/<api>/<version>.d.ts`): every `Schema$X` interface with
- * its property names and types. Lets a test check that what the emulator writes has Google's field
- * names and shapes, without copying them by hand (a hand copy drifts with the code it checks).
+ * (`node_modules/googleapis/build/src/apis/<api>/<version>.d.ts`, or `googleapis-latest`'s): every
+ * `Schema$X` interface with its property names and types, and the schema each method answers. Lets
+ * a test check that what the emulator writes has Google's field names and shapes, without copying
+ * them by hand (a hand copy drifts with the code it checks).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,10 +21,16 @@ function parseType(text: string): FieldType {
   return { kind: 'any' };
 }
 
+/** The installed client packages: the pinned revision and the newest. */
+export type ClientPackage = 'googleapis' | 'googleapis-latest';
+
+function typingsOf(api: string, version: string, client: ClientPackage): string[] {
+  return readFileSync(join(__dirname, '..', '..', 'node_modules', client, 'build', 'src', 'apis', api, `${version}.d.ts`), 'utf8').split('\n');
+}
+
 /** Every `Schema$...` interface of one API version's client. */
-export function loadSchemas(api: string, version: string): Schemas {
-  const file = join(__dirname, '..', '..', 'node_modules', 'googleapis', 'build', 'src', 'apis', api, `${version}.d.ts`);
-  const lines = readFileSync(file, 'utf8').split('\n');
+export function loadSchemas(api: string, version: string, client: ClientPackage = 'googleapis'): Schemas {
+  const lines = typingsOf(api, version, client);
   const schemas: Schemas = new Map();
   let current: Map<string, FieldType> | undefined;
   for (let i = 0; i < lines.length; i++) {
@@ -51,6 +58,35 @@ export function loadSchemas(api: string, version: string): Schemas {
     current.set(prop[1], parseType(prop[2]));
   }
   return schemas;
+}
+
+/**
+ * The schema each method of one API version's client answers, by method id as the client object
+ * spells its path (`projects.locations.reportConfigs.reports.get` -> `Report`), read from the
+ * promise-returning signature of each method (`get(params?: Params$Resource$Projects$Locations$
+ * Reportconfigs$Reports$Get, options?: MethodOptions): GaxiosPromise<Schema$Report>`, or
+ * `Promise<GaxiosResponseWithHTTP2<Schema$Report>>` in newer revisions). The typings spell each
+ * path segment capitalised and lower-cased (`Reportconfigs`): keys here are those spellings, and
+ * `responseSchemaOf` finds a method id's.
+ */
+export function loadResponseSchemas(api: string, version: string, client: ClientPackage = 'googleapis'): Map<string, string> {
+  const signature =
+    /^\s+\w+\(params\?: Params\$Resource\$([\w$]+), options\?: MethodOptions\): (?:GaxiosPromise<|Promise<GaxiosResponseWithHTTP2<)Schema\$(\w+)>/;
+  const found = new Map<string, string>();
+  for (const line of typingsOf(api, version, client)) {
+    const m = signature.exec(line);
+    if (m) found.set(m[1], m[2]);
+  }
+  return found;
+}
+
+/** The schema a method answers (`projects.locations.assets.patch` -> `Asset`), or undefined. */
+export function responseSchemaOf(responses: Map<string, string>, method: string): string | undefined {
+  const key = method
+    .split('.')
+    .map((segment) => segment.charAt(0).toUpperCase() + segment.slice(1).toLowerCase())
+    .join('$');
+  return responses.get(key);
 }
 
 /**

@@ -41,12 +41,13 @@ import {
 } from './import-job-model';
 
 /**
- * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record,
- * so large batches keep a run near the cost of writing the rows, and a kill leaves whole batches.
- * 5,000 rather than 10,000: the same run time within noise, and 70 MB less peak RSS at 600,000
- * machines (the engine holds a batch of built assets).
+ * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record, so
+ * a kill leaves whole batches and the job's report counts exactly the assets stored. The batches
+ * are written on the request thread, and a request that arrives during one waits for its
+ * transaction: 500 assets make that wait a tenth of what 5,000 made it (50 to 90 ms on a quiet
+ * machine, seconds under load), for ten times the commits per run (docs/benchmarks.md, issue 27).
  */
-export const RUN_BATCH_SIZE = 5_000;
+export const RUN_BATCH_SIZE = 500;
 
 export interface ImportJobWorkDeps {
   store: Store;

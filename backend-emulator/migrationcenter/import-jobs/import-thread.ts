@@ -2,7 +2,9 @@
  * Import work off the request thread: a job's validation or run goes to an import worker
  * (import-worker.ts, a worker thread), and this thread only writes the batches of stored rows it
  * sends, each in the caller's transaction. Requests are answered between batches, however large
- * the payload, inline ones included.
+ * the payload, inline ones included: batches are small (RUN_BATCH_SIZE, import-job-work.ts), and
+ * this thread writes one batch per turn of its event loop (WriteQueue), so a request waits for at
+ * most one batch's transaction.
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
  * the process open), with the engine's modules loaded; a second job at the same time starts a
@@ -23,10 +25,12 @@ import type { FromWorker, ToWorker } from './import-worker-protocol';
 export const STOP_GRACE_MS = 1_000;
 
 /**
- * Batches a run's worker may have sent and not seen written: two, so the worker builds the next
- * batch while this thread writes one, and at most two batches of rows wait in memory.
+ * Batches a run's worker may have sent and not seen written: enough that the worker builds ahead
+ * while this thread writes (one batch per turn of the event loop, a message's round trip apart),
+ * few enough that the rows waiting in memory stay bounded (8 batches of 500: 4,000 rows, fewer
+ * than the two batches of 5,000 of the earlier design).
  */
-export const MAX_BATCHES_IN_FLIGHT = 2;
+export const MAX_BATCHES_IN_FLIGHT = 8;
 
 const WORKER_ENTRY = path.join(__dirname, 'import-worker');
 
@@ -106,6 +110,37 @@ interface JobCallbacks {
   onRows?: (rows: AssetRow[]) => void;
 }
 
+/**
+ * The batches of a run waiting to be written, written one per turn of the event loop: Node
+ * delivers a port's queued messages one after the other in one go, and the immediates queued while
+ * handling them all run in the same check phase, so a write per message (or per message's
+ * immediate) would write every batch that had arrived before any request waiting behind them is
+ * read. An immediate queued from an immediate runs in the following turn, after the poll phase has
+ * taken the waiting requests.
+ */
+export class WriteQueue {
+  private readonly batches: AssetRow[][] = [];
+  private scheduled = false;
+
+  /** `write` returns false when the job is over: the batches still queued are dropped. */
+  constructor(private readonly write: (rows: AssetRow[]) => boolean) {}
+
+  push(rows: AssetRow[]): void {
+    this.batches.push(rows);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.batches.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.write(this.batches.shift()!)) this.schedule();
+      else this.batches.length = 0;
+    });
+  }
+}
+
 /** Sends one job to a worker and settles with its end; see the module comment for stops. */
 function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, callbacks: JobCallbacks): Promise<R> {
   const { signal } = callbacks;
@@ -137,6 +172,20 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
       reject(abortError(signal!));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    const writes = new WriteQueue((rows) => {
+      if (settled) return false;
+      try {
+        callbacks.onRows!(rows);
+      } catch (err) {
+        if (finish()) {
+          stop();
+          reject(err);
+        }
+        return false;
+      }
+      post({ type: 'written' });
+      return true;
+    });
     worker.on('message', (m: FromWorker) => {
       if (settled) return;
       switch (m.type) {
@@ -144,22 +193,7 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
           callbacks.onProgress?.({ rowsRead: m.rowsRead, file: m.file });
           return;
         case 'rows':
-          // Written on the next turn of the event loop, not in this handler: Node delivers a
-          // port's queued messages one after the other in one go, and a worker that parses faster
-          // than this thread writes would keep the queue full, the requests waiting behind it.
-          setImmediate(() => {
-            if (settled) return;
-            try {
-              callbacks.onRows!(m.rows);
-            } catch (err) {
-              if (finish()) {
-                stop();
-                reject(err);
-              }
-              return;
-            }
-            post({ type: 'written' });
-          });
+          writes.push(m.rows);
           return;
         case 'validated':
         case 'executed':
