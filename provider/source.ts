@@ -33,6 +33,7 @@ export class Source extends LocalDynamicResource {
   }
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
+    // Every output is registered (the SDK resolves only registered keys): `isManaged` too, when the program gives `managed` or nothing.
     const outputsOnly = {
       name: undefined,
       createTime: undefined,
@@ -40,6 +41,7 @@ export class Source extends LocalDynamicResource {
       state: undefined,
       errorFrameCount: undefined,
       pendingFrameCount: undefined,
+      isManaged: undefined,
     };
     super('source-impl', name, opts?.id ? outputsOnly : { ...outputsOnly, ...args }, opts, 'migrationcenter/v1alpha1', 'Source');
   }
