@@ -3,6 +3,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { DiscoveryClientArgs } from './migration-center-types';
+import type { StatusResponse } from './migration-center-responses';
 
 export const discoveryClientProvider: pulumi.dynamic.ResourceProvider = lazyProvider('discovery-client-impl');
 
@@ -11,7 +12,7 @@ export class DiscoveryClient extends RestDynamicResource {
   declare public readonly description: pulumi.Output<string>;
   declare public readonly discoveryClientId: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
-  declare public readonly errors: pulumi.Output<Array<{ code?: number; message?: string; details?: unknown[] }>>;
+  declare public readonly errors: pulumi.Output<StatusResponse[]>;
   declare public readonly expireTime: pulumi.Output<string>;
   declare public readonly heartbeatTime: pulumi.Output<string>;
   declare public readonly labels: pulumi.Output<{ [key: string]: string }>;

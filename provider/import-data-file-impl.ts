@@ -2,7 +2,8 @@
  * The ImportDataFile provider's work: a data file of an import job whose bytes come from a local
  * file, streamed to the data file's signed upload URL. `check` reads the file's sha256, so a
  * preview already shows a changed file as a replacement (Google has no update method for data
- * files: new bytes are a new data file).
+ * files: new bytes are a new data file). Without a `path` (google-native's arguments) the data
+ * file is only created, and its `uploadFileInfo` output says where the program puts the bytes.
  */
 import * as path from 'node:path';
 import type * as pulumi from '@pulumi/pulumi';
@@ -21,7 +22,7 @@ const base = restResource({
   idField: 'importDataFileId',
   parent: { collection: 'importJobs', idField: 'importJobId' },
   bodyFields: ['displayName', 'format'],
-  outputFields: ['name', 'createTime', 'state'],
+  outputFields: ['name', 'createTime', 'state', 'uploadFileInfo'],
   createOnly: true,
   requestId: true,
 });
@@ -56,6 +57,7 @@ export function diff(id: string, olds: Props, news: Props): pulumi.dynamic.DiffR
 }
 
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  if (inputs.path === undefined) return base.create(inputs);
   const job = `projects/${String(inputs.project)}/locations/${String(inputs.location)}/importJobs/${String(inputs.importJobId)}`;
   const file = String(inputs.path);
   const sent = await uploadLocalFile(clientFor('migrationcenter'), job, file, String(inputs.format), {
@@ -66,7 +68,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const name = `${job}/importDataFiles/${String(inputs.importDataFileId)}`;
   const onServer = await clientFor('migrationcenter').get<Props>(`/v1alpha1/${name}`);
   // The inputs as checked, the server's output fields, and the bytes as sent.
-  const outputs = { name, createTime: onServer.createTime, state: onServer.state };
+  const outputs = { name, createTime: onServer.createTime, state: onServer.state, uploadFileInfo: onServer.uploadFileInfo };
   return { id: name, outs: { ...inputs, ...outputs, sha256: sent.sha256, size: sent.size, path: file } };
 }
 

@@ -13,4 +13,5 @@ export { DiscoveryClient, discoveryClientProvider } from './discovery-client';
 export { PreferenceSet, preferenceSetProvider } from './preference-set';
 export { ImportDataFile, importDataFileProvider } from './import-data-file';
 export * from './migration-center-types';
+export * from './migration-center-responses';
 export * from './read-functions';

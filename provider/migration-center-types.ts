@@ -70,8 +70,18 @@ export interface ImportDataFileArgs extends Omit<PlacedArgs, 'description'> {
   format: pulumi.Input<string>;
   importDataFileId: pulumi.Input<string>;
   importJobId: pulumi.Input<string>;
-  /** This package's: the local file whose bytes are uploaded (a change of its content replaces the data file). */
-  path: pulumi.Input<string>;
+  /**
+   * This package's: the local file whose bytes are uploaded (a change of its content replaces the
+   * data file). Without it, as in google-native, the data file is only created: PUT its bytes to
+   * the output `uploadFileInfo.signedUri`.
+   */
+  path?: pulumi.Input<string>;
+  /** Output only on Google; google-native's arguments have it. Accepted and never sent. */
+  uploadFileInfo?: pulumi.Input<{
+    headers?: pulumi.Input<{ [key: string]: pulumi.Input<string> }>;
+    signedUri?: pulumi.Input<string>;
+    uriExpirationTime?: pulumi.Input<string>;
+  }>;
 }
 
 /**

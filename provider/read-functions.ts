@@ -1,7 +1,7 @@
 /**
- * google-native's read functions (`getEndpointPolicy`, `getEndpointPolicyIamPolicy`,
- * `getImportJob`, `getSource`), each as a plain async function and an `...Output` variant, with
- * google-native 0.32.0's argument and result names.
+ * google-native's read functions (`getEndpointPolicy`, `getEndpointPolicyIamPolicy`, and a `get*`
+ * for each Migration Center resource), each as a plain async function and an `...Output` variant,
+ * with google-native 0.32.0's argument and result names.
  *
  * Why not invokes: a dynamic provider cannot register invokes (`pulumi.runtime.invoke` needs a
  * provider plugin with a schema). Why not a call from the program's own process: with the default
@@ -23,6 +23,13 @@ import type {
   InlinePayloadInfoResponse,
   ValidationReportResponse,
 } from './types';
+import type {
+  ReportConfigGroupPreferenceSetAssignmentResponse,
+  ReportSummaryResponse,
+  StatusResponse,
+  UploadFileInfoResponse,
+  VirtualMachinePreferencesResponse,
+} from './migration-center-responses';
 
 /** The read of one read function call: a dynamic resource adopted by id, never created. */
 class ReadFunctionCall extends LocalDynamicResource {
@@ -57,6 +64,42 @@ function projectOrDefault(project: string | undefined): string {
   return value;
 }
 
+/** What every read function's arguments hold: where the resource is. */
+interface Placed {
+  location: string;
+  project?: string;
+}
+
+/** The `...OutputArgs` of a read function: its arguments, each an input. */
+type InputsOf<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+
+/** One read function: which resource its arguments name, and which argument is the read's option. */
+interface ReadFunctionSpec<A extends Placed> {
+  fn: ReadFunctionName;
+  module: string;
+  /** The resource's path below its location: each collection with the argument that holds its id. */
+  path: ReadonlyArray<readonly [collection: string, idArgument: keyof A & string]>;
+  option?: keyof A & string;
+}
+
+/** `projects/{project}/locations/{location}/{collection}/{id}...` from the arguments. */
+function resourceName<A extends Placed>(spec: ReadFunctionSpec<A>, args: A): string {
+  const below = spec.path.map(([collection, idArgument]) => `${collection}/${String(args[idArgument])}`);
+  return [`projects/${projectOrDefault(args.project)}/locations/${args.location}`, ...below].join('/');
+}
+
+function optionOf<A extends Placed>(spec: ReadFunctionSpec<A>, args: A): string | number | undefined {
+  return spec.option === undefined ? undefined : (args[spec.option] as string | number | undefined);
+}
+
+/** The plain async function and the `...Output` variant of one read function. */
+function readFunction<A extends Placed, R>(
+  spec: ReadFunctionSpec<A>,
+): [(args: A, opts?: pulumi.InvokeOptions) => Promise<R>, (args: InputsOf<A>, opts?: pulumi.InvokeOptions) => pulumi.Output<R>] {
+  const call = (args: A, opts?: pulumi.InvokeOptions) => readCall<R>(spec.fn, spec.module, resourceName(spec, args), optionOf(spec, args), opts);
+  return [(args, opts) => valueOf(call(args, opts)), (args, opts) => pulumi.output(args).apply((a) => call(a as unknown as A, opts)) as pulumi.Output<R>];
+}
+
 const NS = 'networkservices/v1';
 const MC = 'migrationcenter/v1alpha1';
 
@@ -68,11 +111,7 @@ export interface GetEndpointPolicyArgs {
   project?: string;
 }
 
-export interface GetEndpointPolicyOutputArgs {
-  endpointPolicyId: pulumi.Input<string>;
-  location: pulumi.Input<string>;
-  project?: pulumi.Input<string>;
-}
+export type GetEndpointPolicyOutputArgs = InputsOf<GetEndpointPolicyArgs>;
 
 export interface GetEndpointPolicyResult {
   readonly authorizationPolicy: string;
@@ -88,18 +127,12 @@ export interface GetEndpointPolicyResult {
   readonly updateTime: string;
 }
 
-function endpointPolicyName(a: { project?: string; location: string; endpointPolicyId: string }): string {
-  return `projects/${projectOrDefault(a.project)}/locations/${a.location}/endpointPolicies/${a.endpointPolicyId}`;
-}
-
 /** Gets details of a single EndpointPolicy. */
-export function getEndpointPolicy(args: GetEndpointPolicyArgs, opts?: pulumi.InvokeOptions): Promise<GetEndpointPolicyResult> {
-  return valueOf(readCall<GetEndpointPolicyResult>('getEndpointPolicy', NS, endpointPolicyName(args), undefined, opts));
-}
-
-export function getEndpointPolicyOutput(args: GetEndpointPolicyOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetEndpointPolicyResult> {
-  return pulumi.output(args).apply((a) => readCall<GetEndpointPolicyResult>('getEndpointPolicy', NS, endpointPolicyName(a), undefined, opts));
-}
+export const [getEndpointPolicy, getEndpointPolicyOutput] = readFunction<GetEndpointPolicyArgs, GetEndpointPolicyResult>({
+  fn: 'getEndpointPolicy',
+  module: NS,
+  path: [['endpointPolicies', 'endpointPolicyId']],
+});
 
 // ------------------------------------------------------------------ getEndpointPolicyIamPolicy
 
@@ -111,12 +144,7 @@ export interface GetEndpointPolicyIamPolicyArgs {
   project?: string;
 }
 
-export interface GetEndpointPolicyIamPolicyOutputArgs {
-  endpointPolicyId: pulumi.Input<string>;
-  location: pulumi.Input<string>;
-  optionsRequestedPolicyVersion?: pulumi.Input<number>;
-  project?: pulumi.Input<string>;
-}
+export type GetEndpointPolicyIamPolicyOutputArgs = InputsOf<GetEndpointPolicyIamPolicyArgs>;
 
 export interface GetEndpointPolicyIamPolicyResult {
   readonly auditConfigs: AuditConfigResponse[];
@@ -126,20 +154,12 @@ export interface GetEndpointPolicyIamPolicyResult {
 }
 
 /** Gets the access control policy for an endpoint policy (an empty policy if none is set). */
-export function getEndpointPolicyIamPolicy(args: GetEndpointPolicyIamPolicyArgs, opts?: pulumi.InvokeOptions): Promise<GetEndpointPolicyIamPolicyResult> {
-  return valueOf(
-    readCall<GetEndpointPolicyIamPolicyResult>('getEndpointPolicyIamPolicy', NS, endpointPolicyName(args), args.optionsRequestedPolicyVersion, opts),
-  );
-}
-
-export function getEndpointPolicyIamPolicyOutput(
-  args: GetEndpointPolicyIamPolicyOutputArgs,
-  opts?: pulumi.InvokeOptions,
-): pulumi.Output<GetEndpointPolicyIamPolicyResult> {
-  return pulumi
-    .output(args)
-    .apply((a) => readCall<GetEndpointPolicyIamPolicyResult>('getEndpointPolicyIamPolicy', NS, endpointPolicyName(a), a.optionsRequestedPolicyVersion, opts));
-}
+export const [getEndpointPolicyIamPolicy, getEndpointPolicyIamPolicyOutput] = readFunction<GetEndpointPolicyIamPolicyArgs, GetEndpointPolicyIamPolicyResult>({
+  fn: 'getEndpointPolicyIamPolicy',
+  module: NS,
+  path: [['endpointPolicies', 'endpointPolicyId']],
+  option: 'optionsRequestedPolicyVersion',
+});
 
 // ------------------------------------------------------------------ getImportJob
 
@@ -151,12 +171,7 @@ export interface GetImportJobArgs {
   view?: string;
 }
 
-export interface GetImportJobOutputArgs {
-  importJobId: pulumi.Input<string>;
-  location: pulumi.Input<string>;
-  project?: pulumi.Input<string>;
-  view?: pulumi.Input<string>;
-}
+export type GetImportJobOutputArgs = InputsOf<GetImportJobArgs>;
 
 export interface GetImportJobResult {
   readonly assetSource: string;
@@ -173,18 +188,13 @@ export interface GetImportJobResult {
   readonly validationReport: ValidationReportResponse;
 }
 
-function importJobName(a: { project?: string; location: string; importJobId: string }): string {
-  return `projects/${projectOrDefault(a.project)}/locations/${a.location}/importJobs/${a.importJobId}`;
-}
-
 /** Gets the details of an import job, with its validation and execution reports. */
-export function getImportJob(args: GetImportJobArgs, opts?: pulumi.InvokeOptions): Promise<GetImportJobResult> {
-  return valueOf(readCall<GetImportJobResult>('getImportJob', MC, importJobName(args), args.view, opts));
-}
-
-export function getImportJobOutput(args: GetImportJobOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetImportJobResult> {
-  return pulumi.output(args).apply((a) => readCall<GetImportJobResult>('getImportJob', MC, importJobName(a), a.view, opts));
-}
+export const [getImportJob, getImportJobOutput] = readFunction<GetImportJobArgs, GetImportJobResult>({
+  fn: 'getImportJob',
+  module: MC,
+  path: [['importJobs', 'importJobId']],
+  option: 'view',
+});
 
 // ------------------------------------------------------------------ getSource
 
@@ -194,16 +204,14 @@ export interface GetSourceArgs {
   sourceId: string;
 }
 
-export interface GetSourceOutputArgs {
-  location: pulumi.Input<string>;
-  project?: pulumi.Input<string>;
-  sourceId: pulumi.Input<string>;
-}
+export type GetSourceOutputArgs = InputsOf<GetSourceArgs>;
 
 export interface GetSourceResult {
   readonly createTime: string;
   readonly description: string;
   readonly displayName: string;
+  /** The number of frames that were reported by the source and contained errors. */
+  readonly errorFrameCount: number;
   readonly isManaged: boolean;
   readonly name: string;
   readonly pendingFrameCount: number;
@@ -213,15 +221,181 @@ export interface GetSourceResult {
   readonly updateTime: string;
 }
 
-function sourceName(a: { project?: string; location: string; sourceId: string }): string {
-  return `projects/${projectOrDefault(a.project)}/locations/${a.location}/sources/${a.sourceId}`;
-}
-
 /** Gets the details of a source. */
-export function getSource(args: GetSourceArgs, opts?: pulumi.InvokeOptions): Promise<GetSourceResult> {
-  return valueOf(readCall<GetSourceResult>('getSource', MC, sourceName(args), undefined, opts));
+export const [getSource, getSourceOutput] = readFunction<GetSourceArgs, GetSourceResult>({ fn: 'getSource', module: MC, path: [['sources', 'sourceId']] });
+
+// ------------------------------------------------------------------ getGroup
+
+export interface GetGroupArgs {
+  groupId: string;
+  location: string;
+  project?: string;
 }
 
-export function getSourceOutput(args: GetSourceOutputArgs, opts?: pulumi.InvokeOptions): pulumi.Output<GetSourceResult> {
-  return pulumi.output(args).apply((a) => readCall<GetSourceResult>('getSource', MC, sourceName(a), undefined, opts));
+export type GetGroupOutputArgs = InputsOf<GetGroupArgs>;
+
+export interface GetGroupResult {
+  readonly createTime: string;
+  readonly description: string;
+  readonly displayName: string;
+  readonly labels: { [key: string]: string };
+  readonly name: string;
+  readonly updateTime: string;
 }
+
+/** Gets the details of a group. */
+export const [getGroup, getGroupOutput] = readFunction<GetGroupArgs, GetGroupResult>({ fn: 'getGroup', module: MC, path: [['groups', 'groupId']] });
+
+// ------------------------------------------------------------------ getPreferenceSet
+
+export interface GetPreferenceSetArgs {
+  location: string;
+  preferenceSetId: string;
+  project?: string;
+}
+
+export type GetPreferenceSetOutputArgs = InputsOf<GetPreferenceSetArgs>;
+
+export interface GetPreferenceSetResult {
+  readonly createTime: string;
+  readonly description: string;
+  readonly displayName: string;
+  readonly name: string;
+  readonly updateTime: string;
+  /** As the wire has it: a preference the set does not give is absent. */
+  readonly virtualMachinePreferences: VirtualMachinePreferencesResponse;
+}
+
+/** Gets the details of a preference set. */
+export const [getPreferenceSet, getPreferenceSetOutput] = readFunction<GetPreferenceSetArgs, GetPreferenceSetResult>({
+  fn: 'getPreferenceSet',
+  module: MC,
+  path: [['preferenceSets', 'preferenceSetId']],
+});
+
+// ------------------------------------------------------------------ getReportConfig
+
+export interface GetReportConfigArgs {
+  location: string;
+  project?: string;
+  reportConfigId: string;
+}
+
+export type GetReportConfigOutputArgs = InputsOf<GetReportConfigArgs>;
+
+export interface GetReportConfigResult {
+  readonly createTime: string;
+  readonly description: string;
+  readonly displayName: string;
+  readonly groupPreferencesetAssignments: ReportConfigGroupPreferenceSetAssignmentResponse[];
+  readonly name: string;
+  readonly updateTime: string;
+}
+
+/** Gets details of a single ReportConfig. */
+export const [getReportConfig, getReportConfigOutput] = readFunction<GetReportConfigArgs, GetReportConfigResult>({
+  fn: 'getReportConfig',
+  module: MC,
+  path: [['reportConfigs', 'reportConfigId']],
+});
+
+// ------------------------------------------------------------------ getReport
+
+export interface GetReportArgs {
+  location: string;
+  project?: string;
+  reportConfigId: string;
+  reportId: string;
+  /** `REPORT_VIEW_BASIC`, `REPORT_VIEW_STANDARD` or `REPORT_VIEW_FULL`; default FULL here, so the summary comes with the report. */
+  view?: string;
+}
+
+export type GetReportOutputArgs = InputsOf<GetReportArgs>;
+
+export interface GetReportResult {
+  readonly createTime: string;
+  readonly description: string;
+  readonly displayName: string;
+  readonly name: string;
+  readonly state: string;
+  readonly summary: ReportSummaryResponse;
+  readonly type: string;
+  readonly updateTime: string;
+}
+
+/** Gets details of a single Report, with its summary. */
+export const [getReport, getReportOutput] = readFunction<GetReportArgs, GetReportResult>({
+  fn: 'getReport',
+  module: MC,
+  path: [
+    ['reportConfigs', 'reportConfigId'],
+    ['reports', 'reportId'],
+  ],
+  option: 'view',
+});
+
+// ------------------------------------------------------------------ getDiscoveryClient
+
+export interface GetDiscoveryClientArgs {
+  discoveryClientId: string;
+  location: string;
+  project?: string;
+}
+
+export type GetDiscoveryClientOutputArgs = InputsOf<GetDiscoveryClientArgs>;
+
+export interface GetDiscoveryClientResult {
+  readonly createTime: string;
+  readonly description: string;
+  readonly displayName: string;
+  readonly errors: StatusResponse[];
+  readonly expireTime: string;
+  readonly heartbeatTime: string;
+  readonly labels: { [key: string]: string };
+  readonly name: string;
+  readonly serviceAccount: string;
+  readonly signalsEndpoint: string;
+  readonly source: string;
+  readonly state: string;
+  /** Input only: Google never reads it back (its effect is `expireTime`), so always `''`. */
+  readonly ttl: string;
+  readonly updateTime: string;
+  readonly version: string;
+}
+
+/** Gets the details of a discovery client. */
+export const [getDiscoveryClient, getDiscoveryClientOutput] = readFunction<GetDiscoveryClientArgs, GetDiscoveryClientResult>({
+  fn: 'getDiscoveryClient',
+  module: MC,
+  path: [['discoveryClients', 'discoveryClientId']],
+});
+
+// ------------------------------------------------------------------ getImportDataFile
+
+export interface GetImportDataFileArgs {
+  importDataFileId: string;
+  importJobId: string;
+  location: string;
+  project?: string;
+}
+
+export type GetImportDataFileOutputArgs = InputsOf<GetImportDataFileArgs>;
+
+export interface GetImportDataFileResult {
+  readonly createTime: string;
+  readonly displayName: string;
+  readonly format: string;
+  readonly name: string;
+  readonly state: string;
+  readonly uploadFileInfo: UploadFileInfoResponse;
+}
+
+/** Gets an import data file. */
+export const [getImportDataFile, getImportDataFileOutput] = readFunction<GetImportDataFileArgs, GetImportDataFileResult>({
+  fn: 'getImportDataFile',
+  module: MC,
+  path: [
+    ['importJobs', 'importJobId'],
+    ['importDataFiles', 'importDataFileId'],
+  ],
+});

@@ -3,6 +3,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ReportConfigArgs } from './migration-center-types';
+import type { ReportConfigGroupPreferenceSetAssignmentResponse } from './migration-center-responses';
 
 export const reportConfigProvider: pulumi.dynamic.ResourceProvider = lazyProvider('report-config-impl');
 
@@ -10,7 +11,7 @@ export class ReportConfig extends RestDynamicResource {
   declare public readonly createTime: pulumi.Output<string>;
   declare public readonly description: pulumi.Output<string>;
   declare public readonly displayName: pulumi.Output<string>;
-  declare public readonly groupPreferencesetAssignments: pulumi.Output<Array<{ group: string; preferenceSet: string }>>;
+  declare public readonly groupPreferencesetAssignments: pulumi.Output<ReportConfigGroupPreferenceSetAssignmentResponse[]>;
   declare public readonly location: pulumi.Output<string>;
   /** `projects/{project}/locations/{location}/reportConfigs/{reportConfigId}`. */
   declare public readonly name: pulumi.Output<string>;

@@ -3,6 +3,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { RestDynamicResource } from './dynamic-resource';
 import { lazyProvider } from './lazy-provider';
 import type { ReportArgs } from './migration-center-types';
+import type { ReportSummaryResponse } from './migration-center-responses';
 
 export const reportProvider: pulumi.dynamic.ResourceProvider = lazyProvider('report-impl');
 
@@ -18,7 +19,7 @@ export class Report extends RestDynamicResource {
   declare public readonly reportId: pulumi.Output<string>;
   declare public readonly requestId: pulumi.Output<string | undefined>;
   declare public readonly state: pulumi.Output<string>;
-  declare public readonly summary: pulumi.Output<Record<string, unknown>>;
+  declare public readonly summary: pulumi.Output<ReportSummaryResponse>;
   declare public readonly type: pulumi.Output<string>;
   declare public readonly updateTime: pulumi.Output<string>;
 

@@ -182,10 +182,15 @@ export type SourceType = 'SOURCE_TYPE_UNKNOWN' | 'SOURCE_TYPE_UPLOAD' | 'SOURCE_
 export interface SourceArgs {
   description?: pulumi.Input<string>;
   displayName?: pulumi.Input<string>;
+  /** If true, the source is managed by other service(s). */
+  isManaged?: pulumi.Input<boolean>;
   location?: pulumi.Input<string>;
+  /** The resource reference's spelling of `isManaged` (sent as `isManaged`); not with `isManaged`. */
   managed?: pulumi.Input<boolean>;
   priority?: pulumi.Input<number>;
   project?: pulumi.Input<string>;
+  /** A UUID: Google does a retried create once. */
+  requestId?: pulumi.Input<string>;
   /** Required. User specified ID for the source. */
   sourceId: pulumi.Input<string>;
   type?: pulumi.Input<SourceType>;

@@ -11,6 +11,7 @@ import * as report from '../../provider/report-impl';
 import * as discoveryClient from '../../provider/discovery-client-impl';
 import * as importDataFile from '../../provider/import-data-file-impl';
 import * as preferenceSet from '../../provider/preference-set-impl';
+import * as source from '../../provider/source-impl';
 import { clientFor, configureFrom } from '../../provider/runtime';
 import type { Operation } from '../../provider/client';
 import { createHash } from 'crypto';
@@ -158,12 +159,49 @@ describe('ImportDataFile against the embedded emulator', () => {
     await expect(client.get(`/v1alpha1/${job}/importDataFiles/vm-info`)).rejects.toThrow(/NOT_FOUND|404/);
   });
 
+  it('without a path (google-native\u2019s arguments) only creates the data file: the program PUTs the bytes to uploadFileInfo', async () => {
+    const checked = await importDataFile.check(
+      {},
+      { importJobId: 'inventory', importDataFileId: 'perf', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', displayName: 'perfInfo.csv', uploadFileInfo: {} },
+    );
+    expect(checked.failures).toEqual([]);
+    const created = await importDataFile.create(checked.inputs as Record<string, unknown>);
+    expect(created.outs).toMatchObject({
+      name: `${job}/importDataFiles/perf`,
+      displayName: 'perfInfo.csv',
+      state: 'CREATING',
+      uploadFileInfo: { signedUri: expect.stringMatching(/^https?:\/\//) },
+    });
+    expect(created.outs).not.toHaveProperty('sha256');
+    await importDataFile.remove(created.id);
+  });
+
   it('names the path when the file is missing', async () => {
     const { failures } = await importDataFile.check(
       {},
       { importJobId: 'inventory', importDataFileId: 'x', format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: path.join(dir, 'nope.csv') },
     );
     expect(failures).toEqual([{ property: 'path', reason: expect.stringContaining('nope.csv') }]);
+  });
+});
+
+describe('Source: google-native\u2019s isManaged and requestId', () => {
+  it('takes the reference\u2019s managed for isManaged, and refuses both', () => {
+    expect(source.check({}, { sourceId: 's', managed: true }).inputs).toMatchObject({ managed: true, isManaged: true });
+    expect(source.check({}, { sourceId: 's', isManaged: true, managed: true }).failures).toEqual([
+      { property: 'managed', reason: 'cannot be given together with isManaged: they are two names of one field' },
+    ]);
+    expect(source.check({}, { sourceId: 's', requestId: 'nope' }).failures?.map((f) => f.property)).toEqual(['requestId']);
+  });
+
+  it('creates with isManaged and a requestId; the outputs carry the source\u2019s state', async () => {
+    const inputs = source.check({}, { sourceId: 'managed-src', isManaged: true, requestId: '3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f8a9b0c' }).inputs;
+    const created = await source.create(inputs);
+    expect(created.outs).toMatchObject({ isManaged: true, state: 'ACTIVE', requestId: '3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f8a9b0c' });
+    // managed -> isManaged on an existing source is no change.
+    const renamed = source.check({}, { sourceId: 'managed-src', managed: true, requestId: '3f2b8c1e-9d4a-4e7b-a1c2-5d6e7f8a9b0c' }).inputs;
+    expect(source.diff(created.id, created.outs as Record<string, unknown>, renamed).changes).toBe(false);
+    await source.remove(created.id);
   });
 });
 
