@@ -40,11 +40,16 @@ async function waitDone(operation: string): Promise<void> {
   throw new Error(`${operation} did not finish`);
 }
 
-beforeEach(async () => {
+/**
+ * A validated job over the storage object, on an emulator whose rowCells reads stop after
+ * `rowCellsTimeLimitMs`: the 504 test waits out 1 s on a download that never ends; the others give
+ * a read more time than the test has (a 1 s limit made a normal read 504 under load, and would
+ * close a hung download whether or not the hang-up did).
+ */
+async function start(rowCellsTimeLimitMs: number): Promise<void> {
   gcs = await startFakeGcs();
   resetStorageClients();
-  // A 1 s limit instead of the default 10 s: the 504 test waits it out on a download that never ends.
-  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent', storageEndpoint: gcs.origin, rowCellsTimeLimitMs: 1_000 });
+  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent', storageEndpoint: gcs.origin, rowCellsTimeLimitMs });
   gcs.objects.set(OBJECT, Buffer.from(MIXED_CSV));
   expect((await send('POST', `/v1alpha1/${PARENT}/sources?sourceId=src`, {})).status).toBe(200);
   const created = await send('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=job-1`, {
@@ -53,17 +58,21 @@ beforeEach(async () => {
   });
   expect(created.status).toBe(200);
   await waitDone((await send('POST', `/v1alpha1/${JOB}:validate`, {})).body.name);
-});
+}
+
+/** Longer than the test's own timeout: in the hang-up test, only the hang-up may close the download. */
+const BEYOND_TEST_TIMEOUT_MS = 600_000;
 
 afterEach(async () => {
-  await emulator.close();
-  await gcs.close();
+  await emulator?.close();
+  await gcs?.close();
   resetStorageClients();
 });
 
 const cellsUrl = (row: number) => `/emulator/v1/console/${JOB}/rowCells?file=vmInfo.csv&row=${row}`;
 
 test('a row no report names is {} at once, without reading the file; a named row is read', async () => {
+  await start(BEYOND_TEST_TIMEOUT_MS);
   // The report names row 4 (bad-1: cores "many") and row 5 (a warning); rows 2 and 3 are clean.
   const named = await send('GET', cellsUrl(4));
   expect(named.body.cells[named.body.header.indexOf('MachineName')]).toBe('bad-1');
@@ -77,6 +86,7 @@ test('a row no report names is {} at once, without reading the file; a named row
 });
 
 test('a read whose client hangs up stops: the download it waits on is closed', async () => {
+  await start(BEYOND_TEST_TIMEOUT_MS);
   gcs.hang.add(OBJECT);
   const request = http.get(`${emulator.url}${cellsUrl(4)}`);
   request.on('error', () => undefined); // the hang-up below
@@ -90,6 +100,7 @@ test('a read whose client hangs up stops: the download it waits on is closed', a
 });
 
 test('a read that outlasts the time limit ends 504 DEADLINE_EXCEEDED, and its download is closed', async () => {
+  await start(1_000);
   gcs.hang.add(OBJECT);
   const res = await send('GET', cellsUrl(4));
   expect(res.status).toBe(504);
