@@ -41,19 +41,56 @@ function sourceFingerprint(): string {
 /**
  * The folder holding the compiled package (`backend-emulator/cli.js`, `provider/...`, laid out as
  * the sources). A fast `--noCheck` emit: type checks are `npm run typecheck`'s job. It lives under
- * node_modules/.cache so that the compiled modules resolve the repository's node_modules; concurrent
- * jest workers build into private folders and rename.
+ * node_modules/.cache so that the compiled modules resolve the repository's node_modules. One
+ * process compiles (it holds `{dir}.lock`) into a private folder and renames it; the others wait.
  */
 export function compiledPackage(): string {
   const cacheRoot = path.join(ROOT, 'node_modules', '.cache', 'gnl-compiled');
   const dir = path.join(cacheRoot, sourceFingerprint());
-  if (fs.existsSync(path.join(dir, '.complete'))) {
+  fs.mkdirSync(cacheRoot, { recursive: true });
+  const built = (): boolean => fs.existsSync(path.join(dir, '.complete'));
+  // One compile per source state, whoever asks first: the others wait for it instead of each
+  // compiling the same tree (two jest workers doing so cost ~30 s of CPU each on an edit).
+  const lock = `${dir}.lock`;
+  while (!built() && !takeLock(lock)) sleepMs(250);
+  if (built()) {
     const now = new Date();
     fs.utimesSync(dir, now, now); // in use: keep it from pruning
     return dir;
   }
+  try {
+    compileInto(dir, cacheRoot);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** A lock older than this was left by a process that died while compiling: taken over. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/** Takes the compile lock (a folder: mkdir is atomic), or false when another process holds it. */
+function takeLock(lock: string): boolean {
+  try {
+    fs.mkdirSync(lock);
+    return true;
+  } catch {
+    try {
+      if (Date.now() - fs.statSync(lock).mtimeMs > STALE_LOCK_MS) fs.rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // released meanwhile: the next round takes it
+    }
+    return false;
+  }
+}
+
+/** Blocks this thread (the callers are synchronous). */
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function compileInto(dir: string, cacheRoot: string): void {
   const tmp = `${dir}.${process.pid}.${Date.now()}`;
-  fs.mkdirSync(cacheRoot, { recursive: true });
   const tsc = require.resolve('typescript/bin/tsc');
   const args = [
     '-p',
@@ -85,5 +122,4 @@ export function compiledPackage(): string {
     const p = path.join(cacheRoot, old);
     if (p !== dir && Date.now() - fs.statSync(p).mtimeMs > 3_600_000) fs.rmSync(p, { recursive: true, force: true });
   }
-  return dir;
 }
