@@ -17,7 +17,7 @@ import { methodPermission } from '../../../backend-emulator/auth/method-permissi
 import { roleGrants } from '../../../backend-emulator/auth/permissions';
 import { GOOGLE_METHODS } from '../../../backend-emulator/http/google-methods-table';
 import { inMemoryApp } from '../../support/app';
-import { concreteGooglePath } from '../../support/google-paths';
+import { concreteGooglePath, googleRoutes, methodsOfRoute } from '../../support/google-paths';
 import { call, googleError, ok, type Res } from '../../support/inject';
 
 /** Google's documented Migration Center permissions (iam/docs/roles-permissions/migrationcenter, 2026-04-10). */
@@ -125,24 +125,6 @@ const TOKENS = {
 const AUTH: AuthConfig = { tokens: TOKENS, adminTokens: ['tok-admin'], roles: { 'projects/mc-auth/roles/frames_only': ['migrationcenter.errorFrames.list'] } };
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 const DENIED = /^Permission '[a-z]+\.[a-zA-Z]+\.[a-zA-Z]+' denied on resource 'projects\/[^']+' \(or it may not exist\)\.$/;
-
-/** Every route registered on a Google API path, as [METHOD, fastify pattern]. */
-function googleRoutes(app: FastifyInstance): Array<[string, string]> {
-  const routes: Array<[string, string]> = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (/^\/v1(alpha1)?\//.test(route.url) && method !== 'HEAD') routes.push([method, route.url]);
-  });
-  return routes;
-}
-
-/** The table's methods a route serves: its pattern, or its pattern plus a custom verb. */
-function methodsOfRoute(method: string, pattern: string): Array<{ id: string; path: string }> {
-  const shape = pattern.replace(/::|:\w+/g, (token) => (token === '::' ? ':' : '*'));
-  return GOOGLE_METHODS.filter(
-    ([m, path]) => m === method && (path === shape || (path.startsWith(`${shape}:`) && !path.slice(shape.length + 1).includes('/'))),
-  ).map(([, path, id]) => ({ id, path }));
-}
 
 /** Reads by the HTTP method, and the two POSTs that read (independent of the permission table). */
 const isRead = (method: string, id: string): boolean => method === 'GET' || /\.(aggregateValues|testIamPermissions)$/.test(id);

@@ -9,38 +9,14 @@
  * - sources.patch takes `updateMask=*`.
  */
 import type { FastifyInstance } from 'fastify';
-import { GOOGLE_METHODS } from '../../../backend-emulator/http/google-methods-table';
 import { firstDuplicateKey } from '../../../backend-emulator/http/json-duplicates';
 import { inMemoryApp } from '../../support/app';
-import { concreteGooglePath } from '../../support/google-paths';
+import { concreteGooglePath, googleRoutes, methodsOfRoute } from '../../support/google-paths';
 import { call, googleError, ok } from '../../support/inject';
 import { MATCHER } from '../../support/networkservices';
 
 const NS_PARENT = 'projects/fe/locations/global';
 const MC_PARENT = 'projects/fe/locations/us-central1';
-
-/** Every route registered on a Google API path, as [METHOD, fastify pattern]. */
-function googleRoutes(app: FastifyInstance): Array<[string, string]> {
-  const routes: Array<[string, string]> = [];
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) if (/^\/v1(alpha1)?\//.test(route.url) && method !== 'HEAD') routes.push([method, route.url]);
-  });
-  return routes;
-}
-
-/**
- * The Google methods a route serves: the table's paths of the same HTTP method that are the route's
- * pattern with each parameter as one segment, or that pattern plus a custom verb (`ep:setIamPolicy`
- * reaches the route `.../endpointPolicies/:endpointPolicy`).
- */
-function methodsOfRoute(method: string, pattern: string): Array<{ id: string; path: string }> {
-  // `::` is a literal ':' in a fastify pattern; `:name` a parameter.
-  const shape = pattern.replace(/::|:\w+/g, (token) => (token === '::' ? ':' : '*'));
-  return GOOGLE_METHODS.filter(
-    ([m, path]) => m === method && (path === shape || (path.startsWith(`${shape}:`) && !path.slice(shape.length + 1).includes('/'))),
-  ).map(([, path, id]) => ({ id, path }));
-}
 
 describe('unknown query parameters, on every Google route', () => {
   let app: FastifyInstance;
