@@ -22,6 +22,7 @@ import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErr
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
 import { installGoogleFrontEnd } from './http/front-end';
+import { installRequestMethodSlots } from './http/request-method';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
 
@@ -157,6 +158,7 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   };
   app.decorate('emulator', ctx);
   app.decorateRequest('principal', undefined);
+  installRequestMethodSlots(app);
 
   installErrorHandlers(app);
   installJsonParser(app);
