@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { defaultConfig, loadAuthFile, type AuthConfig, type EmulatorConfig, type LogLevel } from './config';
 import type { EmulatorContext, ServiceRoutes } from './context';
-import { createLogger, genReqId, redactUrl, REQUEST_ID_HEADER } from './logging';
+import { createLogger, genReqId, redactUrl, requestLoggerFactory, REQUEST_ID_HEADER } from './logging';
 import type { Store } from './store/store';
 import { SqliteStore } from './store/sqlite-store';
 import { Operations } from './operations/operations';
@@ -22,6 +22,7 @@ import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErr
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
 import { installGoogleFrontEnd } from './http/front-end';
+import { installRequestMethodSlots } from './http/request-method';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
 
@@ -120,6 +121,9 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
       loggerInstance: logger,
       // fastify's own two lines per request are off: the onResponse hook writes one.
       logController: new Fastify.LogController({ disableRequestLogging: true }),
+      // Each request's logger (with its reqId) is made when it first writes a line, not per request.
+      // (typed with pino's Logger; fastify's type names its narrower FastifyBaseLogger)
+      childLoggerFactory: requestLoggerFactory as never,
       genReqId,
       bodyLimit: config.bodyLimit,
       onProtoPoisoning: 'error',
@@ -154,6 +158,7 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   };
   app.decorate('emulator', ctx);
   app.decorateRequest('principal', undefined);
+  installRequestMethodSlots(app);
 
   installErrorHandlers(app);
   installJsonParser(app);

@@ -96,3 +96,86 @@ export function genReqId(req: IncomingMessage): string {
   requestCounter = (requestCounter + 1) % Number.MAX_SAFE_INTEGER;
   return `req-${requestCounter.toString(36)}`;
 }
+
+type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type LogCall = (...args: unknown[]) => void;
+
+/**
+ * A request's logger that makes its pino child only when it first writes a line. fastify makes a
+ * child for every request (its bindings serialised, its methods set up) and the emulator, quiet by
+ * default, writes nothing for most requests: until a line at an enabled level is written, this
+ * asks the parent whether the level is on, and makes nothing. The child, once made, is the one
+ * fastify would have made (same bindings, so every line carries `reqId`; the parent's redaction
+ * and serializers), and every later call goes to it.
+ *
+ * The level is read from the parent until the child exists (pino's child copies the parent's
+ * level when it is made): the same answer as an eager child unless the root's level changes
+ * while a request is under way.
+ */
+class LazyRequestLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly childBindings: Record<string, unknown>,
+  ) {}
+
+  /** The pino child, made on first need. */
+  private real(): Logger {
+    return (this.made ??= this.parent.child(this.childBindings));
+  }
+
+  private write(level: LevelName, args: unknown[]): void {
+    if (this.made) return (this.made[level] as LogCall)(...args);
+    if (this.parent.isLevelEnabled(level)) (this.real()[level] as LogCall)(...args);
+  }
+
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+
+  isLevelEnabled(level: string): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+  get level(): string {
+    return (this.made ?? this.parent).level;
+  }
+  /** Setting a request's own level needs its own child (the parent's level is the app's). */
+  set level(level: string) {
+    this.real().level = level;
+  }
+  child(bindings: Record<string, unknown>, options?: Record<string, unknown>): Logger {
+    return this.real().child(bindings, options);
+  }
+  bindings(): Record<string, unknown> {
+    return this.made ? this.made.bindings() : { ...this.parent.bindings(), ...this.childBindings };
+  }
+  flush(): void {
+    this.parent.flush();
+  }
+}
+
+/**
+ * fastify's `childLoggerFactory`: the lazy request logger above, or pino's child made at once when
+ * a route sets its own level or serializers (options only a real child can carry).
+ */
+export function requestLoggerFactory(parent: Logger, bindings: Record<string, unknown>, options: Record<string, unknown>): Logger {
+  if (options.level !== undefined || options.serializers !== undefined) return parent.child(bindings, options);
+  return new LazyRequestLogger(parent, bindings) as unknown as Logger;
+}

@@ -3,9 +3,14 @@
  * - getIamPolicy and setIamPolicy (no etag: unconditional replace) req/s through autocannon,
  *   against an in-memory emulator listening on a local port;
  * - a bare fastify `hello` route in the same run, as the ceiling of this machine and HTTP stack;
+ * - the server's CPU time (user + system, from `/proc/<pid>/stat`) per request over each run, and
+ *   its ratio to the bare route's: the figure of record, since a shared machine moves req/s far
+ *   more than it moves the CPU a request costs the server;
  * - start-up time of the CLI (compiled from the current sources) to its `listening on` line.
  * `runIamBench()` prints a table and returns the figures.
  */
+import fs from 'fs';
+import os from 'os';
 import { compiledCli, spawnListening, type CliProcess } from '../support/cli-process';
 
 interface AutocannonResult {
@@ -24,6 +29,8 @@ export interface Throughput {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Server CPU (user + system) per request in microseconds; undefined where /proc is not available. */
+  cpuUsPerRequest?: number;
 }
 
 export interface IamBenchResult {
@@ -33,6 +40,8 @@ export interface IamBenchResult {
   /** A bare fastify POST route echoing the same JSON body: the framework's own cost of a POST. */
   echo: Throughput;
   startupMs: { median: number; min: number; max: number; runs: number };
+  /** `os.loadavg()` (1, 5, 15 min) at the start and the end of the throughput runs. */
+  loadAverage: { start: number[]; end: number[] };
 }
 
 export interface IamBenchOptions {
@@ -45,16 +54,40 @@ export interface IamBenchOptions {
 
 const RESOURCE = 'projects/bench/locations/global/endpointPolicies/ep-bench';
 
+/** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** The CPU time (user + system) a process has used, in microseconds; undefined without /proc. */
+function processCpuUs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
 async function measure(
   autocannon: Autocannon,
+  server: CliProcess,
   name: string,
   url: string,
   duration: number,
   connections: number,
   extra: Record<string, unknown> = {},
 ): Promise<Throughput> {
+  // A second of warm-up first: the CPU of compiling the route's code at its first requests is
+  // start-up, not the cost of a request (it is most of a short run's CPU for a bare server).
+  await autocannon({ url, duration: 1, connections, ...extra });
+  const cpuBefore = processCpuUs(server.child.pid);
   const r = await autocannon({ url, duration, connections, ...extra });
+  const cpuAfter = processCpuUs(server.child.pid);
   return {
+    cpuUsPerRequest:
+      cpuBefore === undefined || cpuAfter === undefined || r.requests.total === 0 ? undefined : Math.round((cpuAfter - cpuBefore) / r.requests.total),
     name,
     reqPerSec: Math.round(r.requests.average),
     p50Ms: r.latency.p50,
@@ -98,6 +131,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   // Servers run in their own processes, so that the load generator (this process) and the server
   // do not share one event loop.
   const cli = compiledCli();
+  const loadAtStart = os.loadavg();
   const emulator = await spawnListening([cli, '--port', '0', '--in-memory']);
   let getResult: Throughput;
   let setResult: Throughput;
@@ -135,12 +169,13 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
 
     getResult = await measure(
       autocannon,
+      emulator,
       'getIamPolicy (v3)',
       `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`,
       duration,
       connections,
     );
-    setResult = await measure(autocannon, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
+    setResult = await measure(autocannon, emulator, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
       method: 'POST',
       headers: json,
       body,
@@ -154,11 +189,13 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   let helloResult: Throughput;
   let echoResult: Throughput;
   try {
-    helloResult = await measure(autocannon, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
-    echoResult = await measure(autocannon, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
+    helloResult = await measure(autocannon, bare, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
+    echoResult = await measure(autocannon, bare, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
     await stop(bare);
   }
+
+  const loadAverage = { start: loadAtStart, end: os.loadavg() };
 
   await startupOnce(cli); // warm the file cache
   const times: number[] = [];
@@ -171,7 +208,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     runs: times.length,
   };
 
-  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, echo: echoResult, startupMs };
+  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, echo: echoResult, startupMs, loadAverage };
   if (options.print !== false) printTable(result, duration, connections);
   return result;
 }
@@ -181,15 +218,35 @@ export function printTable(r: IamBenchResult, duration: number, connections: num
   const line = (cells: string[]) =>
     `${cells[0].padEnd(26)}${cells
       .slice(1)
-      .map((c) => c.padStart(10))
+      .map((c) => c.padStart(11))
       .join('')}`;
   console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store)`);
-  console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors']));
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
+  console.log(`load average (1 / 5 / 15 min): ${load(r.loadAverage.start)} at the start, ${load(r.loadAverage.end)} at the end`);
+  console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'CPU us/req']));
   for (const t of rows)
-    console.log(line([t.name, String(t.reqPerSec), String(t.p50Ms), String(t.p99Ms), String(t.requests), String(t.non2xx), String(t.errors)]));
+    console.log(
+      line([
+        t.name,
+        String(t.reqPerSec),
+        String(t.p50Ms),
+        String(t.p99Ms),
+        String(t.requests),
+        String(t.non2xx),
+        String(t.errors),
+        t.cpuUsPerRequest === undefined ? 'n/a' : String(t.cpuUsPerRequest),
+      ]),
+    );
   const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
   console.log(
-    `getIamPolicy: ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy: ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
+    `req/s: getIamPolicy ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
+  );
+  // The bare route's CPU per request over the route's: the share of the bare rate the route
+  // would reach with the server as the bottleneck. The figure of record (aim: at least 0.5x).
+  const cpuRatio = (a: Throughput, b: Throughput) =>
+    a.cpuUsPerRequest && b.cpuUsPerRequest ? `${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x` : 'n/a';
+  console.log(
+    `server CPU per request: getIamPolicy at ${cpuRatio(r.getIamPolicy, r.hello)} of bare hello's rate; setIamPolicy at ${cpuRatio(r.setIamPolicy, r.echo)} of a bare POST echo's`,
   );
   console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
 }
