@@ -322,6 +322,13 @@ describe('with --auth', () => {
       logLevel: 'silent',
       auth: { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] },
     });
+    // With --auth every method checks its permission: alice imports into p1 as its Migration Center admin.
+    const seeded = await fetch(`${secured.url}/emulator/v1/seed`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-admin', 'content-type': 'application/json' },
+      body: JSON.stringify({ iamPolicies: { 'projects/p1': { bindings: [{ role: 'roles/migrationcenter.admin', members: ['user:alice@example.com'] }] } } }),
+    });
+    expect(seeded.status).toBe(200);
   });
   afterEach(async () => {
     for (const context of contexts.splice(0)) await context.close();
