@@ -149,6 +149,9 @@ function toRpcStatus(err: unknown): RpcStatus {
   return internal(`Operation failed: ${(err as Error)?.message ?? String(err)}`).toRpcStatus();
 }
 
+/** How long `:cancel` waits for stopped work to record its end before answering anyway. */
+const CANCEL_SETTLE_MS = 2_000;
+
 /** Every service's operations plus the background work running in this process. */
 export class Operations {
   private readonly services = new Map<string, ServiceOperations>();
@@ -463,6 +466,21 @@ export class ServiceOperations {
     if (run) run.controller.abort('cancelled' satisfies AbortReason);
     else return this.fail(name, new GoogleApiError('CANCELLED', 'Operation was cancelled.')) ?? op;
     return updated ?? op;
+  }
+
+  /**
+   * `:cancel` as the route answers it: cancels, then waits (at most CANCEL_SETTLE_MS) for work
+   * running here to record its stop, so that an answered cancel has its end committed: a kill -9
+   * right after the answer finds the Operation CANCELLED, not interrupted. Without the wait, the
+   * answer could reach the client before the few promise turns that lead the work to its end.
+   */
+  async cancelAndSettle(name: string): Promise<void> {
+    const run = this.registry.running.get(name);
+    this.cancel(name);
+    if (!run) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([run.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, CANCEL_SETTLE_MS)))]);
+    clearTimeout(timer);
   }
 
   /** Deletes the record (does not stop the work: its result is then dropped). */
