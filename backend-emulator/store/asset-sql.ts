@@ -39,14 +39,23 @@ export function assetName(parent: string, aid: string): string {
 
 /**
  * An instant held in milliseconds, as the wire writes the asset's times (RFC 3339, UTC). The last
- * instant's text is kept: the assets of a page or a batch mostly share their times (one import,
- * one update), and formatting a date is most of the cost of an asset's times on the wire.
+ * two instants' texts are kept: the assets of a page or a batch mostly share their times (one
+ * import, one update), an asset's two times are formatted one after the other (one slot would be
+ * replaced at every call), and formatting a date is most of the cost of an asset's times on the wire.
  */
 export function wireTime(ms: number): string {
-  if (ms !== lastTime.ms) lastTime = { ms, text: new Date(ms).toISOString() };
-  return lastTime.text;
+  if (ms === recentTimes[0].ms) return recentTimes[0].text;
+  if (ms !== recentTimes[1].ms) recentTimes[1] = { ms, text: new Date(ms).toISOString() };
+  // The slot just used goes first: the pair (createTime, updateTime) keeps both.
+  const used = recentTimes[1];
+  recentTimes[1] = recentTimes[0];
+  recentTimes[0] = used;
+  return used.text;
 }
-let lastTime = { ms: NaN, text: '' };
+const recentTimes = [
+  { ms: NaN, text: '' },
+  { ms: NaN, text: '' },
+];
 
 /**
  * The wire value of `field` for a value its column holds, as text: what a client reads in the

@@ -53,9 +53,18 @@ function assetIdIn(parent: string, name: unknown): string | undefined {
   return RESOURCE_ID.test(id) ? id : undefined;
 }
 
+/**
+ * The last mask checked and its paths: the requests of a batch mostly share one mask, and
+ * splitting and checking it again for each of 1,000 updates was a tenth of the route's own time.
+ * Only a mask that passed is kept (an error names the field of its own request); the paths are
+ * never changed by their users.
+ */
+let lastMask: { text: string; paths: string[] } | undefined;
+
 /** The mask's paths, each `labels`, `attributes` or a key under one. */
 function updatePaths(updateMask: unknown, field: string): string[] {
   if (updateMask !== undefined && typeof updateMask !== 'string') fail(field, 'must be a string (a FieldMask: comma-separated paths)');
+  if (updateMask !== undefined && updateMask === lastMask?.text) return lastMask.paths;
   let paths: string[];
   try {
     paths = maskPaths(updateMask as string | undefined, UPDATABLE_ASSET_FIELDS);
@@ -67,6 +76,7 @@ function updatePaths(updateMask: unknown, field: string): string[] {
     const fits = (UPDATABLE_ASSET_FIELDS as readonly string[]).includes(top) && (path === top || path.split('.').length === 2);
     if (!fits) fail(field, `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
   }
+  if (updateMask !== undefined) lastMask = { text: updateMask as string, paths };
   return paths;
 }
 

@@ -202,6 +202,47 @@ describe('assets.batchUpdate', () => {
     expect((await fields({ requests: [{ asset: { name: A1, bogus: 1 }, updateMask: 'labels' }] })).map((v) => v.field)).toEqual(['requests[0].asset.bogus']);
   });
 
+  test('the labels written are the ones label filters find: a key kept, a key changed, a key dropped, a key added', async () => {
+    ok(
+      await call(app, 'POST', `${BASE}/assets:batchUpdate`, {
+        requests: [A1, A2].map((name) => ({ asset: { name, labels: { keep: 'k', change: 'old', drop: 'd' } }, updateMask: 'labels' })),
+      }),
+    );
+    const res = ok(
+      await call(app, 'POST', `${BASE}/assets:batchUpdate`, {
+        requests: [
+          { asset: { name: A1, labels: { keep: 'k', change: 'new', add: 'a' } }, updateMask: 'labels' },
+          // Attributes only: A2's labels stay as they were.
+          { asset: { name: A2, attributes: { owner: 'web' } }, updateMask: 'attributes' },
+        ],
+      }),
+    );
+    expect(res.assets.map((a: any) => a.labels)).toEqual([
+      { keep: 'k', change: 'new', add: 'a' },
+      { keep: 'k', change: 'old', drop: 'd' },
+    ]);
+    const found = async (filter: string) =>
+      (ok(await call(app, 'GET', `${BASE}/assets?filter=${encodeURIComponent(filter)}`)).assets ?? []).map((a: any) => a.name);
+    expect(await found('labels.keep = k')).toEqual([A1, A2]);
+    expect(await found('labels.change = new')).toEqual([A1]);
+    expect(await found('labels.change = old')).toEqual([A2]);
+    expect(await found('labels:drop')).toEqual([A2]);
+    expect(await found('labels:add')).toEqual([A1]);
+  });
+
+  test('each request is checked against its own mask: a bad mask after a good one is named by its index', async () => {
+    const body = {
+      requests: [
+        { asset: { name: A1, labels: { a: 'b' } }, updateMask: 'labels' },
+        { asset: { name: A2, labels: { a: 'b' } }, updateMask: 'labels' },
+        { asset: { name: A3, labels: { a: 'b' } }, updateMask: 'title' },
+      ],
+    };
+    const found = violations(googleError(await call(app, 'POST', `${BASE}/assets:batchUpdate`, body), 400, 'INVALID_ARGUMENT'));
+    expect(found.map((v) => v.field)).toEqual(['requests[2].updateMask']);
+    expect((await getAsset(app, A1)).labels).toBeUndefined();
+  });
+
   test("an update's requestId replays that update's first result", async () => {
     const request = { asset: { name: A1, labels: { env: 'prod' } }, updateMask: 'labels', requestId: RID };
     const first = ok(await call(app, 'POST', `${BASE}/assets:batchUpdate`, { requests: [request] }));
