@@ -52,6 +52,22 @@ const MAC_BARE = /^[0-9a-fA-F]{12}$/;
 const LABEL_KEY = new RegExp(LABELS_SCHEMA.propertyNames.pattern, 'u');
 const LABEL_VALUE = new RegExp(LABELS_SCHEMA.additionalProperties.pattern, 'u');
 
+/**
+ * The value of a cell of 1 to 15 ASCII digits (most numeric cells), or -1 for any other text: read
+ * without a regular expression, and exactly `Number(s)` (15 digits stay below 2^53).
+ */
+function plainDigits(s: string): number {
+  const n = s.length;
+  if (n === 0 || n > 15) return -1;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 function unitText(col: ColumnSpec): string {
   return col.unit ? ` (${col.unit})` : '';
 }
@@ -88,7 +104,8 @@ function parseInt_(raw: CellValue, col: ColumnSpec, report: RowReporter): number
     return checkRange(raw, col, report);
   }
   const s = text(raw);
-  const n = INT.test(s) ? Number(s) : NaN;
+  const digits = plainDigits(s);
+  const n = digits >= 0 ? digits : INT.test(s) ? Number(s) : NaN;
   if (!Number.isSafeInteger(n)) {
     report.error(`${col.name} must be a whole number${unitText(col)}, got "${clip(s)}"`);
     return undefined;
@@ -105,7 +122,8 @@ function parseNumber(raw: CellValue, col: ColumnSpec, report: RowReporter): numb
     return checkRange(raw, col, report);
   }
   const s = text(raw);
-  const n = NUMBER.test(s) ? Number(s) : NaN;
+  const digits = plainDigits(s);
+  const n = digits >= 0 ? digits : NUMBER.test(s) ? Number(s) : NaN;
   if (!Number.isFinite(n)) {
     const hint = /^[+-]?\d+,\d+$/.test(s) ? ' (use a dot as decimal separator)' : '';
     report.error(`${col.name} must be a number${unitText(col)}, got "${clip(s)}"${hint}`);

@@ -5,7 +5,16 @@
  * the same files); docs/formats/manual-csv.md documents every choice made where the record is silent.
  */
 import { diskInterfaceOf } from './disk-interface';
-import type { Asset, DiskEntry, OsFamily, PowerState, VirtualMachineDetails, VirtualMachineDiskDetails, VirtualMachineNetworkDetails } from '../asset';
+import type {
+  Asset,
+  DiskEntry,
+  NetworkAdapterDetails,
+  OsFamily,
+  PowerState,
+  VirtualMachineDetails,
+  VirtualMachineDiskDetails,
+  VirtualMachineNetworkDetails,
+} from '../asset';
 import { clip } from '../columns';
 import { aggregateDaily, SAMPLE } from '../performance';
 import { isoString } from '../timestamps';
@@ -400,9 +409,11 @@ function networkDetails(m: RowRecord): VirtualMachineNetworkDetails | undefined 
   if (mac) net.primaryMacAddress = mac;
   if (mac || ips.length) {
     // The files describe no adapters: one adapter carries the MAC and every address, primary first.
-    net.networkAdapters = {
-      networkAdapters: [{ ...(mac ? { macAddress: mac } : {}), ...(ips.length ? { addresses: { addresses: ips.map((ipAddress) => ({ ipAddress })) } } : {}) }],
-    };
+    // Built by assignment, not by spreading conditional literals (a row per machine, millions of rows).
+    const adapter: NetworkAdapterDetails = {};
+    if (mac) adapter.macAddress = mac;
+    if (ips.length) adapter.addresses = { addresses: ips.map((ipAddress) => ({ ipAddress })) };
+    net.networkAdapters = { networkAdapters: [adapter] };
   }
   return net;
 }

@@ -1,9 +1,12 @@
 /**
  * The timestamps each collection script version writes (../shared/reference/collection-scripts.md):
  * the AWS script's `str(datetime)` with and without a zone, its quoted `MM/DD/YYYY, HH:MM:SS`,
- * and PowerShell's en-US culture form of the Azure script 1.4.1.
+ * and PowerShell's en-US culture form of the Azure script 1.4.1; and the regex-free path for the
+ * common ISO forms held to the general path's answers (a property test: its seed is printed).
  */
-import { parseTimestamp } from '../../../backend-emulator/import-engine/timestamps';
+import fc from 'fast-check';
+import { parseTimestamp, parseTimestampByPattern } from '../../../backend-emulator/import-engine/timestamps';
+import { propertyRuns } from '../../support/property-runs';
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) => Date.UTC(y, mo - 1, d, h, mi, s, ms);
 
@@ -24,4 +27,62 @@ describe('parseTimestamp', () => {
   it.each(['1/15/2023 13:30:00 PM', '1/15/2023 0:30:00 AM', '15/01/2023 9:30:00 AM', '1/15/2023 9:30:00 XM'])('refuses %s', (text) => {
     expect(parseTimestamp(text)).toBeNaN();
   });
+});
+
+describe('the regex-free path for common ISO forms', () => {
+  it.each([
+    ['2024-01-15 10:00:00', utc(2024, 1, 15, 10)], // what most hand-made inventories hold
+    ['2024-01-15T10:00:00', utc(2024, 1, 15, 10)],
+    ['2024-01-15 10:00:00Z', utc(2024, 1, 15, 10)],
+    ['2024-01-15T10:00:00z', utc(2024, 1, 15, 10)],
+    ['2024-02-29', utc(2024, 2, 29)],
+  ])('reads %s', (text, expected) => {
+    expect(parseTimestamp(text)).toBe(expected);
+  });
+
+  it.each(['2023-02-29', '2024-13-01', '2024-01-15 24:00:00', '2024-01-15 10:60:00', '2024-01-15 10:00:60', '0099-01-01', '2024-01-15t10:00:00'])(
+    'refuses %s',
+    (text) => {
+      expect(parseTimestamp(text)).toBeNaN();
+    },
+  );
+
+  // Texts shaped like the fast forms, with every part drawn near and past its limits and any
+  // character sometimes replaced: the fast path must answer exactly what the general one does.
+  /** Two digits, in the part's valid range about half the time. */
+  const two = (max: number) => fc.oneof(fc.integer({ min: 0, max }), fc.integer({ min: 0, max: 99 })).map((n) => String(n).padStart(2, '0'));
+  const year = fc.oneof(
+    fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+    fc.constantFrom('1900', '2000', '2023', '2024', '2100'),
+  );
+  const sep = fc.constantFrom('T', ' ', 't', '_', '  ', '');
+  const zone = fc.constantFrom('', 'Z', 'z', ' Z', '+01:00', '-0530', '+01', 'X', '.5', '.123', ' ');
+  const shaped = fc
+    .tuple(year, two(12), two(31), fc.boolean(), sep, two(23), two(59), two(59), zone)
+    .map(([y, mo, d, dateOnly, s, h, mi, se, z]) => (dateOnly ? `${y}-${mo}-${d}${z}` : `${y}-${mo}-${d}${s}${h}:${mi}:${se}${z}`));
+  const damaged = fc
+    .tuple(shaped, fc.nat(), fc.constantFrom('-', ':', '/', 'a', ' ', '٣', '9', '0', 'T'))
+    .map(([t, at, c]) => (t.length === 0 ? t : t.slice(0, at % t.length) + c + t.slice((at % t.length) + 1)));
+
+  test('gives the general path’s answer on random texts of the common shapes', () => {
+    fc.assert(
+      fc.property(fc.oneof(shaped, damaged), (text) => {
+        expect(Object.is(parseTimestamp(text), parseTimestampByPattern(text))).toBe(true);
+      }),
+      { numRuns: propertyRuns(10_000) },
+    );
+  }, 120_000);
+
+  test('gives the general path’s answer for every valid date of the calendar’s edge years, midnight and the last second', () => {
+    for (const y of [100, 1582, 1900, 1970, 2000, 2024, 2100, 9999]) {
+      for (let mo = 1; mo <= 12; mo++) {
+        for (let d = 1; d <= 31; d++) {
+          const date = `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+          for (const text of [date, `${date} 00:00:00`, `${date}T23:59:59Z`]) {
+            expect(Object.is(parseTimestamp(text), parseTimestampByPattern(text))).toBe(true);
+          }
+        }
+      }
+    }
+  }, 120_000);
 });
