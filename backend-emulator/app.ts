@@ -11,17 +11,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { defaultConfig, loadAuthFile, type AuthConfig, type EmulatorConfig, type LogLevel } from './config';
 import type { EmulatorContext, ServiceRoutes } from './context';
-import { createLogger, genReqId, redactUrl, requestLoggerFactory, REQUEST_ID_HEADER } from './logging';
+import { createLogger, genReqId, redactUrl, requestLoggerFactory } from './logging';
 import type { Store } from './store/store';
 import { SqliteStore } from './store/sqlite-store';
 import { Operations } from './operations/operations';
 import { Authorizer } from './auth/auth';
-import { installAuthHook } from './auth/hook';
-import { installRequestOriginGuard } from './http/request-origin';
+import { authorizationDecision } from './auth/hook';
+import { requestOriginGuard } from './http/request-origin';
 import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
-import { installGoogleFrontEnd } from './http/front-end';
+import { setAnswerHeaders } from './http/answer-headers';
+import { googleFrontEndRequest, installGoogleFrontEnd } from './http/front-end';
 import { installRequestMethodSlots } from './http/request-method';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
@@ -168,36 +169,48 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // The hooks that run on every request are callback hooks: an async one costs a promise and a
-  // turn of the microtask queue each.
-  app.addHook('onRequest', (_request, _reply, done) => done(closing ? unavailable('The emulator is shutting down.') : undefined));
-  installRequestOriginGuard(app, config);
-  installAuthHook(app, ctx.auth);
 
-  // Google's front end for every Google API route: unknown query parameters, ProtoJSON in and out.
-  installGoogleFrontEnd(app);
-
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    // No answer is ever to be sniffed into something else (JSON read as a script or a page).
-    reply.header('x-content-type-options', 'nosniff');
-    done(null, payload);
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    // Quiet by default: skip building the line (and redacting the URL) when info is off.
-    if (!(request.log as unknown as Logger).isLevelEnabled('info')) return done();
-    request.log.info(
-      {
-        method: request.method,
-        url: redactUrl(request.url),
-        statusCode: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        principal: request.principal?.member,
-      },
-      'request',
-    );
+  // Every rule that reads a request before its body, in one onRequest hook and in this order: the
+  // answer's own headers, the closing check, the Host/Origin guard (before anything else reads the
+  // request), the one authorization decision (--auth) on the route the router matched, and Google's
+  // front end on the query. The body's rules run as it is parsed (http/body.ts). One callback hook,
+  // not one per rule: each hook costs fastify a runner and its closures on every request.
+  const originGuard = requestOriginGuard(config);
+  const authorize = authorizationDecision(ctx.auth);
+  app.addHook('onRequest', (request, reply, done) => {
+    setAnswerHeaders(request, reply);
+    try {
+      if (closing) throw unavailable('The emulator is shutting down.');
+      // A CORS preflight answered by the guard ends the request: the chain does not go on.
+      if (originGuard(request, reply)) return;
+      authorize?.(request);
+      googleFrontEndRequest(request);
+    } catch (error) {
+      return done(error as Error);
+    }
     done();
   });
+
+  // Google's front end on every Google API route's answer: ProtoJSON out.
+  installGoogleFrontEnd(app);
+
+  // The request's log line: the hook is there only when its level is on (the level is fixed when
+  // the app is built: --log-level), so a quiet emulator does no logging work per request.
+  if (logger.isLevelEnabled('info')) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: redactUrl(request.url),
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          principal: request.principal?.member,
+        },
+        'request',
+      );
+      done();
+    });
+  }
   app.addHook('onClose', async () => {
     operations.abortAll('shutdown');
     await operations.idle(5_000);

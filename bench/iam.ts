@@ -6,11 +6,16 @@
  * - the server's CPU time (user + system, from `/proc/<pid>/stat`) per request over each run, and
  *   its ratio to the bare route's: the figure of record, since a shared machine moves req/s far
  *   more than it moves the CPU a request costs the server;
+ * - setIamPolicy against a durable store (`--data-dir`), beside a bare fastify route that parses
+ *   the same body and writes it as one row with the store's pragmas (WAL, `synchronous=FULL`, one
+ *   commit per request) and a plain better-sqlite3 loop of such writes (the disk's own floor): the
+ *   "bare durable write" issue 27 compares a write with;
  * - start-up time of the CLI (compiled from the current sources) to its `listening on` line.
  * `runIamBench()` prints a table and returns the figures.
  */
 import fs from 'fs';
 import os from 'os';
+import path from 'path';
 import { compiledCli, spawnListening, type CliProcess } from '../support/cli-process';
 
 interface AutocannonResult {
@@ -39,6 +44,12 @@ export interface IamBenchResult {
   hello: Throughput;
   /** A bare fastify POST route echoing the same JSON body: the framework's own cost of a POST. */
   echo: Throughput;
+  /** setIamPolicy with the store on disk (`--data-dir`): each answer after its commit is on disk. */
+  setIamPolicyDurable: Throughput;
+  /** A bare fastify POST route writing the same body as one durable row, with the store's pragmas. */
+  durableWrite: Throughput;
+  /** Milliseconds a write of a plain better-sqlite3 loop with the same pragmas takes (the disk's floor). */
+  plainWriteMs: number;
   startupMs: { median: number; min: number; max: number; runs: number };
   /** `os.loadavg()` (1, 5, 15 min) at the start and the end of the throughput runs. */
   loadAverage: { start: number[]; end: number[] };
@@ -106,6 +117,55 @@ app.post('/echo', async (request) => request.body);
 app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening on ' + url));
 `;
 
+/**
+ * The pragmas and table of the store (backend-emulator/store/sqlite-store.ts), for the bare
+ * durable write: WAL with `synchronous=FULL` is an fsync of the WAL at every commit.
+ */
+const DURABLE_TABLE = `
+function openDurable(file) {
+  const db = new (require('better-sqlite3'))(file, { timeout: 0 });
+  db.pragma('page_size = 8192');
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE IF NOT EXISTS documents (collection TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID');
+  const put = db.prepare('INSERT INTO documents (collection, key, value) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value');
+  return { db, put };
+}
+`;
+
+/** A bare fastify POST route that writes the parsed body as one durable row (one commit) and answers it. */
+const BARE_DURABLE_SERVER = `${DURABLE_TABLE}
+const { put } = openDurable(process.argv[1]);
+const app = require('fastify')({ logger: false });
+let writes = 0;
+app.post('/write', async (request) => {
+  // A new version each time, as each setIamPolicy has a new etag: SQLite writes nothing (and
+  // syncs nothing) for a row updated to the bytes it already holds.
+  const stored = { version: ++writes, ...request.body };
+  put.run('iamPolicies', 'projects/bench/locations/global/endpointPolicies/ep-bench', JSON.stringify(stored));
+  return stored;
+});
+app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening on ' + url));
+`;
+
+/** Milliseconds a write of a plain loop of durable one-row commits takes, in its own process. */
+const PLAIN_WRITE_LOOP = `${DURABLE_TABLE}
+const { db, put } = openDurable(process.argv[1]);
+const runs = 200;
+const t0 = process.hrtime.bigint();
+// A different value each time: a row updated to the bytes it holds is no write (and no sync).
+for (let i = 0; i < runs; i++) put.run('iamPolicies', 'k', JSON.stringify({ version: i, policy: { version: 3 } }));
+console.log(Number(process.hrtime.bigint() - t0) / 1e6 / runs);
+db.close();
+`;
+
+async function plainWriteMs(dir: string): Promise<number> {
+  const { execFileSync } = await import('child_process');
+  const out = execFileSync(process.execPath, ['-e', PLAIN_WRITE_LOOP, path.join(dir, 'loop.sqlite')], { cwd: path.join(__dirname, '..'), encoding: 'utf8' });
+  return Math.round(Number(out.trim()) * 100) / 100;
+}
+
 async function stop(server: CliProcess): Promise<void> {
   server.child.kill('SIGTERM');
   await server.exited;
@@ -118,6 +178,40 @@ async function startupOnce(cli: string): Promise<number> {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   await stop(server);
   return ms;
+}
+
+/** Creates the bench's endpoint policy and sets its policy; returns the setIamPolicy body. */
+async function seedPolicy(url: string): Promise<string> {
+  const json = { 'content-type': 'application/json' };
+  const created = await fetch(`${url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      type: 'SIDECAR_PROXY',
+      endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } },
+    }),
+  });
+  if (!created.ok) throw new Error(`setup failed: ${created.status} ${await created.text()}`);
+  const policy = {
+    policy: {
+      version: 3,
+      bindings: [
+        {
+          role: 'roles/networkservices.viewer',
+          members: ['user:alice@example.com', 'group:ops@example.com', 'serviceAccount:ci@bench.iam.gserviceaccount.com'],
+        },
+        {
+          role: 'roles/networkservices.admin',
+          members: ['user:bob@example.com'],
+          condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' },
+        },
+      ],
+    },
+  };
+  const body = JSON.stringify(policy);
+  const first = await fetch(`${url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
+  if (!first.ok) throw new Error(`setup failed: ${first.status} ${await first.text()}`);
+  return body;
 }
 
 export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBenchResult> {
@@ -138,34 +232,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   const json = { 'content-type': 'application/json' };
   let body: string;
   try {
-    const created = await fetch(`${emulator.url}/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({
-        type: 'SIDECAR_PROXY',
-        endpointMatcher: { metadataLabelMatcher: { metadataLabelMatchCriteria: 'MATCH_ANY', metadataLabels: [{ labelName: 'a', labelValue: 'b' }] } },
-      }),
-    });
-    if (!created.ok) throw new Error(`setup failed: ${created.status} ${await created.text()}`);
-    const policy = {
-      policy: {
-        version: 3,
-        bindings: [
-          {
-            role: 'roles/networkservices.viewer',
-            members: ['user:alice@example.com', 'group:ops@example.com', 'serviceAccount:ci@bench.iam.gserviceaccount.com'],
-          },
-          {
-            role: 'roles/networkservices.admin',
-            members: ['user:bob@example.com'],
-            condition: { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' },
-          },
-        ],
-      },
-    };
-    body = JSON.stringify(policy);
-    const first = await fetch(`${emulator.url}/v1/${RESOURCE}:setIamPolicy`, { method: 'POST', headers: json, body });
-    if (!first.ok) throw new Error(`setup failed: ${first.status} ${await first.text()}`);
+    body = await seedPolicy(emulator.url);
 
     getResult = await measure(
       autocannon,
@@ -195,6 +262,38 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     await stop(bare);
   }
 
+  // Durable: the emulator on a data dir, a bare durable write, a plain loop; all in one temp dir.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-bench-iam-'));
+  let setDurableResult: Throughput;
+  let durableWriteResult: Throughput;
+  let plainMs: number;
+  try {
+    const durable = await spawnListening([cli, '--port', '0', '--data-dir', path.join(dir, 'emulator')]);
+    try {
+      await seedPolicy(durable.url);
+      setDurableResult = await measure(autocannon, durable, 'setIamPolicy, data dir', `${durable.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
+        method: 'POST',
+        headers: json,
+        body,
+      });
+    } finally {
+      await stop(durable);
+    }
+    const bareDurable = await spawnListening(['-e', BARE_DURABLE_SERVER, path.join(dir, 'bare.sqlite')]);
+    try {
+      durableWriteResult = await measure(autocannon, bareDurable, 'bare durable write', `${bareDurable.url}/write`, duration, connections, {
+        method: 'POST',
+        headers: json,
+        body,
+      });
+    } finally {
+      await stop(bareDurable);
+    }
+    plainMs = await plainWriteMs(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
   const loadAverage = { start: loadAtStart, end: os.loadavg() };
 
   await startupOnce(cli); // warm the file cache
@@ -208,19 +307,31 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     runs: times.length,
   };
 
-  const result: IamBenchResult = { getIamPolicy: getResult, setIamPolicy: setResult, hello: helloResult, echo: echoResult, startupMs, loadAverage };
+  const result: IamBenchResult = {
+    getIamPolicy: getResult,
+    setIamPolicy: setResult,
+    hello: helloResult,
+    echo: echoResult,
+    setIamPolicyDurable: setDurableResult,
+    durableWrite: durableWriteResult,
+    plainWriteMs: plainMs,
+    startupMs,
+    loadAverage,
+  };
   if (options.print !== false) printTable(result, duration, connections);
   return result;
 }
 
 export function printTable(r: IamBenchResult, duration: number, connections: number): void {
-  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo];
+  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo, r.setIamPolicyDurable, r.durableWrite];
   const line = (cells: string[]) =>
     `${cells[0].padEnd(26)}${cells
       .slice(1)
       .map((c) => c.padStart(11))
       .join('')}`;
-  console.log(`IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store)`);
+  console.log(
+    `IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store but the last two rows)`,
+  );
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
   console.log(`load average (1 / 5 / 15 min): ${load(r.loadAverage.start)} at the start, ${load(r.loadAverage.end)} at the end`);
   console.log(line(['route', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-2xx', 'errors', 'CPU us/req']));
@@ -247,6 +358,9 @@ export function printTable(r: IamBenchResult, duration: number, connections: num
     a.cpuUsPerRequest && b.cpuUsPerRequest ? `${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x` : 'n/a';
   console.log(
     `server CPU per request: getIamPolicy at ${cpuRatio(r.getIamPolicy, r.hello)} of bare hello's rate; setIamPolicy at ${cpuRatio(r.setIamPolicy, r.echo)} of a bare POST echo's`,
+  );
+  console.log(
+    `durable (WAL, synchronous=FULL): setIamPolicy at ${ratio(r.setIamPolicyDurable, r.durableWrite)} of a bare durable write's req/s, CPU at ${cpuRatio(r.setIamPolicyDurable, r.durableWrite)}; a plain better-sqlite3 loop takes ${r.plainWriteMs} ms a write (${Math.round(1000 / r.plainWriteMs)} writes/s, the disk's floor)`,
   );
   console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
 }

@@ -1,20 +1,24 @@
 /**
- * The app-wide authentication and authorization hook: with `--auth`, identifies the caller of
+ * The app-wide authentication and authorization decision: with `--auth`, identifies the caller of
  * every request and makes the one access decision, on the route the router matched: the access
  * the route declares (auth/access.ts) and, for a Google API route, the IAM permission of the
  * Google method the request is, on the resource its path names (auth/request-permission.ts). A
  * request no route matched needs a token like any API call, so that probing unknown paths
  * reveals nothing to a caller without one.
+ *
+ * It runs in the app's one onRequest hook (app.ts), after the Host/Origin guard and before any
+ * other rule or the body is read.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { unknownPath } from '../errors';
 import type { RouteAccess } from './access';
 import type { Authorizer } from './auth';
 import { requestPermission } from './request-permission';
 
-export function installAuthHook(app: FastifyInstance, auth: Authorizer): void {
-  if (!auth.enabled) return;
-  app.addHook('onRequest', async (request) => {
+/** The decision of `auth` for a request: throws when the request is refused; undefined without `--auth`. */
+export function authorizationDecision(auth: Authorizer): ((request: FastifyRequest) => void) | undefined {
+  if (!auth.enabled) return undefined;
+  return (request) => {
     const access: RouteAccess = request.routeOptions.config?.access ?? 'caller';
     // A signed upload or download URL carries its own credential (its signature), as object storage's do.
     if (access === 'public' || access === 'signed') return;
@@ -26,5 +30,5 @@ export function installAuthHook(app: FastifyInstance, auth: Authorizer): void {
     // could act on a path the decision did not see.
     if (needs.kind === 'no-method') throw unknownPath(request.method, request.url.split('?')[0]);
     if (needs.kind === 'permission') auth.requirePermission(principal, needs.resource, ...needs.permissions);
-  });
+  };
 }

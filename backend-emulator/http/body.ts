@@ -6,6 +6,7 @@ import { isUtf8 } from 'buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { hasLoneSurrogate } from '../unicode';
+import { googleFrontEndBody } from './front-end';
 import { firstDuplicateKey } from './json-duplicates';
 
 /**
@@ -51,7 +52,15 @@ export function installJsonParser(app: FastifyInstance): void {
         );
         return;
       }
-      done(err, value);
+      if (err) return done(err, undefined);
+      // ProtoJSON in for a Google API route (the front end's rule, read as the body is parsed).
+      let read: unknown;
+      try {
+        read = googleFrontEndBody(request, value);
+      } catch (error) {
+        return done(error as Error, undefined);
+      }
+      done(null, read);
     });
   });
 }

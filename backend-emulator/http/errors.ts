@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'http';
 import type { Socket } from 'net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoogleApiError, internal, invalidArgument, payloadTooLarge, unknownPath, type StatusName } from '../errors';
+import { setAnswerHeaders } from './answer-headers';
 import { toProtoJson } from './protojson';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -102,6 +103,8 @@ export function sendGoogleError(reply: FastifyReply, error: GoogleApiError): Fas
  * a path segment over MAX_PATH_SEGMENT) get the Google shape too.
  */
 export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook ran for this request (the router could not read its URL): its headers are set here.
+  setAnswerHeaders(request, reply);
   void sendGoogleError(reply, toGoogleApiError(err, request));
 }
 

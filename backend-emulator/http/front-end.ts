@@ -2,6 +2,11 @@
  * Google's front end, for every Google API route at once: what Google's servers do to a request
  * before any method sees it, applied here in one place so that no route can forget a rule.
  *
+ * The rules run in the order Google's front end applies them, after the Host/Origin guard and the
+ * authorization decision (app.ts's one onRequest hook): the query (`googleFrontEndRequest`), then
+ * the body as it is parsed (`googleFrontEndBody`, called by http/body.ts), then the answer
+ * (`installGoogleFrontEnd`'s preSerialization).
+ *
  * - The method is found once per request (http/request-method.ts: the path the router matched,
  *   looked up in the table of Google's methods generated from Google's clients), the same answer
  *   the authorization decision reads.
@@ -51,21 +56,26 @@ function refuseUnknownQueryParameters(request: FastifyRequest): void {
   }
 }
 
-// Callback hooks, not async ones: these run on every request, and an async hook costs a promise
-// and a turn of the microtask queue each.
+/**
+ * The front end's rules on what arrives before the body: an unknown query parameter is refused and
+ * the query read as ProtoJSON. Run by the app's one onRequest hook (app.ts), after the Host/Origin
+ * guard and the authorization decision; the body's rules run as it is parsed (http/body.ts).
+ */
+export function googleFrontEndRequest(request: FastifyRequest): void {
+  const path = googlePath(request);
+  if (path === undefined) return;
+  refuseUnknownQueryParameters(request);
+  request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
+}
+
+/** A parsed JSON body as a route reads it: ProtoJSON in (proto names, enum numbers) on a Google API route. */
+export function googleFrontEndBody(request: FastifyRequest, body: unknown): unknown {
+  const path = googlePath(request);
+  return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path);
+}
+
+/** ProtoJSON out: a callback hook (it runs on every answer; an async one costs a promise and a microtask turn). */
 export function installGoogleFrontEnd(app: FastifyInstance): void {
-  app.addHook('preValidation', (request, _reply, done) => {
-    const path = googlePath(request);
-    if (path === undefined) return done();
-    try {
-      refuseUnknownQueryParameters(request);
-      request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
-      if (request.body !== undefined) request.body = fromProtoJsonBody(request.body, path);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done();
-  });
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
   app.addHook('preSerialization', (request, _reply, payload, done) => {
     done(null, isGoogleApiPath(requestRoutedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);

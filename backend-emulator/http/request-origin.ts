@@ -20,7 +20,7 @@
  * so a web application under test in a browser can call the emulator once the user allows it.
  */
 import * as os from 'os';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../config';
 import { GoogleApiError } from '../errors';
 
@@ -84,27 +84,36 @@ function refused(message: string): GoogleApiError {
 const CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const CORS_EXPOSED = 'x-request-id';
 
-export function installRequestOriginGuard(app: FastifyInstance, rules: RequestOriginRules): void {
-  const hostAllowed = hostRule(rules);
+/** How many distinct Host values the guard remembers its verdict for (a client sends one or two). */
+const REMEMBERED_HOSTS = 64;
+
+/**
+ * The guard of the rules: refuses (throws) a request from a foreign page, answers an allowed
+ * origin's CORS preflight itself (and returns true: the request ends there), else returns false.
+ * It runs first in the app's one onRequest hook (app.ts), before any other rule reads the request.
+ */
+export function requestOriginGuard(rules: RequestOriginRules): (request: FastifyRequest, reply: FastifyReply) => boolean {
+  const hostRuleOf = hostRule(rules);
   const allowedOrigins = new Set((rules.allowOrigins ?? []).map((o) => normalizeOrigin(o) ?? o));
   const anyOrigin = allowedOrigins.has('*');
-
-  // A callback hook (it runs on every request; an async one costs a promise and a microtask turn).
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    let answered: boolean;
-    try {
-      answered = guard(request, reply);
-    } catch (error) {
-      return done(error as Error);
+  // The verdict for a Host value, remembered: every request of a client names the same Host, and
+  // the rule (a loopback test that parses the name as an address) is the guard's main cost.
+  const hostVerdicts = new Map<string, boolean>();
+  function hostAllowed(host: string): boolean {
+    let verdict = hostVerdicts.get(host);
+    if (verdict === undefined) {
+      verdict = hostRuleOf(hostName(host));
+      if (hostVerdicts.size >= REMEMBERED_HOSTS) hostVerdicts.clear();
+      hostVerdicts.set(host, verdict);
     }
-    // A preflight answered here ends the request: the chain does not go on.
-    if (!answered) done();
-  });
+    return verdict;
+  }
+  return guard;
 
   /** Refuses (throws) a request from a foreign page; true when it answered the request itself (a CORS preflight). */
   function guard(request: FastifyRequest, reply: FastifyReply): boolean {
     const host = request.headers.host;
-    if (host !== undefined && !hostAllowed(hostName(host))) {
+    if (host !== undefined && !hostAllowed(host)) {
       throw refused(
         `The emulator does not answer requests for host '${hostName(host).slice(0, 100)}' (a web page using DNS rebinding sends such requests). Start it with --allow-host NAME to reach it under that name.`,
       );

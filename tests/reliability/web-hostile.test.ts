@@ -284,7 +284,7 @@ describe('smaller items', () => {
     }
   });
 
-  test('answers carry X-Content-Type-Options: nosniff (API JSON, errors, admin routes)', async () => {
+  test('answers carry X-Content-Type-Options: nosniff and a request id (API JSON, errors, admin routes, refusals)', async () => {
     const app = inMemoryApp();
     try {
       for (const url of [
@@ -292,10 +292,18 @@ describe('smaller items', () => {
         '/v1alpha1/projects/web/locations/us-central1/sources',
         '/v1/projects/web/locations/global/endpointPolicies/nope',
         '/no/such/path',
+        // A URL the router cannot decode: answered by the framework's error handler, before any hook.
+        '/v1/projects/%E0%A4%A/locations/global/endpointPolicies',
       ]) {
         const res = await app.inject({ method: 'GET', url });
         expect([url, res.headers['x-content-type-options']]).toEqual([url, 'nosniff']);
+        expect([url, res.headers['x-request-id']]).toEqual([url, expect.stringMatching(/^req-/)]);
       }
+      // Refused by the Host/Origin guard, and by the front end's query rule.
+      const foreign = await app.inject({ method: 'GET', url: '/healthz', headers: { host: 'evil.example' } });
+      expect([foreign.statusCode, foreign.headers['x-content-type-options']]).toEqual([403, 'nosniff']);
+      const unknownQuery = await app.inject({ method: 'GET', url: '/v1/projects/web/locations/global/endpointPolicies?pagesize=1' });
+      expect([unknownQuery.statusCode, unknownQuery.headers['x-content-type-options']]).toEqual([400, 'nosniff']);
     } finally {
       await app.close();
     }
