@@ -17,6 +17,7 @@ import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { openBrowserPage, waitAttribute, waitText } from '../support/browser';
 import { FIVE_MACHINES } from '../support/mc-inventory';
 import { inlinePayload } from '../support/manual-csv';
+import { operationDone, restApi } from '../support/rest-api';
 
 jest.setTimeout(180_000);
 
@@ -33,25 +34,7 @@ let pageErrors: string[] = [];
 let shots: string;
 const written: string[] = [];
 
-async function api(method: string, url: string, body?: unknown): Promise<{ name: string; done?: boolean; error?: unknown }> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
-async function done(op: { name: string; done?: boolean; error?: unknown }): Promise<void> {
-  let current = op;
-  while (!current.done) {
-    await new Promise((r) => setTimeout(r, 20));
-    current = await api('GET', `/v1alpha1/${op.name}`);
-  }
-  if (current.error) throw new Error(`${op.name}: ${JSON.stringify(current.error)}`);
-}
+const api = restApi(() => emulator.url);
 
 async function screenshot(name: string): Promise<void> {
   const file = path.join(shots, name);
@@ -79,8 +62,8 @@ beforeAll(async () => {
     assetSource: `${PARENT}/sources/inventory`,
     inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
   });
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
+  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
+  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
   await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=moderate`, {
     displayName: 'Moderate',
     regionPreferences: { preferredRegions: ['europe-west1'] },
@@ -100,7 +83,7 @@ beforeAll(async () => {
     displayName: 'TCO',
     groupPreferencesetAssignments: [{ group: WEB, preferenceSet: MODERATE }],
   });
-  await done(await api('POST', `/v1alpha1/${PARENT}/reportConfigs/tco/reports?reportId=first`, { displayName: 'First' }));
+  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/reportConfigs/tco/reports?reportId=first`, { displayName: 'First' }));
   ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1280, height: 900 }));
 }, 120_000);
 

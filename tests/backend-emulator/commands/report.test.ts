@@ -13,6 +13,7 @@ import { main } from '../../../backend-emulator/commands/main';
 import { FIVE_MACHINES } from '../../support/mc-inventory';
 import { inlinePayload } from '../../support/manual-csv';
 import { textSink } from '../../support/text-sink';
+import { operationDone, restApi } from '../../support/rest-api';
 
 jest.setTimeout(60_000);
 
@@ -22,25 +23,7 @@ const WEB = `${PARENT}/groups/web`;
 
 let emulator: RunningEmulator;
 
-async function api<T = Record<string, any>>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function done(op: { name: string; done?: boolean; error?: unknown }): Promise<void> {
-  let current = op;
-  while (!current.done) {
-    await new Promise((r) => setTimeout(r, 20));
-    current = await api('GET', `/v1alpha1/${op.name}`);
-  }
-  if (current.error) throw new Error(`${op.name}: ${JSON.stringify(current.error)}`);
-}
+const api = restApi(() => emulator.url);
 
 async function run(args: string[]): Promise<{ code: number; text: string; stderr: string }> {
   const out = textSink();
@@ -60,8 +43,8 @@ beforeAll(async () => {
     assetSource: `${PARENT}/sources/inventory`,
     inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
   });
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
+  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
+  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
   await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=moderate`, {
     displayName: 'Moderate',
     regionPreferences: { preferredRegions: ['europe-west1'] },
