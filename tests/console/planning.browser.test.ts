@@ -15,8 +15,7 @@ import * as path from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { openBrowserPage, waitAttribute, waitText } from '../support/browser';
-import { FIVE_MACHINES } from '../support/mc-inventory';
-import { inlinePayload } from '../support/manual-csv';
+import { seedPlanningInventory } from '../support/mc-inventory';
 import { operationDone, restApi } from '../support/rest-api';
 
 jest.setTimeout(180_000);
@@ -57,27 +56,8 @@ afterEach(() => {
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
   shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-planning-'));
-  await api('POST', '/emulator/v1/seed', { sources: [{ name: `${PARENT}/sources/inventory` }] });
-  await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=inventory`, {
-    assetSource: `${PARENT}/sources/inventory`,
-    inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
-  });
-  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
-  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
-  await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=moderate`, {
-    displayName: 'Moderate',
-    regionPreferences: { preferredRegions: ['europe-west1'] },
-    virtualMachinePreferences: {
-      targetProduct: 'COMPUTE_MIGRATION_TARGET_PRODUCT_COMPUTE_ENGINE',
-      commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR',
-      sizingOptimizationStrategy: 'SIZING_OPTIMIZATION_STRATEGY_MODERATE',
-      computeEnginePreferences: { machinePreferences: { allowedMachineSeries: [{ code: 'N2' }, { code: 'E2' }] } },
-    },
-  });
+  await seedPlanningInventory(api, PARENT);
   await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=plain`, { displayName: 'Plain' });
-  await api('PATCH', `/v1alpha1/${PARENT}/settings?updateMask=preferenceSet`, { preferenceSet: MODERATE });
-  await api('POST', `/v1alpha1/${PARENT}/groups?groupId=web`, { displayName: 'Web tier', description: 'front ends', labels: { tier: 'web' } });
-  await api('POST', `/v1alpha1/${WEB}:addAssets`, { assets: { assetIds: ['m-1', 'm-2', 'm-5'].map((m) => `${PARENT}/assets/vm-${m}`) } });
   await api('POST', `/v1alpha1/${PARENT}/groups?groupId=empty`, { displayName: 'Empty' });
   await api('POST', `/v1alpha1/${PARENT}/reportConfigs?reportConfigId=tco`, {
     displayName: 'TCO',

@@ -1,8 +1,8 @@
 /**
- * `google-native-local report` against a listening emulator: five hand-made machines
- * (tests/support/mc-inventory.ts) imported through the REST wire, a preference set as the
- * location's default, a group of three of them. The figures printed are worked out by hand from
- * the machines' table (expected values are literals).
+ * `google-native-local report` against a listening emulator: five hand-made machines imported
+ * through the REST wire, a preference set as the location's default, a group of three of them
+ * (tests/support/mc-inventory.ts, seedPlanningInventory). The figures printed are worked out by
+ * hand from the machines' table (expected values are literals).
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
@@ -10,10 +10,9 @@ import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { compiledPackage, ROOT } from '../../../support/compiled';
 import { reportCommand, defaultReportId } from '../../../backend-emulator/commands/report';
 import { main } from '../../../backend-emulator/commands/main';
-import { FIVE_MACHINES } from '../../support/mc-inventory';
-import { inlinePayload } from '../../support/manual-csv';
+import { seedPlanningInventory } from '../../support/mc-inventory';
 import { textSink } from '../../support/text-sink';
-import { operationDone, restApi } from '../../support/rest-api';
+import { restApi } from '../../support/rest-api';
 
 jest.setTimeout(60_000);
 
@@ -38,24 +37,7 @@ async function run(args: string[]): Promise<{ code: number; text: string; stderr
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
-  await api('POST', '/emulator/v1/seed', { sources: [{ name: `${PARENT}/sources/inventory` }] });
-  await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=inventory`, {
-    assetSource: `${PARENT}/sources/inventory`,
-    inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
-  });
-  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
-  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
-  await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=moderate`, {
-    displayName: 'Moderate',
-    regionPreferences: { preferredRegions: ['europe-west1'] },
-    virtualMachinePreferences: {
-      sizingOptimizationStrategy: 'SIZING_OPTIMIZATION_STRATEGY_MODERATE',
-      computeEnginePreferences: { machinePreferences: { allowedMachineSeries: [{ code: 'N2' }, { code: 'E2' }] } },
-    },
-  });
-  await api('PATCH', `/v1alpha1/${PARENT}/settings?updateMask=preferenceSet`, { preferenceSet: MODERATE });
-  await api('POST', `/v1alpha1/${PARENT}/groups?groupId=web`, { displayName: 'Web tier' });
-  await api('POST', `/v1alpha1/${WEB}:addAssets`, { assets: { assetIds: ['m-1', 'm-2', 'm-5'].map((m) => `${PARENT}/assets/vm-${m}`) } });
+  await seedPlanningInventory(api, PARENT);
 }, 60_000);
 afterAll(() => emulator?.close());
 
