@@ -6,8 +6,8 @@
  * performance chart's axis labels inside the chart.
  */
 import type { Browser, Page } from 'playwright-core';
-import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { openBrowserPage, waitText } from '../support/browser';
+import type { RunningEmulator } from '../../backend-emulator';
+import { consoleInBrowser, waitText } from '../support/browser';
 import { csv, inlinePayload, VM_HEADER, vmRow } from '../support/manual-csv';
 import { operationDone, restApi } from '../support/rest-api';
 
@@ -16,10 +16,10 @@ jest.setTimeout(180_000);
 const PARENT = 'projects/acme/locations/europe-west1';
 const SOURCE = `${PARENT}/sources/crm`;
 
+const session = consoleInBrowser();
 let emulator: RunningEmulator;
 let browser: Browser;
 let page: Page;
-let pageErrors: string[] = [];
 
 const api = restApi(() => emulator.url);
 
@@ -27,24 +27,12 @@ const api = restApi(() => emulator.url);
 async function freshPage(): Promise<Page> {
   await page.close();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  page.on('pageerror', (err) => session.errors.push(`pageerror: ${err.message}`));
   return page;
 }
 
-// Every test that used the page checks it logged no errors (scripts, content security policy,
-// failed requests): run alone, a test still checks the errors of its own steps.
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
-  ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1280, height: 900 }));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
+beforeAll(() => {
+  ({ emulator, browser, page } = session);
 });
 
 describe('an empty emulator', () => {

@@ -12,9 +12,9 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Browser, Page } from 'playwright-core';
-import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { openBrowserPage, waitAttribute, waitText } from '../support/browser';
+import type { Page } from 'playwright-core';
+import type { RunningEmulator } from '../../backend-emulator';
+import { consoleInBrowser, waitAttribute, waitText } from '../support/browser';
 import { seedPlanningInventory } from '../support/mc-inventory';
 import { operationDone, restApi } from '../support/rest-api';
 
@@ -26,10 +26,9 @@ const MODERATE = `${PARENT}/preferenceSets/moderate`;
 const REPORT = `${PARENT}/reportConfigs/tco/reports/first`;
 const DOCS_SHOTS = path.join(__dirname, '..', '..', 'docs', 'console');
 
+const session = consoleInBrowser();
 let emulator: RunningEmulator;
-let browser: Browser;
 let page: Page;
-let pageErrors: string[] = [];
 let shots: string;
 const written: string[] = [];
 
@@ -49,12 +48,8 @@ async function bars(chart: string): Promise<Array<[string | null, string | null]
   return out;
 }
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
+  ({ emulator, page } = session);
   shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-planning-'));
   await seedPlanningInventory(api, PARENT);
   await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=plain`, { displayName: 'Plain' });
@@ -64,12 +59,9 @@ beforeAll(async () => {
     groupPreferencesetAssignments: [{ group: WEB, preferenceSet: MODERATE }],
   });
   await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/reportConfigs/tco/reports?reportId=first`, { displayName: 'First' }));
-  ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1280, height: 900 }));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
+afterAll(() => {
   if (shots) {
     if (process.env.UPDATE_CONSOLE_SCREENSHOTS === '1') for (const file of written) fs.copyFileSync(file, path.join(DOCS_SHOTS, path.basename(file)));
     console.log(`console screenshots: ${shots}`);
