@@ -117,6 +117,13 @@ interface Running {
   generation: number;
   /** The resource the work acts on. */
   target: string;
+  /** How the work's resource records a stop (`start`'s `state`); none for work that changes no resource. */
+  state?: WorkState;
+  /**
+   * Set when `:cancel` recorded the stop itself: the work's own end, when it notices the abort
+   * later (or finishes anyway), is dropped.
+   */
+  stopRecorded: boolean;
 }
 
 function now(): string {
@@ -148,9 +155,6 @@ function toRpcStatus(err: unknown): RpcStatus {
   if (err instanceof GoogleApiError) return err.toRpcStatus();
   return internal(`Operation failed: ${(err as Error)?.message ?? String(err)}`).toRpcStatus();
 }
-
-/** How long `:cancel` waits for stopped work to record its end before answering anyway. */
-const CANCEL_SETTLE_MS = 2_000;
 
 /** Every service's operations plus the background work running in this process. */
 export class Operations {
@@ -288,8 +292,10 @@ export class ServiceOperations {
 
   /**
    * Records a not-done operation and runs `work` in the background; its result becomes the
-   * response (with `responseType`), its throw the error (a GoogleApiError keeps its status; after
-   * `:cancel` any throw becomes CANCELLED). Returns the operation as first recorded.
+   * response (with `responseType`), its throw the error (a GoogleApiError keeps its status).
+   * `:cancel` ends it CANCELLED at once (see `cancel`): whatever the work does afterwards is
+   * dropped, so work given no `state` must change nothing outside its result. Returns the
+   * operation as first recorded.
    */
   start(
     start: OperationStart & {
@@ -302,6 +308,9 @@ export class ServiceOperations {
     this.store.put(this.collection, op.name, op);
     const controller = new AbortController();
     const generation = this.registry.generation;
+    const run: Running = { controller, done: Promise.resolve(), generation, target: start.target, state: start.state, stopRecorded: false };
+    /** Whether this work's end is no longer to be written: reset cleared the store, or `:cancel` recorded the stop. */
+    const dropped = () => this.registry.generation !== generation || run.stopRecorded;
     const ctl: OperationControl = {
       name: op.name,
       signal: controller.signal,
@@ -319,16 +328,16 @@ export class ServiceOperations {
       try {
         const response = controller.signal.aborted ? Promise.reject(abortError(controller.signal)) : start.work(ctl);
         const result = await response;
-        if (this.registry.generation !== generation) return;
+        if (dropped()) return;
         if (result instanceof WorkEnd) {
           const outcome: Outcome = result.error === undefined ? { response: { '@type': start.responseType, ...result.response } } : { error: result.error };
           this.endWithState(op.name, outcome, result.writeState);
         } else this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
       } catch (err) {
-        if (this.registry.generation !== generation) return;
+        if (dropped()) return;
         const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
+        // (A cancel is never seen here: `cancel` recorded it, and `dropped` is true.)
         if (start.state) this.stopped(op.name, err, reason, start.state);
-        else if (reason === 'cancelled') this.fail(op.name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
         else if (reason === 'shutdown') this.fail(op.name, new GoogleApiError('ABORTED', 'The emulator shut down before the operation finished.'));
         else {
           if (!(err instanceof GoogleApiError)) this.registry.log.error({ err, operation: op.name }, 'background operation failed');
@@ -338,7 +347,8 @@ export class ServiceOperations {
         this.registry.running.delete(op.name);
       }
     })();
-    this.registry.running.set(op.name, { controller, done, generation, target: start.target });
+    run.done = done;
+    this.registry.running.set(op.name, run);
     return op;
   }
 
@@ -452,35 +462,33 @@ export class ServiceOperations {
   }
 
   /**
-   * `:cancel`: sets `requestedCancellation` and aborts the work if it runs here. A done operation
-   * is left as it is; an operation with no work in this process is failed with CANCELLED at once.
+   * `:cancel`: sets `requestedCancellation`, stops the work if it runs here and records the stop
+   * before returning, in this same synchronous turn: the Operation ends CANCELLED together with
+   * the resource's failed state (its WorkState, as when the work stops by itself), so an answered
+   * cancel is committed (a kill -9 right after the answer finds CANCELLED, not the restart's
+   * ABORTED). That state matches what the work committed: work writes in synchronous
+   * transactions on this thread (an import run's batches), so none is half done while this runs,
+   * and the abort, fired first, settles the work's listeners so that no later write happens (an
+   * import run's queued batches are dropped). The work's own end, when it notices the abort, is
+   * dropped. A done operation is left as it is; one with no work here is failed CANCELLED.
    */
   cancel(name: string): Operation {
     const op = this.get(name);
     if (op.done) return op;
-    const run = this.registry.running.get(name);
     const updated = this.patch(name, (cur) => {
       cur.metadata.requestedCancellation = true;
       return true;
     });
-    if (run) run.controller.abort('cancelled' satisfies AbortReason);
-    else return this.fail(name, new GoogleApiError('CANCELLED', 'Operation was cancelled.')) ?? op;
-    return updated ?? op;
-  }
-
-  /**
-   * `:cancel` as the route answers it: cancels, then waits (at most CANCEL_SETTLE_MS) for work
-   * running here to record its stop, so that an answered cancel has its end committed: a kill -9
-   * right after the answer finds the Operation CANCELLED, not interrupted. Without the wait, the
-   * answer could reach the client before the few promise turns that lead the work to its end.
-   */
-  async cancelAndSettle(name: string): Promise<void> {
     const run = this.registry.running.get(name);
-    this.cancel(name);
-    if (!run) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([run.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, CANCEL_SETTLE_MS)))]);
-    clearTimeout(timer);
+    if (run && run.generation === this.registry.generation && !run.controller.signal.aborted) {
+      run.stopRecorded = true;
+      run.controller.abort('cancelled' satisfies AbortReason);
+      if (run.state) this.stopped(name, undefined, 'cancelled', run.state);
+      else this.fail(name, new GoogleApiError('CANCELLED', 'Operation was cancelled.'));
+      return this.store.get<Operation>(this.collection, name) ?? updated ?? op;
+    }
+    if (run) return updated ?? op; // already stopping (shutdown, deletion): its own end is recorded
+    return this.fail(name, new GoogleApiError('CANCELLED', 'Operation was cancelled.')) ?? op;
   }
 
   /** Deletes the record (does not stop the work: its result is then dropped). */

@@ -96,7 +96,7 @@ export function registerOperationRoutes(app: FastifyInstance, ops: ServiceOperat
     const name = nameOf(request, 'cancel');
     // CancelOperationRequest has only `name` (taken from the path); other fields are refused, as everywhere.
     refuseUnknownFields(objectBody(request), (k) => k === 'name');
-    await ownerOf(request, name).ops.cancelAndSettle(name);
+    ownerOf(request, name).ops.cancel(name);
     return {};
   });
 }

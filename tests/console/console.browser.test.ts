@@ -29,6 +29,7 @@ import {
 } from '../support/console';
 import { openBrowserPage, waitText as waitTextIn } from '../support/browser';
 import { VM_HEADER, vmRow } from '../support/import-engine';
+import { restApi } from '../support/rest-api';
 
 jest.setTimeout(180_000);
 
@@ -45,16 +46,7 @@ let shots: string;
 let etag: string;
 let pageErrors: string[] = [];
 
-async function api(method: string, url: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 1000)}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const api = restApi(() => emulator.url);
 
 async function waitOperation(name: string): Promise<void> {
   const deadline = Date.now() + 30_000;

@@ -6,59 +6,33 @@
  * performance chart's axis labels inside the chart.
  */
 import type { Browser, Page } from 'playwright-core';
-import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { openBrowserPage, waitText } from '../support/browser';
+import type { RunningEmulator } from '../../backend-emulator';
+import { consoleInBrowser, waitText } from '../support/browser';
 import { csv, inlinePayload, VM_HEADER, vmRow } from '../support/manual-csv';
+import { operationDone, restApi } from '../support/rest-api';
 
 jest.setTimeout(180_000);
 
 const PARENT = 'projects/acme/locations/europe-west1';
 const SOURCE = `${PARENT}/sources/crm`;
 
+const session = consoleInBrowser();
 let emulator: RunningEmulator;
 let browser: Browser;
 let page: Page;
-let pageErrors: string[] = [];
 
-async function api(method: string, url: string, body?: unknown): Promise<{ name: string; done?: boolean; error?: unknown }> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
-async function done(op: { name: string; done?: boolean; error?: unknown }): Promise<void> {
-  for (let current = op; !current.done; current = await api('GET', `/v1alpha1/${op.name}`)) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const api = restApi(() => emulator.url);
 
 /** A fresh tab: nothing kept in sessionStorage (the last project used) from another test. */
 async function freshPage(): Promise<Page> {
   await page.close();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  page.on('pageerror', (err) => session.errors.push(`pageerror: ${err.message}`));
   return page;
 }
 
-// Every test that used the page checks it logged no errors (scripts, content security policy,
-// failed requests): run alone, a test still checks the errors of its own steps.
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
-  ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1280, height: 900 }));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
+beforeAll(() => {
+  ({ emulator, browser, page } = session);
 });
 
 describe('an empty emulator', () => {
@@ -97,11 +71,11 @@ describe('an emulator holding data in projects/acme/locations/europe-west1', () 
       'tagInfo.csv': csv('MachineId,Key,Value', 'm-1,env,prod', 'm-1,team,web'),
     };
     await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=ran`, { assetSource: SOURCE, inlinePayload: inlinePayload(files) });
-    await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/ran:validate`, {}));
-    await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/ran:run`, {}));
+    await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/ran:validate`, {}));
+    await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/ran:run`, {}));
     // The same source, validated but never run.
     await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=never-ran`, { assetSource: SOURCE, inlinePayload: inlinePayload(files) });
-    await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/never-ran:validate`, {}));
+    await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/importJobs/never-ran:validate`, {}));
   });
 
   it('the inventory opens on that project and location; the OS family in words; the sort options say what they sort by', async () => {

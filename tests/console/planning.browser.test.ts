@@ -12,11 +12,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type { Browser, Page } from 'playwright-core';
-import { startEmulator, type RunningEmulator } from '../../backend-emulator';
-import { openBrowserPage, waitAttribute, waitText } from '../support/browser';
-import { FIVE_MACHINES } from '../support/mc-inventory';
-import { inlinePayload } from '../support/manual-csv';
+import type { Page } from 'playwright-core';
+import type { RunningEmulator } from '../../backend-emulator';
+import { consoleInBrowser, waitAttribute, waitText } from '../support/browser';
+import { seedPlanningInventory } from '../support/mc-inventory';
+import { operationDone, restApi } from '../support/rest-api';
 
 jest.setTimeout(180_000);
 
@@ -26,32 +26,13 @@ const MODERATE = `${PARENT}/preferenceSets/moderate`;
 const REPORT = `${PARENT}/reportConfigs/tco/reports/first`;
 const DOCS_SHOTS = path.join(__dirname, '..', '..', 'docs', 'console');
 
+const session = consoleInBrowser();
 let emulator: RunningEmulator;
-let browser: Browser;
 let page: Page;
-let pageErrors: string[] = [];
 let shots: string;
 const written: string[] = [];
 
-async function api(method: string, url: string, body?: unknown): Promise<{ name: string; done?: boolean; error?: unknown }> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
-async function done(op: { name: string; done?: boolean; error?: unknown }): Promise<void> {
-  let current = op;
-  while (!current.done) {
-    await new Promise((r) => setTimeout(r, 20));
-    current = await api('GET', `/v1alpha1/${op.name}`);
-  }
-  if (current.error) throw new Error(`${op.name}: ${JSON.stringify(current.error)}`);
-}
+const api = restApi(() => emulator.url);
 
 async function screenshot(name: string): Promise<void> {
   const file = path.join(shots, name);
@@ -67,46 +48,20 @@ async function bars(chart: string): Promise<Array<[string | null, string | null]
   return out;
 }
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
-
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
+  ({ emulator, page } = session);
   shots = fs.mkdtempSync(path.join(os.tmpdir(), 'google-native-local-console-planning-'));
-  await api('POST', '/emulator/v1/seed', { sources: [{ name: `${PARENT}/sources/inventory` }] });
-  await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=inventory`, {
-    assetSource: `${PARENT}/sources/inventory`,
-    inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
-  });
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
-  await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=moderate`, {
-    displayName: 'Moderate',
-    regionPreferences: { preferredRegions: ['europe-west1'] },
-    virtualMachinePreferences: {
-      targetProduct: 'COMPUTE_MIGRATION_TARGET_PRODUCT_COMPUTE_ENGINE',
-      commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR',
-      sizingOptimizationStrategy: 'SIZING_OPTIMIZATION_STRATEGY_MODERATE',
-      computeEnginePreferences: { machinePreferences: { allowedMachineSeries: [{ code: 'N2' }, { code: 'E2' }] } },
-    },
-  });
+  await seedPlanningInventory(api, PARENT);
   await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=plain`, { displayName: 'Plain' });
-  await api('PATCH', `/v1alpha1/${PARENT}/settings?updateMask=preferenceSet`, { preferenceSet: MODERATE });
-  await api('POST', `/v1alpha1/${PARENT}/groups?groupId=web`, { displayName: 'Web tier', description: 'front ends', labels: { tier: 'web' } });
-  await api('POST', `/v1alpha1/${WEB}:addAssets`, { assets: { assetIds: ['m-1', 'm-2', 'm-5'].map((m) => `${PARENT}/assets/vm-${m}`) } });
   await api('POST', `/v1alpha1/${PARENT}/groups?groupId=empty`, { displayName: 'Empty' });
   await api('POST', `/v1alpha1/${PARENT}/reportConfigs?reportConfigId=tco`, {
     displayName: 'TCO',
     groupPreferencesetAssignments: [{ group: WEB, preferenceSet: MODERATE }],
   });
-  await done(await api('POST', `/v1alpha1/${PARENT}/reportConfigs/tco/reports?reportId=first`, { displayName: 'First' }));
-  ({ browser, page, errors: pageErrors } = await openBrowserPage({ width: 1280, height: 900 }));
+  await operationDone(api, await api('POST', `/v1alpha1/${PARENT}/reportConfigs/tco/reports?reportId=first`, { displayName: 'First' }));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await emulator?.close();
+afterAll(() => {
   if (shots) {
     if (process.env.UPDATE_CONSOLE_SCREENSHOTS === '1') for (const file of written) fs.copyFileSync(file, path.join(DOCS_SHOTS, path.basename(file)));
     console.log(`console screenshots: ${shots}`);

@@ -5,8 +5,9 @@
  * the host runs them (and a read by id, as a read function's is) from the installed package.
  */
 import { createTestProgram, type TestProgram } from '../../support/harness/program';
-import { dynamicUrn, startProviderHost, type ProviderHost, type PropertyMap } from '../../support/harness/provider-host';
+import { dynamicUrn, startProviderHost, type ProviderHost } from '../../support/harness/provider-host';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
+import { restApi } from '../support/rest-api';
 
 jest.setTimeout(240_000);
 
@@ -28,16 +29,7 @@ async function hostFor(implModule: string): Promise<ProviderHost> {
   return host;
 }
 
-async function api<T = PropertyMap>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const api = restApi(() => emulator.url);
 
 async function viewers(): Promise<string[]> {
   const policy = await api<{ bindings?: Array<{ role: string; members: string[] }> }>('GET', `/v1/${POLICY}:getIamPolicy?options.requestedPolicyVersion=3`);

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { createTestProgram, type TestProgram } from '../../support/harness/program';
 import { dynamicUrn, startProviderHost, type ProviderHost, type PropertyMap } from '../../support/harness/provider-host';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
+import { restApi } from '../support/rest-api';
 
 jest.setTimeout(180_000);
 
@@ -29,16 +30,7 @@ async function hostFor(kind: keyof typeof serialized): Promise<ProviderHost> {
   return host;
 }
 
-async function api<T = PropertyMap>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulator.url}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const api = restApi(() => emulator.url);
 
 async function bindingsOf(name: string): Promise<Array<{ role: string; members: string[]; condition?: PropertyMap }>> {
   const policy = await api<{ bindings?: Array<{ role: string; members: string[] }> }>('GET', `/v1/${name}:getIamPolicy?options.requestedPolicyVersion=3`);

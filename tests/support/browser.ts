@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -41,6 +42,34 @@ export async function openBrowserPage(viewport: { width: number; height: number 
     if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
   });
   return { browser, page, errors };
+}
+
+/** A console browser test file's emulator and browser (see consoleInBrowser). */
+export interface ConsoleInBrowser extends BrowserPage {
+  emulator: RunningEmulator;
+}
+
+/**
+ * The set-up every console browser test file shares, registered as its hooks: before all, an
+ * in-memory emulator on a free port and Chromium with one page (openBrowserPage: it fails, never
+ * skips, without Chromium); after each test, the page logged no errors (a test run alone still
+ * checks its own steps); after all, both closed. The fields are set by the beforeAll: read them
+ * in hooks and tests.
+ */
+export function consoleInBrowser(viewport = { width: 1280, height: 900 }): ConsoleInBrowser {
+  const session = { errors: [] as string[] } as ConsoleInBrowser;
+  beforeAll(async () => {
+    session.emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
+    Object.assign(session, await openBrowserPage(viewport));
+  }, 120_000);
+  afterEach(() => {
+    expect(session.errors.splice(0)).toEqual([]);
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.emulator?.close();
+  });
+  return session;
 }
 
 async function waitFor(read: () => Promise<string | null>, pattern: RegExp, what: string, timeout: number): Promise<string> {

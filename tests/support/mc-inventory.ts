@@ -1,6 +1,7 @@
 /** A small hand-made inventory imported through the REST wire (groups and reports tests). */
 import type { FastifyInstance } from 'fastify';
 import { BASE, PARENT, act, createJob, csv, inlinePayload, ok, vmRow, VM_HEADER } from './migrationcenter';
+import { operationDone, type RestApi } from './rest-api';
 
 /**
  * Five machines whose figures the tests know by heart:
@@ -48,6 +49,36 @@ export async function importMachines(app: FastifyInstance, vmInfo = FIVE_MACHINE
   await act(app, jobId, 'validate');
   const [, job] = await act(app, jobId, 'run');
   if (job.state !== 'IMPORT_JOB_STATE_COMPLETED') throw new Error(`import ${jobId} ended ${job.state}: ${JSON.stringify(job.executionReport)}`);
+}
+
+/**
+ * The planning inventory of a listening emulator, seeded in `parent` through its REST API:
+ * FIVE_MACHINES imported (source and job `inventory`), the preference set `moderate` ("Moderate":
+ * europe-west1, Compute Engine, one-year commitment, moderate sizing, N2 then E2) made the
+ * location's default, and the group `web` ("Web tier", labelled tier=web) of m-1, m-2 and m-5.
+ * Only data: the tests that use it keep their expected figures, worked out by hand.
+ */
+export async function seedPlanningInventory(api: RestApi, parent: string): Promise<void> {
+  await api('POST', '/emulator/v1/seed', { sources: [{ name: `${parent}/sources/inventory` }] });
+  await api('POST', `/v1alpha1/${parent}/importJobs?importJobId=inventory`, {
+    assetSource: `${parent}/sources/inventory`,
+    inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
+  });
+  await operationDone(api, await api('POST', `/v1alpha1/${parent}/importJobs/inventory:validate`, {}));
+  await operationDone(api, await api('POST', `/v1alpha1/${parent}/importJobs/inventory:run`, {}));
+  await api('POST', `/v1alpha1/${parent}/preferenceSets?preferenceSetId=moderate`, {
+    displayName: 'Moderate',
+    regionPreferences: { preferredRegions: ['europe-west1'] },
+    virtualMachinePreferences: {
+      targetProduct: 'COMPUTE_MIGRATION_TARGET_PRODUCT_COMPUTE_ENGINE',
+      commitmentPlan: 'COMMITMENT_PLAN_ONE_YEAR',
+      sizingOptimizationStrategy: 'SIZING_OPTIMIZATION_STRATEGY_MODERATE',
+      computeEnginePreferences: { machinePreferences: { allowedMachineSeries: [{ code: 'N2' }, { code: 'E2' }] } },
+    },
+  });
+  await api('PATCH', `/v1alpha1/${parent}/settings?updateMask=preferenceSet`, { preferenceSet: `${parent}/preferenceSets/moderate` });
+  await api('POST', `/v1alpha1/${parent}/groups?groupId=web`, { displayName: 'Web tier', description: 'front ends', labels: { tier: 'web' } });
+  await api('POST', `/v1alpha1/${parent}/groups/web:addAssets`, { assets: { assetIds: ['m-1', 'm-2', 'm-5'].map((m) => `${parent}/assets/vm-${m}`) } });
 }
 
 export { BASE, PARENT };

@@ -178,20 +178,6 @@
 
   // ---------------------------------------------------------------- one asset
 
-  function dl(rows) {
-    return h(
-      'dl',
-      { class: 'meta' },
-      rows
-        .filter(function (r) {
-          return r[1] !== undefined && r[1] !== null && r[1] !== '';
-        })
-        .map(function (r) {
-          return [h('dt', { text: r[0] }), h('dd', { text: String(r[1]) })];
-        }),
-    );
-  }
-
   function gib(bytes) {
     return bytes === undefined ? '' : (Number(bytes) / 1073741824).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' GiB';
   }
@@ -217,7 +203,7 @@
         );
         out.appendChild(h('h3', { text: 'Machine' }));
         out.appendChild(
-          dl([
+          G.definitions([
             ['Name', a.name],
             ['VM name', vm.vmName],
             ['VM UUID', vm.vmUuid],
@@ -234,7 +220,7 @@
         var entries = (disks.disks && disks.disks.entries) || [];
         out.appendChild(h('h3', { text: 'Disks' }));
         out.appendChild(
-          dl([
+          G.definitions([
             ['Total capacity', gib(disks.hddTotalCapacityBytes)],
             ['Total free', gib(disks.hddTotalFreeBytes)],
           ]),
@@ -276,7 +262,7 @@
         var adapters = (net.networkAdapters && net.networkAdapters.networkAdapters) || [];
         out.appendChild(h('h3', { text: 'Network' }));
         out.appendChild(
-          dl([
+          G.definitions([
             ['Primary IP', net.primaryIpAddress],
             ['Public IP', net.publicIpAddress],
             ['Primary MAC', net.primaryMacAddress],
@@ -340,7 +326,7 @@
         if (attrs.length) {
           out.appendChild(h('h3', { text: 'Attributes' }));
           out.appendChild(
-            dl(
+            G.definitions(
               attrs.map(function (k) {
                 return [k, a.attributes[k]];
               }),

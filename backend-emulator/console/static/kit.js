@@ -45,6 +45,24 @@
     return el;
   }
 
+  /**
+   * A definition list (dl.meta) of [term, value] rows, leaving out the rows with no value: a value
+   * that is an element (a link, a code, a time) is put in as it is, any other as text.
+   */
+  function definitions(rows) {
+    return h(
+      'dl',
+      { class: 'meta' },
+      rows
+        .filter(function (r) {
+          return r[1] !== undefined && r[1] !== null && r[1] !== '';
+        })
+        .map(function (r) {
+          return [h('dt', { text: r[0] }), r[1] instanceof window.Node ? h('dd', null, r[1]) : h('dd', { text: String(r[1]) })];
+        }),
+    );
+  }
+
   function clear(el) {
     while (el.firstChild) el.removeChild(el.firstChild);
     return el;
@@ -354,6 +372,7 @@
     $: $,
     h: h,
     append: append,
+    definitions: definitions,
     clear: clear,
     num: num,
     lastSegment: lastSegment,

@@ -45,20 +45,6 @@
       : '';
   }
 
-  function meta(rows) {
-    return h(
-      'dl',
-      { class: 'meta' },
-      rows
-        .filter(function (r) {
-          return r[1] !== undefined && r[1] !== null && r[1] !== '';
-        })
-        .map(function (r) {
-          return [h('dt', { text: r[0] }), h('dd', null, r[1])];
-        }),
-    );
-  }
-
   function labelsText(labels) {
     return Object.keys(labels || {})
       .sort()
@@ -224,7 +210,7 @@
         $('group-title').textContent = 'Group ' + (g.displayName || G.lastSegment(g.name));
         out.appendChild(backTo('groups', parent, 'Groups'));
         out.appendChild(
-          meta([
+          G.definitions([
             ['Name', h('code', { text: g.name })],
             ['Display name', g.displayName],
             ['Description', g.description],
@@ -336,7 +322,7 @@
         $('preference-set-title').textContent = 'Preference set ' + (s.displayName || G.lastSegment(s.name));
         out.appendChild(backTo('preferenceSets', G.parentOfName(name), 'Preference sets'));
         out.appendChild(
-          meta([
+          G.definitions([
             ['Name', h('code', { text: s.name })],
             ['Display name', s.displayName],
             ['Description', s.description],
@@ -441,7 +427,7 @@
         $('report-title').textContent = 'Report ' + (r.displayName || G.lastSegment(r.name));
         out.appendChild(backTo('reports', G.parentOfName(name), 'Reports'));
         out.appendChild(
-          meta([
+          G.definitions([
             ['Name', h('code', { text: r.name })],
             ['Report config', h('code', { text: config })],
             ['State', h('span', { id: 'report-state', text: r.state || '' })],

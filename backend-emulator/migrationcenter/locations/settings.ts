@@ -46,11 +46,6 @@ export class LocationSettings {
     return this.store.get<SettingsWire>(COLLECTIONS.settings, name) ?? { name };
   }
 
-  /** The preference set reports of this location use by default, if the settings name one. */
-  defaultPreferenceSet(location: string): string | undefined {
-    return this.get(location).preferenceSet || undefined;
-  }
-
   /** UpdateSettings: the fields `updateMask` names (required; `*` for all three). */
   update(location: string, updateMask: string | undefined, requestId: unknown, body: Record<string, unknown>): Operation {
     const checkedRequest = checkRequestId(requestId);

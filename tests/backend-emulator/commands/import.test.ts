@@ -5,22 +5,14 @@ import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { importCommand } from '../../../backend-emulator/commands/import';
 import { main } from '../../../backend-emulator/commands/main';
 import { textSink } from '../../support/text-sink';
+import { restApi } from '../../support/rest-api';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures', 'manual-csv');
 const PARENT = 'projects/cli-project/locations/us-central1';
 
 let emulator: RunningEmulator;
 
-async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const api = restApi(() => emulator.url);
 
 async function run(args: string[]): Promise<{ code: number; text: string }> {
   const out = textSink();

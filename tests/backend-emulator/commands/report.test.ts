@@ -1,8 +1,8 @@
 /**
- * `google-native-local report` against a listening emulator: five hand-made machines
- * (tests/support/mc-inventory.ts) imported through the REST wire, a preference set as the
- * location's default, a group of three of them. The figures printed are worked out by hand from
- * the machines' table (expected values are literals).
+ * `google-native-local report` against a listening emulator: five hand-made machines imported
+ * through the REST wire, a preference set as the location's default, a group of three of them
+ * (tests/support/mc-inventory.ts, seedPlanningInventory). The figures printed are worked out by
+ * hand from the machines' table (expected values are literals).
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
@@ -10,9 +10,9 @@ import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { compiledPackage, ROOT } from '../../../support/compiled';
 import { reportCommand, defaultReportId } from '../../../backend-emulator/commands/report';
 import { main } from '../../../backend-emulator/commands/main';
-import { FIVE_MACHINES } from '../../support/mc-inventory';
-import { inlinePayload } from '../../support/manual-csv';
+import { seedPlanningInventory } from '../../support/mc-inventory';
 import { textSink } from '../../support/text-sink';
+import { restApi } from '../../support/rest-api';
 
 jest.setTimeout(60_000);
 
@@ -22,25 +22,7 @@ const WEB = `${PARENT}/groups/web`;
 
 let emulator: RunningEmulator;
 
-async function api<T = Record<string, any>>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulator.url}${url}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function done(op: { name: string; done?: boolean; error?: unknown }): Promise<void> {
-  let current = op;
-  while (!current.done) {
-    await new Promise((r) => setTimeout(r, 20));
-    current = await api('GET', `/v1alpha1/${op.name}`);
-  }
-  if (current.error) throw new Error(`${op.name}: ${JSON.stringify(current.error)}`);
-}
+const api = restApi(() => emulator.url);
 
 async function run(args: string[]): Promise<{ code: number; text: string; stderr: string }> {
   const out = textSink();
@@ -55,24 +37,7 @@ async function run(args: string[]): Promise<{ code: number; text: string; stderr
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
-  await api('POST', '/emulator/v1/seed', { sources: [{ name: `${PARENT}/sources/inventory` }] });
-  await api('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=inventory`, {
-    assetSource: `${PARENT}/sources/inventory`,
-    inlinePayload: inlinePayload({ 'vmInfo.csv': FIVE_MACHINES }),
-  });
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:validate`, {}));
-  await done(await api('POST', `/v1alpha1/${PARENT}/importJobs/inventory:run`, {}));
-  await api('POST', `/v1alpha1/${PARENT}/preferenceSets?preferenceSetId=moderate`, {
-    displayName: 'Moderate',
-    regionPreferences: { preferredRegions: ['europe-west1'] },
-    virtualMachinePreferences: {
-      sizingOptimizationStrategy: 'SIZING_OPTIMIZATION_STRATEGY_MODERATE',
-      computeEnginePreferences: { machinePreferences: { allowedMachineSeries: [{ code: 'N2' }, { code: 'E2' }] } },
-    },
-  });
-  await api('PATCH', `/v1alpha1/${PARENT}/settings?updateMask=preferenceSet`, { preferenceSet: MODERATE });
-  await api('POST', `/v1alpha1/${PARENT}/groups?groupId=web`, { displayName: 'Web tier' });
-  await api('POST', `/v1alpha1/${WEB}:addAssets`, { assets: { assetIds: ['m-1', 'm-2', 'm-5'].map((m) => `${PARENT}/assets/vm-${m}`) } });
+  await seedPlanningInventory(api, PARENT);
 }, 60_000);
 afterAll(() => emulator?.close());
 

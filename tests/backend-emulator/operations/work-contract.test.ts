@@ -124,6 +124,36 @@ test.each([
   expect(store.get(THINGS, TARGET)).toEqual({ state: 'FAILED', message });
 });
 
+test(':cancel records the stop before it answers: the work, still running, finds it recorded and its late end is dropped', async () => {
+  const started = deferred();
+  const release = deferred();
+  // Work that does not listen to its signal: it ends only when the test releases it, with a state of its own.
+  const op = ops.start({
+    parent: PARENT,
+    target: TARGET,
+    verb: 'run',
+    responseType: EMPTY_TYPE,
+    state: thingState(),
+    work: async () => {
+      started.resolve();
+      await release.promise;
+      return new WorkEnd(() => store.put(THINGS, TARGET, { state: 'DONE' }), undefined, { late: true });
+    },
+  });
+  await started.promise;
+  expect((await call(app, 'POST', `/v9/${op.name}:cancel`, {})).status).toBe(200);
+  const message = 'cancelled: the operation was cancelled while the thing was BUSY';
+  // Read from the store at once: what a kill -9 right after the answer would leave.
+  expect(store.get(THINGS, TARGET)).toEqual({ state: 'FAILED', message });
+  expect(store.get('operations/testsvc', op.name)).toMatchObject({ done: true, error: { code: 1, message }, metadata: { requestedCancellation: true } });
+  expect(ops.isRunning(TARGET)).toBe(true);
+  release.resolve();
+  while (ops.isRunning(TARGET)) await new Promise((r) => setImmediate(r));
+  expect(store.get(THINGS, TARGET)).toEqual({ state: 'FAILED', message });
+  expect(await getOp(op.name)).toMatchObject({ done: true, error: { code: 1, message } });
+  expect((await getOp(op.name)).response).toBeUndefined();
+});
+
 test("abortTarget(…, 'deleted') ends the work's Operation with the domain's gone error and writes no state", async () => {
   const op = await startUntilAborted();
   expect(ops.isRunning(TARGET)).toBe(true);
