@@ -41,6 +41,12 @@ export interface Store {
    * in the same database, so its writes join `transaction`.
    */
   readonly assets: AssetStore;
+  /**
+   * The database file when the store is file-backed: a second connection in this process (the
+   * import worker's writer, import-thread.ts) may open it to write beside this one. Undefined for
+   * an in-memory store, which no second connection can share.
+   */
+  readonly sharedFile?: string;
   /** Drops every document of every collection, and every asset. */
   clear(): void;
   close(): void;
