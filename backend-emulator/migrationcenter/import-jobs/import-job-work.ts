@@ -292,7 +292,7 @@ export class ImportJobWork {
       };
       // Written by the import worker on its own connection when the store is a file and the
       // payload can be read there (run-writer.ts: the same checks and progress record per batch).
-      const target = this.store.sharedFile && { file: this.store.sharedFile, job: name, operation: ctl.name, parent, reporter, assetSource: job.assetSource };
+      const target = this.store.shared && { database: this.store.shared, job: name, operation: ctl.name, parent, reporter, assetSource: job.assetSource };
       const inWorker =
         target &&
         engine.executeImportWriting(format, files, target, {

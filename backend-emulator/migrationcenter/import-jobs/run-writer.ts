@@ -2,7 +2,7 @@
  * A run's batches written by the import worker itself (import-worker.ts), on a connection of its
  * own to the store's database file: the request thread then does no part of a run's writes, and a
  * request waits for none of them (reads go on beside the writer's transaction, WAL; a request's
- * write waits for at most one batch, BUSY_TIMEOUT_MS in sqlite-store.ts).
+ * write waits for at most the batch under way: sqlite-store.ts, `priority`).
  *
  * Each batch commits in one transaction with the checks and the progress record the request
  * thread's batches have (import-job-work.ts): the run still owns the job (its progress record
@@ -13,13 +13,14 @@
  */
 import { SqliteStore } from '../../store/sqlite-store';
 import type { AssetRow } from '../../store/asset-store';
+import type { SharedDatabase } from '../../store/store';
 import { COLLECTIONS } from '../names';
 import { RUN_PROGRESS, type RunProgress } from './import-job-model';
 
 /** What a worker needs to write a run's batches (sent with the job, import-worker-protocol.ts). */
 export interface RunTarget {
-  /** The store's database file (Store.sharedFile). */
-  file: string;
+  /** The store's database (Store.shared). */
+  database: SharedDatabase;
   job: string;
   operation: string;
   parent: string;
@@ -42,7 +43,7 @@ export class RunWriter {
   private framesWritten = 0;
 
   constructor(private readonly target: RunTarget) {
-    this.store = new SqliteStore({ secondConnection: target.file });
+    this.store = new SqliteStore({ secondConnection: target.database });
   }
 
   /** Writes one batch with the run's progress record; returns the frames written so far. Throws RunRefused. */
