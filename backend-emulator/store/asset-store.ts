@@ -156,6 +156,12 @@ export interface AssetStore {
   /** Takes `reporter` out of every asset's sources; returns how many assets it left. */
   removeReporter(reporter: string): number;
   count(): number;
+  /**
+   * Refreshes the query planner's statistics of the asset tables on this connection: after
+   * another connection of this process wrote many assets (a run the import worker wrote), whose
+   * statistics this connection would not load until its next schema change.
+   */
+  refreshStatistics(): void;
 
   // Group membership (groups/): `aids` are asset ids under `parent`, the group's location.
   /** Of `aids`: those that are no asset of `parent`, and those already members of `group`. */

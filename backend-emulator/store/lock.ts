@@ -2,10 +2,13 @@
  * One emulator process per data directory.
  *
  * Two guards work together:
- * - SQLite itself: the store opens its database with `locking_mode=EXCLUSIVE` and takes the
- *   write lock at once, so a second process (or a second store in this process) gets
- *   SQLITE_BUSY. This is the authority: it cannot go stale, since the OS drops the lock when the
- *   holder dies, even on kill -9.
+ * - SQLite itself, on a guard database beside the store's (`emulator.guard`, empty but for one
+ *   row): the store opens it with `locking_mode=EXCLUSIVE` and writes it at once, which takes the
+ *   file's exclusive lock until the store closes, so a second process (or a second store in this
+ *   process) gets SQLITE_BUSY before it opens the store's database. This is the authority: it
+ *   cannot go stale, since the OS drops the lock when the holder dies, even on kill -9. The lock
+ *   is on a database of its own, not the store's, so that the store's database can take a second
+ *   connection of the holder's process (the import worker's writer, sqlite-store.ts).
  * - A lock file (`emulator.lock`, JSON `{pid, startedAt, host}`) that names the holder, so the
  *   refusal can say which process to stop. A lock file left by a dead process (or by an earlier
  *   process that had this pid) is simply overwritten by the next holder.
@@ -13,8 +16,10 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import type BetterSqlite3 from 'better-sqlite3';
 
 export const LOCK_FILE_NAME = 'emulator.lock';
+export const GUARD_FILE_NAME = 'emulator.guard';
 
 /** A start-up problem with the data directory; the CLI prints the message and exits non-zero. */
 export class DataDirError extends Error {
@@ -119,6 +124,41 @@ export function lockedError(dir: string): DataDirError {
     'DATA_DIR_LOCKED',
     `The data directory ${dir} is in use by ${who}. Stop it, or start this emulator with another --data-dir (or --in-memory).`,
   );
+}
+
+/** The data dir held by this process (`holdDataDir`) until `release`. */
+export interface DataDirHold {
+  release(): void;
+}
+
+/**
+ * Takes the data dir's guard (see the module comment), or throws DATA_DIR_LOCKED when another
+ * emulator, or another store of this process, holds it.
+ */
+export function holdDataDir(Database: typeof BetterSqlite3, dir: string): DataDirHold {
+  const file = path.join(dir, GUARD_FILE_NAME);
+  let db: BetterSqlite3.Database;
+  try {
+    db = new Database(file, { timeout: 0 });
+  } catch (err) {
+    throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot open the guard database ${file}: ${describe(err)}`);
+  }
+  try {
+    // EXCLUSIVE: the lock a write takes is kept until close. A rollback journal (not WAL): no
+    // shared-memory index through which a second connection could read past the lock.
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = DELETE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY, pid INTEGER NOT NULL)');
+    db.prepare('INSERT OR REPLACE INTO holder (id, pid) VALUES (1, ?)').run(process.pid);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.close();
+    const code = (err as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw lockedError(dir);
+    throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot use the guard database ${file}: ${describe(err)}`);
+  }
+  return { release: () => db.close() };
 }
 
 /**

@@ -220,6 +220,10 @@ export class SqliteAssetStore implements AssetStore {
    * size), once the table has grown noticeably: with them, SQLite walks the index of a selective
    * filter (`vmName = x`) and the name index for a filter most assets pass (`osFamily = ...`).
    */
+  refreshStatistics(): void {
+    this.analyze();
+  }
+
   private analyze(): void {
     this.db.pragma('analysis_limit = 1000');
     this.db.exec('ANALYZE assets; ANALYZE asset_labels; ANALYZE asset_sources');

@@ -5,24 +5,51 @@
  * One table `documents(collection, key, value)` with primary key (collection, key); values are
  * JSON text. WAL journal with `synchronous=FULL`, so a write is on disk (fsync of the WAL) before
  * `put` or the outer `transaction` returns: an acknowledged write survives kill -9 and power loss.
- * `locking_mode=EXCLUSIVE` keeps the database locked for this connection's lifetime (see lock.ts).
+ * One emulator process per data dir is the guard database's business (lock.ts); within the process
+ * a second connection may write the same file (the import worker's writer, `secondConnection`),
+ * so every transaction starts with BEGIN IMMEDIATE (a deferred one that read first would get
+ * SQLITE_BUSY at its first write, not wait, whenever the other connection committed meanwhile)
+ * and every connection waits for the other's transaction (BUSY_TIMEOUT_MS) rather than fail.
+ *
+ * The first connection's writes (requests) go first: SQLite's busy handler polls, with sleeps of
+ * up to 100 ms, and a second connection writing batch after batch would take the lock again
+ * between two polls, for seconds (measured: a cancel took 4.6 s, a request 2.8 s). So the first
+ * connection counts its writes waiting or under way in a shared cell (`priority`), and a second
+ * connection starts no transaction while that count is above zero: the first waits for at most
+ * the transaction under way.
  */
 import * as path from 'path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListOptions, Store, StoredEntry } from './store';
+import type { ListOptions, SharedDatabase, Store, StoredEntry } from './store';
 import type { AssetStore } from './asset-store';
 import { SqliteAssetStore } from './sqlite-assets';
-import { DataDirError, lockedError, prepareDataDir, removeLockFile, writeLockFile } from './lock';
+import { DataDirError, holdDataDir, prepareDataDir, removeLockFile, writeLockFile, type DataDirHold } from './lock';
 
 export const DATABASE_FILE_NAME = 'emulator.sqlite';
 
 /** Sorts after every character a key can hold, for prefix range scans that use the index. */
 const MAX_CHAR = '\u{10FFFF}';
 
+/**
+ * How long a connection waits for the other connection's write transaction before SQLITE_BUSY: a
+ * run's batch (import-thread.ts) takes milliseconds on a quiet machine and can take a second or
+ * two on a loaded one; a request's write must wait it out, never fail.
+ */
+export const BUSY_TIMEOUT_MS = 60_000;
+
+/** How long a second connection sleeps at most between two looks at the first one's writes (it is woken at once otherwise). */
+const YIELD_POLL_MS = 20;
+
 export interface SqliteStoreOptions {
   /** A directory for the database file; ignored when `inMemory`. */
   dataDir?: string;
   inMemory?: boolean;
+  /**
+   * The database of a store this process already holds (its `shared`), opened as a second
+   * connection: no data dir guard of its own (the holder's covers it), and its transactions wait
+   * for the holder's writes. The import worker's writer.
+   */
+  secondConnection?: SharedDatabase;
 }
 
 interface Statements {
@@ -44,21 +71,42 @@ export class SqliteStore implements Store {
   private readonly db: BetterSqlite3.Database;
   private readonly stmts: Statements;
   readonly assets: AssetStore;
+  readonly shared?: SharedDatabase;
+  /** The shared count of the first connection's writes (see the module comment). */
+  private readonly priority?: Int32Array;
+  private readonly isSecond: boolean;
   private readonly runInTransaction: (fn: () => unknown) => unknown;
+  /** The data dir guard this store holds (the first connection of a file-backed store). */
+  private readonly hold?: DataDirHold;
   private closed = false;
 
   constructor(options: SqliteStoreOptions = {}) {
     // Required here, not at module load, so that importing the module costs nothing.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const Database = require('better-sqlite3') as typeof BetterSqlite3;
-    if (options.inMemory || !options.dataDir) {
+    this.isSecond = options.secondConnection !== undefined;
+    if (options.secondConnection) {
+      this.shared = options.secondConnection;
+      this.location = this.shared.file;
+      this.priority = new Int32Array(this.shared.priority);
+      this.db = openShared(Database, this.location);
+    } else if (options.inMemory || !options.dataDir) {
       this.location = ':memory:';
       this.db = new Database(':memory:');
     } else {
       const dir = prepareDataDir(options.dataDir);
       this.dataDir = dir;
       this.location = path.join(dir, DATABASE_FILE_NAME);
-      this.db = openExclusive(Database, this.location, dir);
+      this.shared = { file: this.location, priority: new SharedArrayBuffer(4) };
+      this.priority = new Int32Array(this.shared.priority);
+      // The guard first: a second emulator must not touch the database at all.
+      this.hold = holdDataDir(Database, dir);
+      try {
+        this.db = openShared(Database, this.location);
+      } catch (err) {
+        this.hold.release();
+        throw err;
+      }
       writeLockFile(dir);
     }
     this.db.exec(`CREATE TABLE IF NOT EXISTS documents (
@@ -82,8 +130,9 @@ export class SqliteStore implements Store {
     };
     this.assets = new SqliteAssetStore(this.db);
     // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
-    // nested transaction is atomic inside the outer one and commits only with it.
-    this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
+    // nested transaction is atomic inside the outer one and commits only with it. IMMEDIATE: see
+    // the module comment.
+    this.runInTransaction = this.db.transaction((fn: () => unknown) => fn()).immediate;
   }
 
   get<T>(collection: string, key: string): T | undefined {
@@ -98,11 +147,11 @@ export class SqliteStore implements Store {
   put<T>(collection: string, key: string, value: T): void {
     const text = JSON.stringify(value);
     if (text === undefined) throw new TypeError(`Cannot store undefined at ${collection}/${key}`);
-    this.stmts.put.run(collection, key, text);
+    this.write(() => this.stmts.put.run(collection, key, text));
   }
 
   delete(collection: string, key: string): boolean {
-    return this.stmts.delete.run(collection, key).changes > 0;
+    return this.write(() => this.stmts.delete.run(collection, key).changes > 0);
   }
 
   list<T>(collection: string, options: ListOptions = {}): StoredEntry<T>[] {
@@ -120,11 +169,32 @@ export class SqliteStore implements Store {
   }
 
   deletePrefix(collection: string, prefix: string): number {
-    return this.stmts.deletePrefix.run(collection, prefix, prefix + MAX_CHAR).changes;
+    return this.write(() => this.stmts.deletePrefix.run(collection, prefix, prefix + MAX_CHAR).changes);
   }
 
   transaction<R>(fn: () => R): R {
-    return this.runInTransaction(fn) as R;
+    return this.write(() => this.runInTransaction(fn) as R);
+  }
+
+  /**
+   * Runs a write (a transaction, or a statement outside one) in its turn: the first connection
+   * counts it in `priority` while it waits for and holds SQLite's lock; a second connection first
+   * waits until no write of the first is waiting or under way. Inside a transaction, it just runs.
+   */
+  private write<R>(fn: () => R): R {
+    const priority = this.priority;
+    if (!priority || this.db.inTransaction) return fn();
+    if (this.isSecond) {
+      for (let waiting = Atomics.load(priority, 0); waiting > 0; waiting = Atomics.load(priority, 0)) Atomics.wait(priority, 0, waiting, YIELD_POLL_MS);
+      return fn();
+    }
+    Atomics.add(priority, 0, 1);
+    try {
+      return fn();
+    } finally {
+      Atomics.sub(priority, 0, 1);
+      Atomics.notify(priority, 0);
+    }
   }
 
   clear(): void {
@@ -146,13 +216,15 @@ export class SqliteStore implements Store {
     this.closed = true;
     this.db.close();
     if (this.dataDir) removeLockFile(this.dataDir);
+    this.hold?.release();
   }
 }
 
-function openExclusive(Database: typeof BetterSqlite3, file: string, dir: string): BetterSqlite3.Database {
+/** Opens the database file in WAL mode, ready for a second connection of this process beside it. */
+function openShared(Database: typeof BetterSqlite3, file: string): BetterSqlite3.Database {
   let db: BetterSqlite3.Database;
   try {
-    db = new Database(file, { timeout: 0 });
+    db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   } catch (err) {
     throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot open the database ${file}: ${(err as Error).message}`);
   }
@@ -160,17 +232,10 @@ function openExclusive(Database: typeof BetterSqlite3, file: string, dir: string
     // Pages of 8 KiB for a new database (an existing one keeps its own): asset rows are ~700 bytes,
     // and 4 KiB pages held five of them with an eighth of each page unused.
     db.pragma('page_size = 8192');
-    // EXCLUSIVE before WAL: no shared-memory index, and the lock is never released until close.
-    db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
-    // Take the write lock now, so a second emulator fails at start-up, not at its first write.
-    db.exec('BEGIN EXCLUSIVE');
-    db.exec('COMMIT');
   } catch (err) {
     db.close();
-    const code = (err as { code?: string }).code ?? '';
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) throw lockedError(dir);
     throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot use the database ${file}: ${(err as Error).message}`);
   }
   return db;

@@ -22,6 +22,12 @@ export interface StoredEntry<T> {
   value: T;
 }
 
+export interface SharedDatabase {
+  file: string;
+  /** A SharedArrayBuffer of one Int32: how many writes of the first connection are waiting or under way. */
+  priority: SharedArrayBuffer;
+}
+
 export interface Store {
   get<T>(collection: string, key: string): T | undefined;
   /** Whether `key` holds a document (without reading and parsing it). */
@@ -41,6 +47,13 @@ export interface Store {
    * in the same database, so its writes join `transaction`.
    */
   readonly assets: AssetStore;
+  /**
+   * When the store is file-backed: its database file, which a second connection in this process
+   * (the import worker's writer, run-writer.ts) may open to write beside this one, and the cell
+   * through which this store's writes go first (SqliteStore's `priority`). Undefined for an
+   * in-memory store, which no second connection can share.
+   */
+  readonly shared?: SharedDatabase;
   /** Drops every document of every collection, and every asset. */
   clear(): void;
   close(): void;

@@ -9,7 +9,8 @@ import type { ImportJobFormat } from '../../import-engine/types';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import type { AssetRow } from '../../store/asset-store';
 import { assetRow } from '../assets/assets';
-import { executeInWorker, portablePayload, validateInWorker } from './import-thread';
+import { executeInWorker, executeWritingInWorker, portablePayload, validateInWorker } from './import-thread';
+import type { RunTarget } from './run-writer';
 
 export interface EngineCallOptions {
   /** Fires when the work must stop (cancel, shutdown, job deleted). */
@@ -59,6 +60,25 @@ export function executeImportRows(
   const portable = portablePayload(files);
   if (portable) return executeInWorker(format, portable, options.sinkBatchSize, { ...options, onRows: write });
   return executeImport<AssetRow>(format, files, { prepare: assetRow, write }, options);
+}
+
+/**
+ * A run of a payload written by an import worker into the store's database file (`target`,
+ * run-writer.ts), when every file can be opened there; undefined otherwise (the caller then
+ * writes on this thread, `executeImportRows`).
+ */
+export function executeImportWriting(
+  format: string,
+  files: PayloadFile[],
+  target: RunTarget,
+  options: EngineCallOptions & {
+    sinkBatchSize: number;
+    onStored: (framesWritten: number) => void;
+    refusal: (reason: 'job' | 'source') => Error;
+  },
+): Promise<ExecutionReport> | undefined {
+  const portable = portablePayload(files);
+  return portable ? executeWritingInWorker(format, portable, options.sinkBatchSize, target, options) : undefined;
 }
 
 export function executeImport<T = Asset>(format: string, files: PayloadFile[], sink: AssetSink<T>, options: EngineCallOptions): Promise<ExecutionReport> {

@@ -22,7 +22,7 @@ import type { ExecutionReport, ValidationReport } from '../../import-engine/repo
 import { COLLECTIONS } from '../names';
 import { STATE, type ImportJobWire, type StoredJob } from '../types';
 import type { Assets } from '../assets/assets';
-import type { Sources } from '../sources/sources';
+import { jobSourceDeleted, type Sources } from '../sources/sources';
 import type { JobDataFiles } from '../import-data-files/import-data-files';
 import * as engine from './engine';
 import {
@@ -42,10 +42,13 @@ import {
 
 /**
  * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record, so
- * a kill leaves whole batches and the job's report counts exactly the assets stored. The batches
- * are written on the request thread, and a request that arrives during one waits for its
- * transaction: 500 assets make that wait a tenth of what 5,000 made it (50 to 90 ms on a quiet
- * machine, seconds under load), for ten times the commits per run (docs/benchmarks.md, issue 27).
+ * a kill leaves whole batches and the job's report counts exactly the assets stored. On a
+ * file-backed store the import worker writes them on its own connection (run-writer.ts), and a
+ * request's write (not its reads) waits for at most the batch being written; on an in-memory
+ * store they are written on the request thread, and every request that arrives during one waits
+ * for its transaction: 500 assets make that wait a tenth of what 5,000 made it (50 to 90 ms on a
+ * quiet machine, seconds under load), for ten times the commits per run (docs/benchmarks.md,
+ * issue 27).
  */
 export const RUN_BATCH_SIZE = 500;
 
@@ -170,7 +173,11 @@ export class ImportJobWork {
             } else {
               j.state = STATE.FAILED;
               j.completeTime = now();
-              j.executionReport = { framesReported: framesWritten, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
+              // The progress record, not what this thread last heard: a run the worker writes
+              // may have committed a batch whose `stored` message is still on its way.
+              const written = this.store.get<RunProgress>(RUN_PROGRESS, name);
+              const framesReported = written?.operation === operation ? written.framesWritten : framesWritten;
+              j.executionReport = { framesReported, totalRowsCount: 0, executionErrors: emptyValidationReport([message]) };
             }
           }),
       },
@@ -278,24 +285,41 @@ export class ImportJobWork {
     } else {
       ctl.progress(`importing ${files.length} file(s)`);
       const status = throttledProgress(ctl);
-      // Each asset becomes its stored row as soon as it is built (in the import worker, when the
-      // payload can be read there): the batch waiting for its transaction holds rows, not the
-      // assets' object graphs. Each batch is written here, in its transaction.
+      const written = (n: number) => {
+        framesWritten = n;
+        progress(n);
+        status.tick(`importing ${files.length} file(s): ${count(n)} assets written`);
+      };
+      // Written by the import worker on its own connection when the store is a file and the
+      // payload can be read there (run-writer.ts: the same checks and progress record per batch).
+      const target = this.store.shared && { database: this.store.shared, job: name, operation: ctl.name, parent, reporter, assetSource: job.assetSource };
+      const inWorker =
+        target &&
+        engine.executeImportWriting(format, files, target, {
+          signal,
+          sinkBatchSize: RUN_BATCH_SIZE,
+          onStored: written,
+          refusal: (reason) => (reason === 'source' && job.assetSource ? jobSourceDeleted(name, job.assetSource, 'running') : new JobGone(name, state)),
+        });
+      // Otherwise each asset becomes its stored row as soon as it is built (in the import worker,
+      // when the payload can be read there): the batch waiting for its transaction holds rows, not
+      // the assets' object graphs. Each batch is written here, in its transaction.
       const write = (rows: AssetRow[]) => {
         if (signal.aborted) throw abortError(signal);
+        let n = framesWritten;
         this.store.transaction(() => {
           this.ownRun(name, ctl.name, state);
           // Its source deleted since the run started: FAILED_PRECONDITION here, which ends the
           // run like any other stop (the job FAILED with it as a job error), and this batch's
           // assets are not written naming a source that is gone.
           this.deps.sources.checkJobSource(name, job.assetSource, 'running');
-          framesWritten += this.deps.assets.upsertRows(parent, reporter, rows);
-          this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten });
+          n += this.deps.assets.upsertRows(parent, reporter, rows);
+          this.store.put<RunProgress>(RUN_PROGRESS, name, { operation: ctl.name, framesWritten: n });
         });
-        progress(framesWritten);
-        status.tick(`importing ${files.length} file(s): ${count(framesWritten)} assets written`);
+        written(n);
       };
-      report = await raceAbort(engine.executeImportRows(format, files, write, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
+      report = await raceAbort(inWorker || engine.executeImportRows(format, files, write, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
+      if (inWorker) this.store.assets.refreshStatistics();
       status.flush();
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };

@@ -1,10 +1,12 @@
 /**
  * Import work off the request thread: a job's validation or run goes to an import worker
- * (import-worker.ts, a worker thread), and this thread only writes the batches of stored rows it
- * sends, each in the caller's transaction. Requests are answered between batches, however large
- * the payload, inline ones included: batches are small (RUN_BATCH_SIZE, import-job-work.ts), and
- * this thread writes one batch per turn of its event loop (WriteQueue), so a request waits for at
- * most one batch's transaction.
+ * (import-worker.ts, a worker thread). A run on a file-backed store is written by the worker on
+ * its own connection (`executeWritingInWorker`, run-writer.ts): this thread only hears of each
+ * batch stored. On an in-memory store, this thread writes the batches of stored rows the worker
+ * sends, each in the caller's transaction (`executeInWorker`): requests are answered between
+ * batches, however large the payload, inline ones included: batches are small (RUN_BATCH_SIZE,
+ * import-job-work.ts), and this thread writes one batch per turn of its event loop (WriteQueue),
+ * so a request waits for at most one batch's transaction.
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
  * the process open), with the engine's modules loaded; a second job at the same time starts a
@@ -20,6 +22,7 @@ import { portableFile, type PayloadFile, type PortableFile } from '../../payload
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
 import type { FromWorker, ToWorker } from './import-worker-protocol';
+import type { RunTarget } from './run-writer';
 
 /** How long a stopped job's worker has to end its job before it is terminated. */
 export const STOP_GRACE_MS = 1_000;
@@ -108,6 +111,10 @@ interface JobCallbacks {
   onProgress?: (p: { rowsRead: number; file: string }) => void;
   /** A run's batch of rows, written in its transaction (synchronously); throwing stops the job with that error. */
   onRows?: (rows: AssetRow[]) => void;
+  /** A run written by the worker: a batch committed, with the frames written so far. */
+  onStored?: (framesWritten: number) => void;
+  /** A run written by the worker stopped by a batch's checks: the error the job ends with. */
+  refusal?: (reason: 'job' | 'source') => Error;
 }
 
 /**
@@ -161,7 +168,7 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
       const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
       worker.removeAllListeners('message');
       worker.on('message', (m: FromWorker) => {
-        if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'validated' && m.type !== 'executed') return;
+        if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'refused' && m.type !== 'validated' && m.type !== 'executed') return;
         clearTimeout(timer);
         releaseWorker(worker);
       });
@@ -194,6 +201,15 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
           return;
         case 'rows':
           writes.push(m.rows);
+          return;
+        case 'stored':
+          callbacks.onStored?.(m.framesWritten);
+          return;
+        case 'refused':
+          if (finish()) {
+            releaseWorker(worker);
+            reject(callbacks.refusal?.(m.reason) ?? new Error(`the import worker refused a batch (${m.reason})`));
+          }
           return;
         case 'validated':
         case 'executed':
@@ -235,4 +251,19 @@ export function executeInWorker(
   callbacks: JobCallbacks & { onRows: (rows: AssetRow[]) => void },
 ): Promise<ExecutionReport> {
   return workerJob<ExecutionReport>({ type: 'execute', format, files, sinkBatchSize, maxInFlight: MAX_BATCHES_IN_FLIGHT }, callbacks);
+}
+
+/**
+ * A run of a portable payload written by the worker itself into the store's database file
+ * (`target`, run-writer.ts): `onStored` hears of each batch committed; a batch's failed checks end
+ * the job with `refusal`'s error.
+ */
+export function executeWritingInWorker(
+  format: string,
+  files: PortableFile[],
+  sinkBatchSize: number,
+  target: RunTarget,
+  callbacks: JobCallbacks & { onStored: (framesWritten: number) => void; refusal: (reason: 'job' | 'source') => Error },
+): Promise<ExecutionReport> {
+  return workerJob<ExecutionReport>({ type: 'execute', format, files, sinkBatchSize, maxInFlight: MAX_BATCHES_IN_FLIGHT, target }, callbacks);
 }

@@ -1,17 +1,21 @@
 /**
  * The messages between the request thread and an import worker (import-worker.ts), one job at a
  * time per worker. The request thread sends the job; the worker reads, validates and, for a run,
- * builds each asset's stored row, sending them in batches; the request thread writes each batch in
- * its transaction and says so (`written`), and the worker keeps at most `maxInFlight` batches
- * unwritten: the pipeline's memory stays bounded however fast the worker parses.
+ * builds each asset's stored row. A run with a `target` (a file-backed store) is written by the
+ * worker itself (run-writer.ts), which tells each batch stored (`stored`) and ends with `refused`
+ * when a batch's checks fail. Without one (an in-memory store), the worker sends the rows in
+ * batches; the request thread writes each batch in its transaction and says so (`written`), and
+ * the worker keeps at most `maxInFlight` batches unwritten: the pipeline's memory stays bounded
+ * however fast the worker parses.
  */
 import type { PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
+import type { RunTarget } from './run-writer';
 
 export type ToWorker =
   | { type: 'validate'; format: string; files: PortableFile[] }
-  | { type: 'execute'; format: string; files: PortableFile[]; sinkBatchSize: number; maxInFlight: number }
+  | { type: 'execute'; format: string; files: PortableFile[]; sinkBatchSize: number; maxInFlight: number; target?: RunTarget }
   /** The oldest batch sent is written: the worker may send another. */
   | { type: 'written' }
   /** Stop the job (cancel, shutdown, a failed write): the worker ends it with `stopped`. */
@@ -20,6 +24,10 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'progress'; rowsRead: number; file: string }
   | { type: 'rows'; rows: AssetRow[] }
+  /** A run with a target: a batch committed, with the frames written so far. */
+  | { type: 'stored'; framesWritten: number }
+  /** A run with a target ended: a batch's checks failed (the run lost its job, or its source is gone). */
+  | { type: 'refused'; reason: 'job' | 'source' }
   | { type: 'validated'; report: ValidationReport }
   | { type: 'executed'; report: ExecutionReport }
   | { type: 'stopped' }

@@ -1,12 +1,14 @@
 /**
  * The import worker: a worker thread that reads, validates and builds an import job's assets, off
- * the thread that answers requests (import-thread.ts starts it and writes what it sends).
+ * the thread that answers requests (import-thread.ts starts it).
  *
  * It takes one job at a time (the protocol: import-worker-protocol.ts). A run turns each asset into
- * its stored row here (assetRow), so the request thread only writes: the two stages overlap, parse
- * on one core and store writes on the other. `abort` stops the job at the engine's next check
- * (between chunks of rows, or while waiting for a batch to be written); the engine's own cleanup
- * (temp databases of a join) runs as on any other stop.
+ * its stored row here (assetRow). On a file-backed store the worker writes each batch itself, on a
+ * connection of its own (run-writer.ts), and the request thread does no part of the run; on an
+ * in-memory store (which no second connection can open) it sends the rows and the request thread
+ * writes them, the two stages overlapping. `abort` stops the job at the engine's next check
+ * (between chunks of rows, between batches, or while waiting for a batch to be written); the
+ * engine's own cleanup (temp databases of a join) runs as on any other stop.
  */
 import { parentPort } from 'worker_threads';
 import * as engine from '../../import-engine';
@@ -15,6 +17,7 @@ import { fromPortable } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import { assetRow } from '../assets/assets';
 import type { FromWorker, ToWorker } from './import-worker-protocol';
+import { RunRefused, RunWriter } from './run-writer';
 
 /** How often the worker tells the rows read (the Operation's message is throttled again there). */
 const PROGRESS_EVERY_MS = 100;
@@ -57,11 +60,28 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
   const format = message.format as ImportJobFormat;
   const rowsRead = progress();
   const onProgress = (p: { rowsRead: number; file: string }) => rowsRead.tick(p);
+  let writer: RunWriter | undefined;
   try {
     if (message.type === 'validate') {
       const report = await engine.validateImport(format, files, { signal, onProgress });
       rowsRead.flush();
       send({ type: 'validated', report });
+    } else if (message.target) {
+      writer = new RunWriter(message.target);
+      const target = writer;
+      const sink: engine.AssetSink<AssetRow> = {
+        prepare: assetRow,
+        write: async (rows) => {
+          signal.throwIfAborted();
+          send({ type: 'stored', framesWritten: target.write(rows) });
+          // A turn of the event loop between batches, so that an `abort` is seen at once.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          signal.throwIfAborted();
+        },
+      };
+      const report = await engine.executeImport(format, files, sink, { signal, sinkBatchSize: message.sinkBatchSize, onProgress });
+      rowsRead.flush();
+      send({ type: 'executed', report });
     } else {
       const { maxInFlight } = message;
       const sink: engine.AssetSink<AssetRow> = {
@@ -83,8 +103,10 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
     }
   } catch (err) {
     if (signal.aborted) send({ type: 'stopped' });
+    else if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
     else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
   } finally {
+    writer?.close();
     job = undefined;
   }
 }

@@ -11,7 +11,7 @@ import type { Assets } from '../assets/assets';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../../operations/operations';
 import { requestHash } from '../../operations/request-ids';
 import { checkRequestId } from '../request-id-rule';
-import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation } from '../../errors';
+import { failedPrecondition, invalidArgument, notFound, alreadyExists, type FieldViolation, type GoogleApiError } from '../../errors';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, parseSourceName, parentOf } from '../names';
 import { RESOURCE_ID, RESOURCE_ID_REASON } from '../../http/names';
 import { STATE, type SourceType, type SourceWire, type StoredJob } from '../types';
@@ -192,15 +192,7 @@ export class Sources {
    */
   checkJobSource(jobName: string, assetSource: string | undefined, action: 'validated' | 'run' | 'running'): void {
     if (assetSource === undefined || this.find(assetSource)) return;
-    const remedy =
-      `create the source ${assetSource} again, or create a new import job whose assetSource is an existing source ` +
-      '(assetSource cannot be changed after the import job is created)';
-    throw failedPrecondition(
-      action === 'running'
-        ? `The assetSource of import job ${jobName}, ${assetSource}, was deleted while the job was running: ` +
-            `the assets not yet written were not imported. To import them, ${remedy}.`
-        : `Import job ${jobName} cannot be ${action}: its assetSource ${assetSource} was deleted. To import its data, ${remedy}.`,
-    );
+    throw jobSourceDeleted(jobName, assetSource, action);
   }
 
   /** ListSources, in the wire shape. */
@@ -269,4 +261,20 @@ export class Sources {
     this.store.put(COLLECTIONS.sources, name, next);
     return next;
   }
+}
+
+/**
+ * The refusal of an import job whose `assetSource` was deleted (`Sources.checkJobSource`; a run
+ * written by the import worker finds it in a batch's transaction, run-writer.ts).
+ */
+export function jobSourceDeleted(jobName: string, assetSource: string, action: 'validated' | 'run' | 'running'): GoogleApiError {
+  const remedy =
+    `create the source ${assetSource} again, or create a new import job whose assetSource is an existing source ` +
+    '(assetSource cannot be changed after the import job is created)';
+  return failedPrecondition(
+    action === 'running'
+      ? `The assetSource of import job ${jobName}, ${assetSource}, was deleted while the job was running: ` +
+          `the assets not yet written were not imported. To import them, ${remedy}.`
+      : `Import job ${jobName} cannot be ${action}: its assetSource ${assetSource} was deleted. To import its data, ${remedy}.`,
+  );
 }

@@ -1,0 +1,65 @@
+/**
+ * A run's batches written by the import worker itself (import-worker.ts), on a connection of its
+ * own to the store's database file: the request thread then does no part of a run's writes, and a
+ * request waits for none of them (reads go on beside the writer's transaction, WAL; a request's
+ * write waits for at most the batch under way: sqlite-store.ts, `priority`).
+ *
+ * Each batch commits in one transaction with the checks and the progress record the request
+ * thread's batches have (import-job-work.ts): the run still owns the job (its progress record
+ * names the run's Operation; the end of the run, a cancel, a deletion and restart recovery each
+ * delete or replace that record in their transaction, which waits for the writer's batch), and
+ * the job's source still exists. So a kill -9 leaves whole batches, the progress record counts
+ * exactly the assets stored, and no batch is written after the job's end was recorded.
+ */
+import { SqliteStore } from '../../store/sqlite-store';
+import type { AssetRow } from '../../store/asset-store';
+import type { SharedDatabase } from '../../store/store';
+import { COLLECTIONS } from '../names';
+import { RUN_PROGRESS, type RunProgress } from './import-job-model';
+
+/** What a worker needs to write a run's batches (sent with the job, import-worker-protocol.ts). */
+export interface RunTarget {
+  /** The store's database (Store.shared). */
+  database: SharedDatabase;
+  job: string;
+  operation: string;
+  parent: string;
+  /** The `sources` every asset gets: the job's assetSource, or the job. */
+  reporter: string;
+  /** The job's assetSource, checked in each batch's transaction. */
+  assetSource?: string;
+}
+
+/** Why a batch was not written: the run no longer owns its job, or the job's source was deleted. */
+export class RunRefused extends Error {
+  constructor(readonly reason: 'job' | 'source') {
+    super(reason === 'job' ? 'the run no longer owns its import job' : "the import job's assetSource was deleted");
+    this.name = 'RunRefused';
+  }
+}
+
+export class RunWriter {
+  private readonly store: SqliteStore;
+  private framesWritten = 0;
+
+  constructor(private readonly target: RunTarget) {
+    this.store = new SqliteStore({ secondConnection: target.database });
+  }
+
+  /** Writes one batch with the run's progress record; returns the frames written so far. Throws RunRefused. */
+  write(rows: AssetRow[]): number {
+    const { job, operation, assetSource } = this.target;
+    this.store.transaction(() => {
+      if (this.store.get<RunProgress>(RUN_PROGRESS, job)?.operation !== operation) throw new RunRefused('job');
+      if (assetSource !== undefined && !this.store.has(COLLECTIONS.sources, assetSource)) throw new RunRefused('source');
+      this.store.assets.upsert(this.target.parent, this.target.reporter, Date.now(), rows);
+      this.store.put<RunProgress>(RUN_PROGRESS, job, { operation, framesWritten: this.framesWritten + rows.length });
+    });
+    this.framesWritten += rows.length;
+    return this.framesWritten;
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
