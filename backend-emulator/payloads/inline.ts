@@ -12,7 +12,7 @@
  * an earlier version) is decoded from that text as before.
  */
 import * as fs from 'fs';
-import { Readable, Transform, type TransformCallback } from 'stream';
+import { Readable, Transform, pipeline, type TransformCallback } from 'stream';
 import type { PayloadFile } from './types';
 
 export interface InlineFile {
@@ -63,13 +63,13 @@ export class Base64Decoder extends Transform {
   }
 }
 
-/** The bytes of the base64 text in the file at `path`, decoded a read at a time. */
+/**
+ * The bytes of the base64 text in the file at `path`, decoded a read at a time. A read error
+ * reaches the reader through the decoder; a reader that stops early (cancel) closes the file.
+ * `pipeline` owns both ends, so neither leaves an error without a listener in the thread.
+ */
 export function base64FileStream(path: string): Readable {
-  const source = fs.createReadStream(path, { highWaterMark: BASE64_CHUNK_CHARS });
-  const decoder = new Base64Decoder();
-  source.on('error', (err) => decoder.destroy(err));
-  decoder.on('close', () => source.destroy());
-  return source.pipe(decoder);
+  return pipeline(fs.createReadStream(path, { highWaterMark: BASE64_CHUNK_CHARS }), new Base64Decoder(), () => undefined);
 }
 
 /**
