@@ -60,7 +60,7 @@ function leanRow(i: number): string {
 }
 
 /** Streams the lean shape's vmInfo.csv of `rows` machines to `file`; returns its size. */
-async function generateLeanVmInfo(file: string, rows: number): Promise<number> {
+export async function generateLeanVmInfo(file: string, rows: number): Promise<number> {
   const out = fs.createWriteStream(file);
   let bytes = 0;
   let chunk = LEAN_HEADER;
@@ -78,7 +78,7 @@ async function generateLeanVmInfo(file: string, rows: number): Promise<number> {
 }
 
 /** The first `rows` machines of `file` (its header and lines), as base64 for an inline payload. */
-function firstRowsBase64(file: string, rows: number): string {
+export function firstRowsBase64(file: string, rows: number): string {
   const text = fs.readFileSync(file, 'utf8');
   let at = 0;
   for (let i = 0; i <= rows && at !== -1; i++) at = text.indexOf('\n', at + 1);

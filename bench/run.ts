@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of the project, each printing its own figures.
- * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, assets, asset-batches, reports, reliability).
+ * `npm run bench -- NAME...` runs only those (validation, iam, import-csv, import-xlsx, hostile, data-files, assets, inline-payload, asset-batches, reports, reliability).
  */
 import { runValidationBench } from './validation';
 
@@ -30,6 +30,9 @@ const BENCHES: Record<string, () => Promise<void>> = {
   },
   async assets() {
     await (await import('./assets')).runAssetsBench();
+  },
+  async 'inline-payload'() {
+    await (await import('./inline-payload')).runInlinePayloadBench();
   },
   async 'asset-batches'() {
     await (await import('./asset-batches')).runAssetBatchesBench();

@@ -28,8 +28,8 @@ export const STATE = {
 
 export interface PayloadFileWire {
   name: string;
-  /** base64 */
-  data: string;
+  /** base64; absent in a stored record whose payload text is kept apart (StoredJob.inlinePayloadFiles). */
+  data?: string;
 }
 
 export interface InlinePayloadWire {
@@ -64,6 +64,18 @@ export interface StoredJob {
   attempt: number;
   /** The Operation of the :validate or :run in progress. */
   activeOperation?: string;
+  /**
+   * Where the base64 text of `job.inlinePayload`'s files is kept, apart from this record
+   * (import-jobs/inline-payload-files.ts); its files' `data` are then absent here. Absent: the
+   * text is in the record (a seeded job, or one an earlier version stored).
+   */
+  inlinePayloadFiles?: InlinePayloadRef;
+}
+
+/** An inline payload kept apart from its job's record: its folder's generation, each file's decoded size. */
+export interface InlinePayloadRef {
+  generation: string;
+  sizes: number[];
 }
 
 export type ImportJobView = 'IMPORT_JOB_VIEW_BASIC' | 'IMPORT_JOB_VIEW_FULL';

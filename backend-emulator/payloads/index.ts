@@ -2,7 +2,7 @@
  * Payload sources: an import job's payload (inline or in object storage) as a list of
  * `PayloadFile`s for the import engine.
  */
-import { inlinePayloadFiles, type InlineFile } from './inline';
+import { inlinePayloadFiles, type InlineFile, type StoredInlineFile } from './inline';
 import { resolveLocalPayload } from './local-storage';
 import { resolveRemotePayload } from './remote-storage';
 import { localEscapeReason, parseGsPath, syntacticEscapeReason } from './storage-path';
@@ -11,13 +11,16 @@ import { usesRemoteStorage, type ResolvedPayload, type StorageSettings } from '.
 export type { FileOrigin, PayloadFile, ResolvedPayload, StorageSettings } from './types';
 export { fromPortable, portableFile, type PortableFile } from './origin';
 export { usesRemoteStorage } from './types';
-export { inlinePayloadFiles, decodedBase64Size, type InlineFile } from './inline';
+export { inlinePayloadFiles, decodedBase64Size, base64FileStream, type InlineFile, type StoredInlineFile } from './inline';
 export { parseGsPath, formatGsPath, type GsPath } from './storage-path';
 export { resetStorageClients } from './remote-storage';
 
-/** A job's payload in wire spelling (exactly one of the two is set). */
+/**
+ * A job's payload in wire spelling (exactly one of the two is set); an inline file's text may be
+ * in a file on disk instead (`StoredInlineFile`: how an import job keeps it).
+ */
 export interface JobPayload {
-  inlinePayload?: { format: string; payload: InlineFile[] };
+  inlinePayload?: { format: string; payload: Array<InlineFile | StoredInlineFile> };
   gcsPayload?: { format: string; path: string };
 }
 

@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import type { Readable } from 'stream';
-import { base64Stream } from './inline';
+import { base64FileStream, base64Stream } from './inline';
 import { remoteStream } from './remote-storage';
 import type { FileOrigin, PayloadFile } from './types';
 
@@ -27,6 +27,8 @@ export function openOrigin(origin: FileOrigin): Readable {
       return fs.createReadStream(origin.path);
     case 'base64':
       return base64Stream(origin.data);
+    case 'base64File':
+      return base64FileStream(origin.path);
     case 'storage':
       // The client is keyed by the environment's emulator host: set it as the request thread saw it.
       if (origin.emulatorHost !== undefined) process.env.STORAGE_EMULATOR_HOST = origin.emulatorHost;

@@ -20,11 +20,13 @@ export interface PayloadFile extends EnginePayloadFile {
 
 /**
  * Where a payload file's bytes are, as plain data (it crosses to a worker thread): a file on
- * disk, base64 text (an inline payload), or an object in storage (with the settings that reach it).
+ * disk, base64 text (an inline payload), a file on disk holding base64 text (an inline payload as
+ * an import job stores it), or an object in storage (with the settings that reach it).
  */
 export type FileOrigin =
   | { kind: 'file'; path: string }
   | { kind: 'base64'; data: string }
+  | { kind: 'base64File'; path: string }
   | { kind: 'storage'; endpoint?: string; emulatorHost?: string; bucket: string; object: string };
 
 /**

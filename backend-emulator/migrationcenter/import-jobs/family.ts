@@ -16,6 +16,7 @@ import { boolQueryParam, objectBody, queryParam } from '../../http/body';
 import { listRequest } from '../../http/list-request';
 import { verbBodyRequestId } from '../request-id-rule';
 import { ImportJobs, parseJobView } from './import-jobs';
+import { InlinePayloadFiles } from './inline-payload-files';
 
 /**
  * Body limit of the routes that take an inline payload (create and patch of import jobs): the
@@ -28,7 +29,10 @@ type JobParams = LocationParams & { importJob: string };
 export const importJobsFamily: Family<'importJobs'> = {
   key: 'importJobs',
   build(scope) {
-    const { ctx } = scope;
+    const { ctx, app } = scope;
+    // Inline payloads' text in the data dir (a temporary folder in memory), apart from the records.
+    const inlineFiles = new InlinePayloadFiles(ctx.config.dataDir);
+    app.addHook('onClose', async () => inlineFiles.close());
     const jobs = new ImportJobs({
       store: scope.store,
       ops: scope.ops,
@@ -37,7 +41,12 @@ export const importJobsFamily: Family<'importJobs'> = {
       storage: scope.storage,
       log: ctx.log,
       dataFiles: scope.domain('importDataFiles'),
+      inlineFiles,
     });
+    // Text no record names (a kill -9 between its write and the commit) never outlives a restart.
+    const swept = jobs.sweepPayloads();
+    if (swept > 0) ctx.log.warn({ payloads: swept }, 'removed inline payloads left by the previous stop');
+    ctx.onReset(() => inlineFiles.clear());
     scope.ops.onRestart(jobs.recovery);
     ctx.seeds.register('importJobs', (value, field) => jobs.seedAll(value, field));
     return jobs;

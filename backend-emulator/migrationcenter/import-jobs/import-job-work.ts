@@ -17,13 +17,14 @@ import {
   type RecoveryHook,
   type ServiceOperations,
 } from '../../operations/operations';
-import { resolvePayload, type ResolvedPayload, type StorageSettings } from '../../payloads';
+import { resolvePayload, type JobPayload, type ResolvedPayload, type StorageSettings } from '../../payloads';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
 import { COLLECTIONS } from '../names';
 import { STATE, type ImportJobWire, type StoredJob } from '../types';
 import type { Assets } from '../assets/assets';
 import { jobSourceDeleted, type Sources } from '../sources/sources';
 import type { JobDataFiles } from '../import-data-files/import-data-files';
+import type { InlinePayloadFiles } from './inline-payload-files';
 import * as engine from './engine';
 import {
   JobGone,
@@ -61,6 +62,8 @@ export interface ImportJobWorkDeps {
   storage: () => StorageSettings;
   /** The job's import data files, read beside its payload. */
   dataFiles?: JobDataFiles;
+  /** Where jobs' inline payloads are kept, apart from their records. */
+  inlineFiles: InlinePayloadFiles;
 }
 
 /** Resolves with `promise` unless `signal` fires first (the promise's later failure is swallowed). */
@@ -226,8 +229,9 @@ export class ImportJobWork {
    * Everything a job's import reads: its payload (inline or gcsPayload) if it has one, then its
    * data files (named by display name; a file with no bytes yet is a job error), in one format.
    */
-  async jobData(job: ImportJobWire): Promise<ResolvedPayload & { format: string }> {
-    const payload: ResolvedPayload = hasPayload(job) ? await resolvePayload(this.deps.storage(), job) : { files: [], errors: [] };
+  async jobData(stored: StoredJob): Promise<ResolvedPayload & { format: string }> {
+    const job = stored.job;
+    const payload: ResolvedPayload = hasPayload(job) ? await resolvePayload(this.deps.storage(), this.payloadOf(stored)) : { files: [], errors: [] };
     const dataFiles = this.deps.dataFiles;
     if (!dataFiles || dataFiles.count(job.name) === 0) return { ...payload, format: payloadFormat(job) };
     const data = dataFiles.payload(job.name);
@@ -235,10 +239,22 @@ export class ImportJobWork {
     return { files: [...payload.files, ...data.files], errors: [...payload.errors, ...data.errors], format };
   }
 
+  /**
+   * The job's payload as the payload sources read it: an inline payload kept apart from the record
+   * is named by its files on disk (opened, and decoded, by the thread that reads them).
+   */
+  private payloadOf(stored: StoredJob): JobPayload {
+    const { job, inlinePayloadFiles: ref } = stored;
+    if (!job.inlinePayload || !ref) return job as JobPayload;
+    const names = job.inlinePayload.payload.map((f) => f.name);
+    return { inlinePayload: { format: job.inlinePayload.format, payload: this.deps.inlineFiles.files(job.name, names, ref) } };
+  }
+
   private async validateWork(name: string, ctl: OperationControl): Promise<WorkEnd> {
     const signal = ctl.signal;
     const state = STATE.VALIDATING;
-    const job = this.ownJob(name, ctl.name, state).job;
+    const stored = this.ownJob(name, ctl.name, state);
+    const job = stored.job;
     if (!hasPayload(job) && (this.deps.dataFiles?.count(name) ?? 0) === 0) {
       // Created without data (it comes later, as data files): nothing to read is a blocking error.
       return new WorkEnd(() =>
@@ -249,7 +265,7 @@ export class ImportJobWork {
       );
     }
     ctl.progress('reading the payload');
-    const { files, errors, format } = await raceAbort(this.jobData(job), signal);
+    const { files, errors, format } = await raceAbort(this.jobData(stored), signal);
     let report: ValidationReport;
     if (files.length === 0) {
       report = emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']);
@@ -275,10 +291,11 @@ export class ImportJobWork {
     const signal = ctl.signal;
     const state = STATE.RUNNING;
     let framesWritten = 0;
-    const job = this.ownJob(name, ctl.name, state).job;
+    const stored = this.ownJob(name, ctl.name, state);
+    const job = stored.job;
     const reporter = job.assetSource ?? name;
     ctl.progress('reading the payload');
-    const { files, errors, format } = await raceAbort(this.jobData(job), signal);
+    const { files, errors, format } = await raceAbort(this.jobData(stored), signal);
     let report: ExecutionReport;
     if (files.length === 0) {
       report = { framesReported: 0, totalRowsCount: 0, executionErrors: emptyValidationReport(errors.length > 0 ? errors : ['the payload has no files']) };

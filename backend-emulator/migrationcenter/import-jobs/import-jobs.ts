@@ -18,13 +18,15 @@
  * Operations: the request returns a not-done Operation, the job shows VALIDATING or RUNNING, and the
  * Operation ends with `google.protobuf.Empty` (or an error) once the job has its final state.
  */
+import { createHash } from 'crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../store/store';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../../operations/operations';
-import { storagePathProblem, type PayloadFile, type StorageSettings } from '../../payloads';
+import { storagePathProblem, type InlineFile, type PayloadFile, type StorageSettings } from '../../payloads';
+import type { WriteRequest } from '../../operations/writes';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from '../names';
-import { STATE, type ImportJobView, type ImportJobWire, type JobState, type StoredJob } from '../types';
+import { STATE, type ImportJobView, type ImportJobWire, type InlinePayloadRef, type InlinePayloadWire, type JobState, type StoredJob } from '../types';
 import { requestHash } from '../../operations/request-ids';
 import { checkRequestId } from '../request-id-rule';
 import { importJobArgsViolations } from '../schemas-bridge';
@@ -35,6 +37,7 @@ import type { Sources } from '../sources/sources';
 import type { Assets } from '../assets/assets';
 import type { DataFileJobs, JobDataFiles } from '../import-data-files/import-data-files';
 import { ImportJobWork } from './import-job-work';
+import type { InlinePayloadFiles } from './inline-payload-files';
 import { readRowCells } from './engine';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
@@ -102,6 +105,29 @@ export interface ImportJobsDeps {
    * read them. Absent: no job has any.
    */
   dataFiles?: JobDataFiles;
+  /** Where inline payloads are kept, apart from the jobs' records (inline-payload-files.ts). */
+  inlineFiles: InlinePayloadFiles;
+}
+
+/** An inline payload as its job's record keeps it when its text is kept apart: the file names only. */
+function withoutText(payload: InlinePayloadWire): InlinePayloadWire {
+  return { format: payload.format, payload: payload.payload.map((f) => ({ name: f.name })) };
+}
+
+/**
+ * The request's fields for its requestId fingerprint, each inline file's text replaced by its
+ * SHA-256: the same request gives the same fingerprint, and the text is hashed in one pass instead
+ * of being copied into the canonical JSON first (2 s of a 100,000-row create under load).
+ */
+function withTextDigests<T extends Partial<ImportJobWire>>(wire: T): T {
+  if (!wire.inlinePayload) return wire;
+  const payload = wire.inlinePayload.payload.map((f) => ({
+    name: f.name,
+    sha256: createHash('sha256')
+      .update(f.data ?? '', 'utf8')
+      .digest('hex'),
+  }));
+  return { ...wire, inlinePayload: { ...wire.inlinePayload, payload } };
 }
 
 export class ImportJobs implements DataFileJobs {
@@ -134,21 +160,46 @@ export class ImportJobs implements DataFileJobs {
     return stored;
   }
 
+  /**
+   * The wire job with its inline payload's text, read back from where it is kept when it is not in
+   * the record (only a FULL view shows the text, so only a FULL view reads it).
+   */
+  private withPayloadText(stored: StoredJob): ImportJobWire {
+    const { job, inlinePayloadFiles: ref } = stored;
+    if (!job.inlinePayload || !ref) return job;
+    const payload = job.inlinePayload.payload.map((f, i) => ({ name: f.name, data: this.deps.inlineFiles.read(job.name, ref, i) }));
+    return { ...job, inlinePayload: { format: job.inlinePayload.format, payload } };
+  }
+
+  private inView(stored: StoredJob, view: ImportJobView): ImportJobWire {
+    return jobInView(view === 'IMPORT_JOB_VIEW_FULL' ? this.withPayloadText(stored) : stored.job, view);
+  }
+
   get(name: string, view: ImportJobView): ImportJobWire {
-    return jobInView(this.mustFind(name).job, view);
+    return this.inView(this.mustFind(name), view);
   }
 
   list(parent: string, request: ListRequest, view: ImportJobView): { importJobs: ImportJobWire[]; nextPageToken?: string } {
-    const all = this.store.list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parent}/importJobs/` }).map((e) => e.value.job);
-    const page = listPage(all, request, JOB_LIST_FIELDS, `importJobs:${parent}`);
-    return { importJobs: page.items.map((j) => jobInView(j, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    const stored = this.store.list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parent}/importJobs/` }).map((e) => e.value);
+    const byJob = new Map(stored.map((s) => [s.job, s]));
+    const page = listPage(
+      stored.map((s) => s.job),
+      request,
+      JOB_LIST_FIELDS,
+      `importJobs:${parent}`,
+    );
+    return { importJobs: page.items.map((j) => this.inView(byJob.get(j)!, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  private readStored(name: string): StoredJob {
+    const value = this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, name);
+    if (!value) throw notFound(RESOURCE_TYPES.importJob, name);
+    return normalizeStored(value);
   }
 
   /** The job as stored, in FULL view (a bare wire job written into the store by hand too); NOT_FOUND otherwise. */
   read(name: string): ImportJobWire {
-    const value = this.store.get<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, name);
-    if (!value) throw notFound(RESOURCE_TYPES.importJob, name);
-    return normalizeStored(value).job;
+    return this.withPayloadText(this.readStored(name));
   }
 
   /** Every job of every project, by name, in FULL view (the console's list). */
@@ -158,7 +209,7 @@ export class ImportJobs implements DataFileJobs {
       (after, limit) => this.store.list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, { after, limit }),
       (e) => e.key,
     );
-    return { items: result.items.map((e) => normalizeStored(e.value).job), nextPageToken: result.nextPageToken };
+    return { items: result.items.map((e) => this.withPayloadText(normalizeStored(e.value))), nextPageToken: result.nextPageToken };
   }
 
   count(): number {
@@ -170,14 +221,18 @@ export class ImportJobs implements DataFileJobs {
    * the reports themselves hold no cell values). Undefined when that row is not there any more.
    */
   async rowCells(name: string, where: RowLocation, signal?: AbortSignal): Promise<RowCells | undefined> {
-    const job = this.read(name);
-    const data = await this.work.jobData(job);
+    const data = await this.work.jobData(this.readStored(name));
     return readRowCells(data.format, data.files, where, signal);
   }
 
   // ------------------------------------------------------------------ create
 
-  create(parent: string, importJobId: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+  /**
+   * An inline payload's text is written to its own files first (inline-payload-files.ts), then
+   * the record naming them commits; text no record names afterwards (a refused or replayed
+   * create) is removed at once.
+   */
+  async create(parent: string, importJobId: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Promise<Operation> {
     const input = inputFields(body);
     const args: Record<string, unknown> = { ...input };
     if (importJobId !== undefined) args.importJobId = importJobId;
@@ -188,9 +243,18 @@ export class ImportJobs implements DataFileJobs {
     const wire = input as Partial<ImportJobWire>;
     if (wire.gcsPayload) this.checkStoragePath(wire.gcsPayload.path);
     const name = `${parent}/importJobs/${id}`;
-    const hash = requestHash('create', name, wire);
+    const hash = requestHash('create', name, withTextDigests(wire));
 
     const write = { parent, target: name, verb: 'create', responseType: TYPES.importJob, requestId: requestId || undefined, requestHash: hash };
+    const text = wire.inlinePayload ? await this.deps.inlineFiles.write(name, wire.inlinePayload.payload as InlineFile[]) : undefined;
+    try {
+      return this.recordCreate(write, parent, name, wire, text);
+    } finally {
+      if (text) this.dropUnlessStored(name, text);
+    }
+  }
+
+  private recordCreate(write: WriteRequest, parent: string, name: string, wire: Partial<ImportJobWire>, text: InlinePayloadRef | undefined): Operation {
     return this.ops.write(write, () => {
       if (this.find(name)) throw alreadyExists(RESOURCE_TYPES.importJob, name);
       // Required (the schema said so above): the source must exist; nothing is created for it.
@@ -203,9 +267,28 @@ export class ImportJobs implements DataFileJobs {
         updateTime: time,
         state: STATE.PENDING,
       } as ImportJobWire);
-      this.store.put<StoredJob>(COLLECTIONS.importJobs, name, { job, attempt: 0 });
+      // The record names the payload's files instead of holding their text; the answer shows it as given.
+      const record: StoredJob = text
+        ? { job: { ...job, inlinePayload: withoutText(job.inlinePayload!) }, attempt: 0, inlinePayloadFiles: text }
+        : { job, attempt: 0 };
+      this.store.put<StoredJob>(COLLECTIONS.importJobs, name, record);
       return job;
     });
+  }
+
+  /** Removes payload text written for `name` that its record does not name (the write was refused, replayed or replaced). */
+  private dropUnlessStored(name: string, text: InlinePayloadRef): void {
+    if (this.find(name)?.inlinePayloadFiles?.generation !== text.generation) this.deps.inlineFiles.remove(name, text);
+  }
+
+  /** Removes inline payload text no record names (a kill -9 between its write and the commit, a delete's leftovers); at start-up. */
+  sweepPayloads(): number {
+    const kept = this.store
+      .list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs)
+      .map((e) => normalizeStored(e.value))
+      .filter((s) => s.inlinePayloadFiles !== undefined)
+      .map((s) => ({ jobName: s.job.name, ref: s.inlinePayloadFiles! }));
+    return this.deps.inlineFiles.sweep(kept);
   }
 
   private checkStoragePath(gsPath: string): void {
@@ -242,7 +325,8 @@ export class ImportJobs implements DataFileJobs {
     return [...paths];
   }
 
-  patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Operation {
+  /** A new inline payload's text is written first, as on create; the text it replaces goes once the patch committed. */
+  async patch(name: string, parent: string, updateMask: string | undefined, requestId: string | undefined, body: Record<string, unknown>): Promise<Operation> {
     requestId = checkRequestId(requestId);
     // Fields outside the mask are ignored, but a name that is no field of ImportJob is refused, as on create.
     const input = inputFields(body);
@@ -256,9 +340,28 @@ export class ImportJobs implements DataFileJobs {
     if (payloadKey && payloadKey in input) changes[payloadKey] = input[payloadKey];
     const wireChanges = changes as Partial<ImportJobWire>;
     const cleared = paths.filter((p) => !isPayload(p) && !(p in input));
-    const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: wireChanges });
+    const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: withTextDigests(wireChanges) });
+    const write = { parent, target: name, verb: 'update', responseType: TYPES.importJob, requestId, requestHash: hash };
+    const text = wireChanges.inlinePayload ? await this.deps.inlineFiles.write(name, wireChanges.inlinePayload.payload as InlineFile[]) : undefined;
+    let replaced: InlinePayloadRef | undefined;
+    try {
+      return this.recordPatch(write, name, { payloadChange, changes, cleared, text }, (ref) => (replaced = ref));
+    } finally {
+      if (text) this.dropUnlessStored(name, text);
+      if (replaced) this.dropUnlessStored(name, replaced);
+    }
+  }
 
-    return this.ops.write({ parent, target: name, verb: 'update', responseType: TYPES.importJob, requestId, requestHash: hash }, () => {
+  /** The patch's transaction; `replacing` learns the payload text the new payload replaces. */
+  private recordPatch(
+    write: WriteRequest,
+    name: string,
+    patch: { payloadChange: boolean; changes: Record<string, unknown>; cleared: string[]; text: InlinePayloadRef | undefined },
+    replacing: (ref: InlinePayloadRef) => void,
+  ): Operation {
+    const { payloadChange, changes, cleared, text } = patch;
+    const wireChanges = changes as Partial<ImportJobWire>;
+    return this.ops.write(write, () => {
       const stored = this.mustFind(name);
       const job = stored.job;
       // Validate the job as it would be, through the same schema as create.
@@ -267,7 +370,9 @@ export class ImportJobs implements DataFileJobs {
       if (job.labels !== undefined) merged.labels = job.labels;
       if (job.assetSource !== undefined) merged.assetSource = job.assetSource;
       if (!payloadChange) {
-        if (job.inlinePayload) merged.inlinePayload = job.inlinePayload;
+        // Text kept apart was checked when it was stored: an empty stand-in keeps the payload's shape.
+        if (job.inlinePayload)
+          merged.inlinePayload = { ...job.inlinePayload, payload: job.inlinePayload.payload.map((f) => ({ name: f.name, data: f.data ?? '' })) };
         if (job.gcsPayload) merged.gcsPayload = job.gcsPayload;
       }
       for (const p of cleared) delete merged[p];
@@ -292,7 +397,13 @@ export class ImportJobs implements DataFileJobs {
       if (payloadChange) {
         delete job.inlinePayload;
         delete job.gcsPayload;
-        if (wireChanges.inlinePayload) job.inlinePayload = wireChanges.inlinePayload;
+        if (stored.inlinePayloadFiles) replacing(stored.inlinePayloadFiles);
+        delete stored.inlinePayloadFiles;
+        if (wireChanges.inlinePayload) {
+          // Its text was written before this transaction (`text`, written whenever there is one).
+          job.inlinePayload = withoutText(wireChanges.inlinePayload);
+          stored.inlinePayloadFiles = text!;
+        }
         if (wireChanges.gcsPayload) job.gcsPayload = wireChanges.gcsPayload;
         job.state = STATE.PENDING;
         delete job.validationReport;
@@ -301,7 +412,9 @@ export class ImportJobs implements DataFileJobs {
       job.updateTime = now();
       stored.job = ordered(job);
       this.store.put(COLLECTIONS.importJobs, name, stored);
-      return stored.job;
+      // The answer shows the payload with its text, as get's FULL view does.
+      if (wireChanges.inlinePayload) return ordered({ ...stored.job, inlinePayload: wireChanges.inlinePayload });
+      return this.withPayloadText(stored);
     });
   }
 
@@ -317,8 +430,10 @@ export class ImportJobs implements DataFileJobs {
     requestId = checkRequestId(requestId);
     const hash = requestHash('delete', name, { force });
     let stopped: string | undefined;
+    let text: InlinePayloadRef | undefined;
     const op = this.ops.write({ parent, target: name, verb: 'delete', responseType: EMPTY_TYPE, requestId, requestHash: hash }, () => {
       const stored = this.mustFind(name);
+      text = stored.inlinePayloadFiles;
       const dataFiles = this.deps.dataFiles?.count(name) ?? 0;
       if (!force && dataFiles > 0) {
         throw failedPrecondition(
@@ -336,6 +451,8 @@ export class ImportJobs implements DataFileJobs {
     if (stopped) this.ops.abortTarget(name, 'deleted');
     // The data files' bytes go once the delete committed (kept if the job still exists: a replay).
     if (!this.find(name)) this.deps.dataFiles?.purge(name);
+    // So does its inline payload's text (a kill -9 before this: swept at the next start).
+    if (text) this.dropUnlessStored(name, text);
     return op;
   }
 

@@ -165,12 +165,17 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
     /** Stops the worker's job; the worker is reused only if it says it stopped in time. */
     const stop = () => {
       post({ type: 'abort' });
-      const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+      let terminated = false;
+      const timer = setTimeout(() => {
+        terminated = true;
+        void worker.terminate();
+      }, STOP_GRACE_MS);
       worker.removeAllListeners('message');
       worker.on('message', (m: FromWorker) => {
         if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'refused' && m.type !== 'validated' && m.type !== 'executed') return;
         clearTimeout(timer);
-        releaseWorker(worker);
+        // Its end can still arrive after the grace ran out: a worker being terminated is never reused.
+        if (!terminated) releaseWorker(worker);
       });
     };
     const onAbort = () => {

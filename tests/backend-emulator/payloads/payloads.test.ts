@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Readable } from 'stream';
 import { decodedBase64Size, inlinePayloadFiles, parseGsPath, resolvePayload, storagePathProblem, usesRemoteStorage } from '../../../backend-emulator/payloads';
+import { Base64Decoder } from '../../../backend-emulator/payloads/inline';
 import { tempDir } from '../../support/migrationcenter';
 
 async function text(stream: Readable): Promise<string> {
@@ -23,6 +24,39 @@ describe('inline payloads', () => {
 
   test.each(['', 'YQ==', 'YWI=', 'YWJj', 'YWJjZA=='])('decodedBase64Size(%j) matches the decoded length', (b64) => {
     expect(decodedBase64Size(b64)).toBe(Buffer.from(b64, 'base64').length);
+  });
+
+  test("a file holding the base64 text (how an import job keeps it) decodes to the same bytes, whatever the read's boundaries", async () => {
+    // 700,001 bytes: its base64 (933,336 characters, padded) spans several reads of the file.
+    const bytes = Buffer.from(Array.from({ length: 700_001 }, (_, i) => (i * 7919) % 256));
+    const dir = tempDir('inline-file-');
+    try {
+      for (const [name, data] of [
+        ['padded', bytes.toString('base64')],
+        ['url-safe, unpadded', bytes.toString('base64url')],
+      ]) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, data);
+        const [payloadFile] = inlinePayloadFiles([{ name: 'vmInfo.csv', path: file, size: bytes.length }]);
+        const chunks: Buffer[] = [];
+        for await (const c of payloadFile.open()) chunks.push(Buffer.from(c));
+        expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+        expect(payloadFile.origin).toEqual({ kind: 'base64File', path: file });
+      }
+      // Split by hand at every offset of a group: the decoder keeps the rest for the next chunk.
+      const data = Buffer.from('abcdefg').toString('base64');
+      for (let cut = 0; cut <= data.length; cut++) {
+        const decoder = new Base64Decoder();
+        const out: Buffer[] = [];
+        decoder.on('data', (c: Buffer) => out.push(c));
+        decoder.write(Buffer.from(data.slice(0, cut)));
+        decoder.end(Buffer.from(data.slice(cut)));
+        await new Promise((r) => decoder.on('end', r));
+        expect(Buffer.concat(out).toString()).toBe('abcdefg');
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,126 @@
+/**
+ * The base64 text of import jobs' inline payloads, on disk, apart from the jobs' records:
+ * `<dataDir>/inline-payloads/` (a temporary directory, removed on close, for an in-memory emulator).
+ *
+ *   <hash of the job name>-<generation>/<index>   the text of payload file `index` of one payload
+ *
+ * A job's record names its payload's generation (StoredJob.inlinePayloadFiles). A record read for
+ * every `operations.get` poll, every state change and every job `get` stays small however large the
+ * payload: the text (13.6 MB of base64 for 100,000 machines) is written once, at create or at a
+ * patch of the payload, and read by the import that opens it (in its worker thread, by path).
+ *
+ * A payload is written and fsynced before the store transaction that names it commits, so a record
+ * never names text that a kill -9 could lose; text no record names (a create refused or replayed,
+ * a kill -9 between the write and the commit, a job deleted while the emulator was down) is removed
+ * after the write or swept at start-up. Each payload has its own folder, so removing one never
+ * touches another being written for the same job name.
+ */
+import { createHash, randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { InlineFile, StoredInlineFile } from '../../payloads';
+import { decodedBase64Size } from '../../payloads';
+import { makeTempFolder } from '../../temp-folders';
+import type { InlinePayloadRef } from '../types';
+
+const hash = (name: string): string => createHash('sha256').update(name).digest('hex').slice(0, 40);
+
+export class InlinePayloadFiles {
+  /** The folder that holds everything (`<dataDir>/inline-payloads`). */
+  readonly root: string;
+  private readonly ownsRoot: boolean;
+
+  /** `dataDir` undefined: a temporary directory, removed by `close()`. */
+  constructor(dataDir: string | undefined) {
+    this.root = dataDir ? path.join(dataDir, 'inline-payloads') : makeTempFolder('inline-payloads');
+    this.ownsRoot = !dataDir;
+    fs.mkdirSync(this.root, { recursive: true });
+  }
+
+  private folder(jobName: string, generation: string): string {
+    return path.join(this.root, `${hash(jobName)}-${generation}`);
+  }
+
+  /** The file of payload file `index` of a stored payload, with its name and decoded size. */
+  files(jobName: string, names: readonly string[], ref: InlinePayloadRef): StoredInlineFile[] {
+    const folder = this.folder(jobName, ref.generation);
+    return names.map((name, i) => ({ name, path: path.join(folder, String(i)), size: ref.sizes[i] ?? 0 }));
+  }
+
+  /** The base64 text of payload file `index` (a FULL view of the job shows it). */
+  read(jobName: string, ref: InlinePayloadRef, index: number): string {
+    return fs.readFileSync(path.join(this.folder(jobName, ref.generation), String(index)), 'latin1');
+  }
+
+  /**
+   * Writes a payload's text under a new generation and fsyncs it (off the request thread: the
+   * writes and fsyncs run in libuv's pool). Nothing names it until a record does.
+   */
+  async write(jobName: string, files: readonly InlineFile[]): Promise<InlinePayloadRef> {
+    const generation = randomBytes(8).toString('hex');
+    const folder = this.folder(jobName, generation);
+    await fs.promises.mkdir(folder);
+    try {
+      for (const [i, file] of files.entries()) {
+        const handle = await fs.promises.open(path.join(folder, String(i)), 'wx', 0o600);
+        try {
+          await handle.writeFile(file.data, 'latin1');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }
+      await syncFolder(folder);
+      await syncFolder(this.root);
+    } catch (err) {
+      this.remove(jobName, { generation, sizes: [] });
+      throw err;
+    }
+    return { generation, sizes: files.map((f) => decodedBase64Size(f.data)) };
+  }
+
+  /** Removes one payload's text (gone already: nothing to do). */
+  remove(jobName: string, ref: InlinePayloadRef): void {
+    fs.rmSync(this.folder(jobName, ref.generation), { recursive: true, force: true });
+  }
+
+  /**
+   * Removes every payload that none of `kept` (job name and generation, from the records the store
+   * holds) names; returns how many went. Run at start-up, before any request.
+   */
+  sweep(kept: Iterable<{ jobName: string; ref: InlinePayloadRef }>): number {
+    const keep = new Set<string>();
+    for (const { jobName, ref } of kept) keep.add(path.basename(this.folder(jobName, ref.generation)));
+    let removed = 0;
+    for (const entry of fs.readdirSync(this.root)) {
+      if (keep.has(entry)) continue;
+      fs.rmSync(path.join(this.root, entry), { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  /** Every payload folder (tests check that nothing is left behind). */
+  listAll(): string[] {
+    return fs.readdirSync(this.root).sort();
+  }
+
+  /** Removes every payload (the emulator's reset). */
+  clear(): void {
+    this.sweep([]);
+  }
+
+  close(): void {
+    if (this.ownsRoot) fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** fsync of a folder, so that the names written in it survive a crash. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await fs.promises.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
