@@ -9,16 +9,6 @@ const path = require('node:path');
 if (!process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = path.join(__dirname, 'node_modules', '.cache', 'node-compile-cache');
 require('node:module').enableCompileCache?.(process.env.NODE_COMPILE_CACHE);
 
-/*
- * A larger young generation for the workers (inherited through NODE_OPTIONS, as are the processes
- * the tests spawn): every test file loads its own copy of the app's modules, garbage a file later,
- * and with V8's default 16 MiB semi-spaces the scavenges that promote it took a tenth of a worker's
- * CPU. 32 MiB cut a run of three route test files from 20 to 17.5 CPU-s (docs/benchmarks.md).
- */
-if (!/--max-semi-space-size/.test(process.env.NODE_OPTIONS ?? '')) {
-  process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=32`.trim();
-}
-
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/tests'],
