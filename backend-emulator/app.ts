@@ -90,6 +90,26 @@ export const SERVICE_MODULES: ServiceModule[] = [
   { name: 'console', load: () => optionalRoutes('./console/routes', 'consoleRoutes') },
 ];
 
+/**
+ * fastify's default schema compiler factories, required at their first use instead of at every
+ * app's construction (where fastify requires them even when no route has a schema).
+ */
+type SchemaCompilerFactory = (...args: unknown[]) => unknown;
+const lazySchemaCompilers: Record<'buildValidator' | 'buildSerializer', SchemaCompilerFactory> = {
+  buildValidator: (...args) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const factory = (require('@fastify/ajv-compiler') as () => SchemaCompilerFactory)();
+    lazySchemaCompilers.buildValidator = factory;
+    return factory(...args);
+  },
+  buildSerializer: (...args) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const factory = (require('@fastify/fast-json-stringify-compiler') as () => SchemaCompilerFactory)();
+    lazySchemaCompilers.buildSerializer = factory;
+    return factory(...args);
+  },
+};
+
 export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
   const inMemory = options.inMemory ?? options.dataDir === undefined;
   return defaultConfig({
@@ -135,6 +155,10 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
       routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
       frameworkErrors: frameworkErrorHandler,
       clientErrorHandler,
+      // No route declares a fastify schema (the Google front end and the domains check input):
+      // the default compilers (Ajv, fast-json-stringify, ~100 modules) are loaded only if one does.
+      // (typed loosely: the factories' own types are overloads the wrappers only pass through)
+      schemaController: { compilersFactory: lazySchemaCompilers as never },
     }) as unknown as FastifyInstance;
   } catch (err) {
     if (ownsStore) store.close();
