@@ -31,6 +31,7 @@ import Database from 'better-sqlite3';
 import { buildEmulatorApp } from '../backend-emulator/app';
 import { migrationCenterOf } from '../backend-emulator/migrationcenter/routes';
 import { ASSET_KEYED_TABLES, ASSET_TABLES_SQL } from '../backend-emulator/store/sqlite-assets';
+import { DATABASE_PRAGMAS } from '../backend-emulator/store/sqlite-store';
 
 const ASSETS = Number(process.env.ASSET_BATCH_BENCH_ASSETS ?? 10_000);
 const BATCH = 1000;
@@ -127,12 +128,9 @@ async function emulatorRuns(dir: string): Promise<{ update: Medians; remove: Med
 async function bareRuns(dir: string, indexes: 'emulator' | 'one'): Promise<{ update: Medians; remove: Medians }> {
   const db = new Database(path.join(dir, `floor-${indexes}.sqlite`));
   try {
-    // The store's settings (sqlite-store.ts openExclusive, sqlite-assets.ts): the same page size,
-    // journal, fsyncs, locking (no shared-memory WAL index) and page cache.
-    db.pragma('page_size = 8192');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    // The store's settings (sqlite-store.ts DATABASE_PRAGMAS, sqlite-assets.ts): the same page
+    // size, journal, fsyncs and page cache.
+    for (const pragma of DATABASE_PRAGMAS) db.pragma(pragma);
     db.pragma('cache_size = -32768');
     if (indexes === 'emulator') db.exec(ASSET_TABLES_SQL);
     else

@@ -17,6 +17,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { compiledCli, spawnListening, type CliProcess } from '../support/cli-process';
+import { DATABASE_PRAGMAS } from '../backend-emulator/store/sqlite-store';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -124,10 +125,7 @@ app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening 
 const DURABLE_TABLE = `
 function openDurable(file) {
   const db = new (require('better-sqlite3'))(file, { timeout: 0 });
-  db.pragma('page_size = 8192');
-  db.pragma('locking_mode = EXCLUSIVE');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  for (const pragma of ${JSON.stringify(DATABASE_PRAGMAS)}) db.pragma(pragma);
   db.exec('CREATE TABLE IF NOT EXISTS documents (collection TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID');
   const put = db.prepare('INSERT INTO documents (collection, key, value) VALUES (?, ?, ?) ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value');
   return { db, put };
