@@ -27,6 +27,7 @@ import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { generateVmInfo } from './import-csv';
+import { latencyOf, probe, processRssBytes, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.ASSETS_BENCH_ROWS ?? 600_000);
@@ -83,39 +84,6 @@ export function firstRowsBase64(file: string, rows: number): string {
   let at = 0;
   for (let i = 0; i <= rows && at !== -1; i++) at = text.indexOf('\n', at + 1);
   return Buffer.from(at === -1 ? text : text.slice(0, at + 1)).toString('base64');
-}
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-interface Latency {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function latencyOf(ms: number[]): Latency {
-  return { count: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.length ? Math.max(...ms) : NaN };
-}
-
-/**
- * A concurrent client: GETs `url` one after the other, 10 ms apart, until `stop()`; returns each
- * request's latency (ms). Two of these run beside an import: operations.get and getIamPolicy.
- */
-async function probe(url: string, stop: () => boolean): Promise<number[]> {
-  const times: number[] = [];
-  while (!stop()) {
-    const t0 = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
-    times.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return times;
 }
 
 function seconds(start: bigint): number {
@@ -211,16 +179,6 @@ interface EmulatorFigures {
   startRss: number;
 }
 
-/** VmRSS of a process, from /proc (Linux): the emulator is measured from outside, as it runs. */
-function rssOf(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * The emulator as users run it: the compiled CLI in a process of its own, with a durable data
  * dir, reached over HTTP; its RSS sampled every 50 ms from /proc.
@@ -228,10 +186,10 @@ function rssOf(pid: number): number {
 async function emulatorOverHttp(dataDir: string, storageDir: string, options: { pages: boolean; inline?: string }): Promise<EmulatorFigures> {
   const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--storage-dir', storageDir, '--log-level', 'silent'], {}, 60_000);
   const pid = server.child.pid as number;
-  let peak = rssOf(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
+  let peak = processRssBytes(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, processRssBytes(pid))), 50);
   try {
-    const startRss = rssOf(pid);
+    const startRss = processRssBytes(pid);
     const req = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
       const res = await fetch(`${server.url}${url}`, {
         method,

@@ -12,51 +12,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstRowsBase64, generateLeanVmInfo } from './assets';
+import { latencyOf, probe, processCpuSeconds, processRssBytes, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.INLINE_BENCH_ROWS ?? 100_000);
 const PARENT = 'projects/bench/locations/us-central1';
 const POLICY = 'projects/bench/locations/global/endpointPolicies/ep-bench';
-
-interface Latency {
-  count: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function latencyOf(ms: number[]): Latency {
-  const sorted = [...ms].sort((x, y) => x - y);
-  const at = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
-  return { count: ms.length, p50: at(50), p99: at(99), max: sorted.length ? sorted[sorted.length - 1] : NaN };
-}
-
-/** GETs `url` one after the other, 10 ms apart, until `stop()`; each request's latency (ms). */
-async function probe(url: () => string | undefined, stop: () => boolean): Promise<number[]> {
-  const times: number[] = [];
-  while (!stop()) {
-    const target = url();
-    if (target) {
-      const t0 = performance.now();
-      const res = await fetch(target);
-      await res.arrayBuffer();
-      times.push(performance.now() - t0);
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return times;
-}
-
-/** The process's user+system CPU seconds, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : 0;
-}
 
 const loads = () =>
   os
@@ -78,9 +39,9 @@ export async function runInlinePayloadBench(): Promise<void> {
   const dataDir = path.join(root, 'data');
   const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'], {}, 60_000);
   const pid = server.child.pid as number;
-  let peak = rssOf(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
-  const startRss = rssOf(pid);
+  let peak = processRssBytes(pid);
+  const sampler = setInterval(() => (peak = Math.max(peak, processRssBytes(pid))), 50);
+  const startRss = processRssBytes(pid);
   const req = async (method: 'GET' | 'POST', url: string, payload?: string) => {
     const res = await fetch(`${server.url}${url}`, { method, headers: payload !== undefined ? { 'content-type': 'application/json' } : {}, body: payload });
     const text = await res.text();
@@ -98,7 +59,7 @@ export async function runInlinePayloadBench(): Promise<void> {
   const step = async (label: string, send: () => Promise<{ name: string; done?: boolean }>) => {
     const current: { op?: string } = {};
     let done = false;
-    const cpu0 = cpuSeconds(pid);
+    const cpu0 = processCpuSeconds(pid);
     const t0 = performance.now();
     const probes = Promise.all([
       probe(
@@ -114,7 +75,7 @@ export async function runInlinePayloadBench(): Promise<void> {
     current.op = started.name;
     const ended = started.done ? started : await waitOp(started.name);
     const wall = (performance.now() - t0) / 1000;
-    const cpu = cpuSeconds(pid) - cpu0;
+    const cpu = processCpuSeconds(pid) - cpu0;
     done = true;
     const [opTimes, iamTimes] = await probes;
     if (ended.error) throw new Error(`${label} failed: ${JSON.stringify(ended.error)}`);

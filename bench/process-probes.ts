@@ -1,0 +1,62 @@
+/**
+ * What the import benchmarks read from outside the emulator's process: the latency a concurrent
+ * client sees, and the process's CPU time and resident memory (Linux /proc).
+ */
+import * as fs from 'node:fs';
+
+export interface Latency {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** The percentile `p` of `values` (nearest rank; NaN for none). */
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Count, median, 99th percentile and maximum of latencies in ms. */
+export function latencyOf(ms: number[]): Latency {
+  return { count: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99), max: ms.length ? Math.max(...ms) : NaN };
+}
+
+/**
+ * A concurrent client: GETs `url` one after the other, 10 ms apart, until `stop()`; returns each
+ * request's latency (ms). A function `url` is asked before each request (undefined: not yet known,
+ * nothing sent).
+ */
+export async function probe(url: string | (() => string | undefined), stop: () => boolean): Promise<number[]> {
+  const times: number[] = [];
+  while (!stop()) {
+    const target = typeof url === 'string' ? url : url();
+    if (target) {
+      const t0 = performance.now();
+      const res = await fetch(target);
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return times;
+}
+
+/** VmRSS of a process in bytes, or 0 when /proc cannot tell (the process ended, not Linux). */
+export function processRssBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU time (user + system) a process has used, in seconds (USER_HZ = 100 on Linux). */
+export function processCpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
