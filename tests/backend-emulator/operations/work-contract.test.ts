@@ -60,53 +60,39 @@ function untilAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('stopped'))));
 }
 
+/** Starts `work` on TARGET, whose failed state the work's stop records (thingState). */
+function startOnTarget(work: Parameters<typeof ops.start>[0]['work']): ReturnType<typeof ops.start> {
+  return ops.start({ parent: PARENT, target: TARGET, verb: 'run', responseType: EMPTY_TYPE, state: thingState(), work });
+}
+
 const getOp = async (name: string): Promise<any> => (await call(app, 'GET', `/v9/${name}`)).body;
 
 /** Starts work on TARGET that runs until it is aborted; resolves once the work has begun. */
 async function startUntilAborted(): Promise<{ name: string }> {
   const started = deferred();
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: (ctl) => {
-      started.resolve();
-      return untilAborted(ctl.signal);
-    },
+  const op = startOnTarget((ctl) => {
+    started.resolve();
+    return untilAborted(ctl.signal);
   });
   await started.promise;
   return op;
 }
 
 test('WorkEnd: the final state and the Operation commit together; the waiter sees both', async () => {
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: async () => new WorkEnd(() => store.put(THINGS, TARGET, { state: 'DONE' })),
-  });
+  const op = startOnTarget(async () => new WorkEnd(() => store.put(THINGS, TARGET, { state: 'DONE' })));
   const done = await ops.settled(op.name);
   expect(done).toMatchObject({ done: true, response: { '@type': EMPTY_TYPE } });
   expect(store.get(THINGS, TARGET)).toEqual({ state: 'DONE' });
 });
 
 test('a final state that cannot be written (the resource is gone) ends the Operation with that error and writes nothing', async () => {
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: async () =>
+  const op = startOnTarget(
+    async () =>
       new WorkEnd(() => {
         store.put(THINGS, TARGET, { state: 'HALF' });
         throw new GoogleApiError('ABORTED', 'gone meanwhile');
       }),
-  });
+  );
   await ops.settled(op.name);
   expect(await getOp(op.name)).toMatchObject({ done: true, error: { code: 10, message: 'gone meanwhile' } });
   expect(store.get(THINGS, TARGET)).toBeUndefined();
@@ -128,17 +114,10 @@ test(':cancel records the stop before it answers: the work, still running, finds
   const started = deferred();
   const release = deferred();
   // Work that does not listen to its signal: it ends only when the test releases it, with a state of its own.
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: async () => {
-      started.resolve();
-      await release.promise;
-      return new WorkEnd(() => store.put(THINGS, TARGET, { state: 'DONE' }), undefined, { late: true });
-    },
+  const op = startOnTarget(async () => {
+    started.resolve();
+    await release.promise;
+    return new WorkEnd(() => store.put(THINGS, TARGET, { state: 'DONE' }), undefined, { late: true });
   });
   await started.promise;
   expect((await call(app, 'POST', `/v9/${op.name}:cancel`, {})).status).toBe(200);
@@ -165,15 +144,8 @@ test("abortTarget(…, 'deleted') ends the work's Operation with the domain's go
 });
 
 test('a failure that is no GoogleApiError is INTERNAL naming the resource; the resource records it', async () => {
-  const op = ops.start({
-    parent: PARENT,
-    target: TARGET,
-    verb: 'run',
-    responseType: EMPTY_TYPE,
-    state: thingState(),
-    work: async () => {
-      throw new Error('disk on fire');
-    },
+  const op = startOnTarget(async () => {
+    throw new Error('disk on fire');
   });
   await ops.settled(op.name);
   const message = 'busying stopped by an internal error: disk on fire';
