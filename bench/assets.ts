@@ -27,7 +27,7 @@ import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { generateVmInfo } from './import-csv';
-import { latencyOf, probe, processRssBytes, type Latency } from './process-probes';
+import { emulatorRest, latencyOf, probe, processRssBytes, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.ASSETS_BENCH_ROWS ?? 600_000);
@@ -190,23 +190,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
   const sampler = setInterval(() => (peak = Math.max(peak, processRssBytes(pid))), 50);
   try {
     const startRss = processRssBytes(pid);
-    const req = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${url}`, {
-        method,
-        headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-      return JSON.parse(text);
-    };
-    const waitOp = async (name: string) => {
-      for (;;) {
-        const op = await req('GET', `/v1alpha1/${name}`);
-        if (op.done) return op;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    const { req, waitOp } = emulatorRest(server.url);
     /** `verb` on a job until its Operation is done, with the concurrent client beside it. */
     const timedImport = async (job: string, verb: 'validate' | 'run'): Promise<ImportFigures & { op: any }> => {
       const start = process.hrtime.bigint();

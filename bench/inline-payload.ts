@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstRowsBase64, generateLeanVmInfo } from './assets';
-import { latencyOf, probe, processCpuSeconds, processRssBytes, type Latency } from './process-probes';
+import { emulatorRest, latencyOf, probe, processCpuSeconds, processRssBytes, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.INLINE_BENCH_ROWS ?? 100_000);
@@ -42,19 +42,7 @@ export async function runInlinePayloadBench(): Promise<void> {
   let peak = processRssBytes(pid);
   const sampler = setInterval(() => (peak = Math.max(peak, processRssBytes(pid))), 50);
   const startRss = processRssBytes(pid);
-  const req = async (method: 'GET' | 'POST', url: string, payload?: string) => {
-    const res = await fetch(`${server.url}${url}`, { method, headers: payload !== undefined ? { 'content-type': 'application/json' } : {}, body: payload });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-    return JSON.parse(text);
-  };
-  const waitOp = async (name: string) => {
-    for (;;) {
-      const op = await req('GET', `/v1alpha1/${name}`);
-      if (op.done) return op;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
+  const { req, waitOp } = emulatorRest(server.url);
   /** `send` with the probes beside it until it resolves (and its Operation, if any, is done). */
   const step = async (label: string, send: () => Promise<{ name: string; done?: boolean }>) => {
     const current: { op?: string } = {};

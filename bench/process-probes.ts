@@ -60,3 +60,32 @@ export function processCpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+/**
+ * A bench's REST calls to a running emulator: `req` answers the parsed JSON (a string body is sent
+ * as it is, anything else as JSON) and throws on any status but 200; `waitOp` polls an Operation
+ * until it is done.
+ */
+export function emulatorRest(baseUrl: string): {
+  req: (method: 'GET' | 'POST', url: string, body?: unknown) => Promise<any>;
+  waitOp: (name: string) => Promise<any>;
+} {
+  const req = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+    const res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+      body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
+    return JSON.parse(text);
+  };
+  const waitOp = async (name: string) => {
+    for (;;) {
+      const op = await req('GET', `/v1alpha1/${name}`);
+      if (op.done) return op;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { req, waitOp };
+}
