@@ -119,7 +119,7 @@ describe('the exports map', () => {
   });
 
   it('keeps the sources and tests private', () => {
-    expect([resolve('google-native-local/backend-emulator/cli.ts'), resolve('google-native-local/tests/package/files.test.ts')]).toEqual([
+    expect([resolve('google-native-local/backend-emulator/cli.ts'), resolve('google-native-local/tests/package/files.process.test.ts')]).toEqual([
       'ERR_PACKAGE_PATH_NOT_EXPORTED',
       'ERR_PACKAGE_PATH_NOT_EXPORTED',
     ]);

@@ -1,7 +1,7 @@
 /**
  * Access, over the compiled CLI as users run it. What tests/backend-emulator/auth/auth.test.ts (in-process:
  * 401 without or with an unknown token, 403 naming the permission, admin routes, tokens absent from
- * a debug log stream) and tests/backend-emulator/cli.test.ts (401 over HTTP, the warning for a non-loopback
+ * a debug log stream) and tests/backend-emulator/cli.process.test.ts (401 over HTTP, the warning for a non-loopback
  * --host) already prove is not repeated; this adds:
  * - the real log output of `--log-level info` on stderr, grepped for every token used, including
  *   tokens sent where the emulator does not read them (`?access_token=`, `?key=`) and refused ones;
