@@ -2,8 +2,8 @@
  * The console as a new user meets it, in Debian's Chromium: an empty emulator (empty forms, an
  * empty state, no counts), then one holding data in a project that is not "p1" (the views open
  * on it), a job that never ran sharing its source with one that ran (it produced nothing), an
- * asset's labels, the OS family in words, the sort options named for what they sort by, and the
- * performance chart's axis labels inside the chart.
+ * asset's labels, the OS family in words, the sort options named for what they sort by, the
+ * performance chart's axis labels inside the chart; the header at 1280 and 1024 px, one line per item.
  */
 import type { Browser, Page } from 'playwright-core';
 import type { RunningEmulator } from '../../backend-emulator';
@@ -146,5 +146,34 @@ describe('an emulator holding data in projects/acme/locations/europe-west1', () 
       { text: '50%', inside: true },
       { text: '100%', inside: true },
     ]);
+  });
+
+  it('the header at 1280 and 1024 px: each item on one line, the page never wider than the window', async () => {
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${emulator.url}/#view=reports`);
+      await waitText(page, '#summary', /assets?$/);
+      // Lines of text per header item: its text's boxes, top to bottom, a new line where a box
+      // starts below the line so far (the counts once squeezed into a six-line column and pushed
+      // Refresh out of the window at 1280 px).
+      const lines = await page.locator('header.top h1, header.top nav, #summary, header.top label.token').evaluateAll((items) =>
+        items.map((item) => {
+          const range = item.ownerDocument.createRange();
+          range.selectNodeContents(item);
+          const boxes = [...range.getClientRects()].filter((box) => box.width > 0).sort((a, b) => a.top - b.top);
+          let count = 0;
+          let lineBottom = -Infinity;
+          for (const box of boxes) {
+            if (box.top >= lineBottom) count += 1;
+            lineBottom = box.top >= lineBottom ? box.bottom : Math.max(lineBottom, box.bottom);
+          }
+          return count;
+        }),
+      );
+      expect({ width, lines }).toEqual({ width, lines: [1, 1, 1, 1] });
+      const widths = await page.locator('html').evaluate((html) => [html.scrollWidth, html.clientWidth]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });
