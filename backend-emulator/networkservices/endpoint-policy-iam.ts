@@ -49,6 +49,13 @@ export class EndpointPolicyIam {
     return this.iamPolicies.get(name, version);
   }
 
+  /** `getIamPolicy`'s answer as ProtoJSON text, what the route sends (IamPolicies.getText). */
+  getIamPolicyText(name: string, rawVersion: string | undefined): string {
+    const version = parseRequestedVersion(rawVersion);
+    this.target(name);
+    return this.iamPolicies.getText(name, version);
+  }
+
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {
     this.target(name);
     return this.iamPolicies.set(name, body, { principal: principal?.member, roleRule: endpointPolicyRoleRule });

@@ -16,6 +16,7 @@ import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
 import { schemaViolations } from '../http/validation';
 import { jsonFieldPath } from '../http/protojson';
+import { AnswerTexts } from '../http/answer-text';
 import { IAM_POLICIES, readStoredPolicy, type Binding, type Expr, type StoredPolicy } from '../auth/policy-records';
 
 // The stored record and its reader live in auth/ (which reads them to authorize, and is below
@@ -404,11 +405,26 @@ function iamPolicyHistory(store: Store, resource: string): HistoryEntry[] {
  * the clearing that goes with a resource's deletion, seeds, and the history the admin API shows.
  */
 export class IamPolicies {
+  /** getIamPolicy's answers as text, by requested version and resource (http/answer-text.ts). */
+  private readonly answers = new AnswerTexts();
+
   constructor(private readonly store: Store) {}
 
   /** The stored policy of `resource` as read at `requestedVersion`. */
   get(resource: string, requestedVersion: number): Policy {
     return getIamPolicy(this.store, resource, requestedVersion);
+  }
+
+  /**
+   * `get`'s answer as ProtoJSON text. The record is read from the store every time; the text is
+   * made again whenever the record's version differs from the one it was made from: its revision,
+   * etag and update time, which every accepted write changes (a write gets the next revision and
+   * a new etag; a store emptied by reset starts again at revision 1 with another random etag).
+   */
+  getText(resource: string, requestedVersion: number): string {
+    const stored = readStoredPolicy(this.store, resource);
+    const version = stored === undefined ? '' : `${stored.revision} ${stored.etag} ${stored.updateTime}`;
+    return this.answers.text(`${requestedVersion} ${resource}`, version, () => viewPolicy(stored, requestedVersion));
   }
 
   /** The stored record (etag, revision) of `resource`'s policy, if any was ever written. */
