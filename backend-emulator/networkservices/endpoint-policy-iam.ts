@@ -52,8 +52,7 @@ export class EndpointPolicyIam {
   /** `getIamPolicy`'s answer as ProtoJSON text, what the route sends (IamPolicies.getText). */
   getIamPolicyText(name: string, rawVersion: string | undefined): string {
     const version = parseRequestedVersion(rawVersion);
-    this.target(name);
-    return this.iamPolicies.getText(name, version);
+    return this.iamPolicies.getText(name, version, () => this.target(name));
   }
 
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {

@@ -416,15 +416,15 @@ export class IamPolicies {
   }
 
   /**
-   * `get`'s answer as ProtoJSON text. The record is read from the store every time; the text is
-   * made again whenever the record's version differs from the one it was made from: its revision,
-   * etag and update time, which every accepted write changes (a write gets the next revision and
-   * a new etag; a store emptied by reset starts again at revision 1 with another random etag).
+   * `get`'s answer as ProtoJSON text, after `check()` (which throws when the resource may not be
+   * read, e.g. NOT_FOUND). Kept while the store's documents are unchanged: the reads, the check's
+   * included, are made again after any write (http/answer-text.ts).
    */
-  getText(resource: string, requestedVersion: number): string {
-    const stored = readStoredPolicy(this.store, resource);
-    const version = stored === undefined ? '' : `${stored.revision} ${stored.etag} ${stored.updateTime}`;
-    return this.answers.text(`${requestedVersion} ${resource}`, version, () => viewPolicy(stored, requestedVersion));
+  getText(resource: string, requestedVersion: number, check: () => void): string {
+    return this.answers.text(`${requestedVersion} ${resource}`, this.store.documentsVersion(), () => {
+      check();
+      return getIamPolicy(this.store, resource, requestedVersion);
+    });
   }
 
   /** The stored record (etag, revision) of `resource`'s policy, if any was ever written. */
