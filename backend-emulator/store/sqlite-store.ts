@@ -84,6 +84,11 @@ export class SqliteStore implements Store {
   private version = 0;
   /** SQLite's `data_version` when last read: it changes with every commit of another connection. */
   private otherCommits = -1;
+  /**
+   * How many `transaction` calls are under way (every transaction of this connection is one):
+   * documentsVersion reads it rather than the driver's inTransaction, a call into native code.
+   */
+  private transactionDepth = 0;
 
   constructor(options: SqliteStoreOptions = {}) {
     // Required here, not at module load, so that importing the module costs nothing.
@@ -180,11 +185,18 @@ export class SqliteStore implements Store {
   }
 
   transaction<R>(fn: () => R): R {
-    return this.write(() => this.runInTransaction(fn) as R);
+    return this.write(() => {
+      this.transactionDepth++;
+      try {
+        return this.runInTransaction(fn) as R;
+      } finally {
+        this.transactionDepth--;
+      }
+    });
   }
 
   documentsVersion(): number | undefined {
-    if (this.db.inTransaction) return undefined;
+    if (this.transactionDepth > 0) return undefined;
     const otherCommits = this.stmts.dataVersion.get() as number;
     if (otherCommits !== this.otherCommits) {
       this.otherCommits = otherCommits;
