@@ -40,16 +40,10 @@ export class EndpointPolicyIam {
   }
 
   /**
+   * getIamPolicy's answer as ProtoJSON text, what the route sends (IamPolicies.getText).
    * `rawVersion` is `options.requestedPolicyVersion` as given on the wire. The caller's permission
    * (`getIamPolicy`, `setIamPolicy`) was decided before, by the one authorization hook (auth/hook.ts).
    */
-  getIamPolicy(name: string, rawVersion: string | undefined): Policy {
-    const version = parseRequestedVersion(rawVersion);
-    this.target(name);
-    return this.iamPolicies.get(name, version);
-  }
-
-  /** `getIamPolicy`'s answer as ProtoJSON text, what the route sends (IamPolicies.getText). */
   getIamPolicyText(name: string, rawVersion: string | undefined): string {
     const version = parseRequestedVersion(rawVersion);
     return this.iamPolicies.getText(name, version, () => this.target(name));
