@@ -2,7 +2,9 @@
  * IAM throughput and start-up of the emulator:
  * - getIamPolicy and setIamPolicy (no etag: unconditional replace) req/s through autocannon,
  *   against an in-memory emulator listening on a local port;
- * - a bare fastify `hello` route in the same run, as the ceiling of this machine and HTTP stack;
+ * - a bare fastify `hello` route in the same run, as the ceiling of this machine and HTTP stack
+ *   (the figure of record), and a bare route answering the same body as getIamPolicy (the same
+ *   object, serialised by fastify per request, as a bare app would);
  * - the server's CPU time (user + system, from `/proc/<pid>/stat`) per request over each run, and
  *   its ratio to the bare route's: the figure of record, since a shared machine moves req/s far
  *   more than it moves the CPU a request costs the server;
@@ -43,6 +45,8 @@ export interface IamBenchResult {
   getIamPolicy: Throughput;
   setIamPolicy: Throughput;
   hello: Throughput;
+  /** A bare fastify GET route answering getIamPolicy's body (its bytes, as an object fastify serialises). */
+  sameAnswer: Throughput;
   /** A bare fastify POST route echoing the same JSON body: the framework's own cost of a POST. */
   echo: Throughput;
   /** setIamPolicy with the store on disk (`--data-dir`): each answer after its commit is on disk. */
@@ -110,10 +114,15 @@ async function measure(
   };
 }
 
-/** The bare fastify server measured beside the emulator: a hello route and a POST echo. */
+/**
+ * The bare fastify server measured beside the emulator: a hello route, a route answering the
+ * emulator's getIamPolicy body (given as the first argument), and a POST echo.
+ */
 const BARE_SERVER = `
 const app = require('fastify')({ logger: false });
+const policy = JSON.parse(process.argv[1]);
 app.get('/hello', async () => ({ hello: 'world' }));
+app.get('/policy', async () => policy);
 app.post('/echo', async (request) => request.body);
 app.listen({ host: '127.0.0.1', port: 0 }).then((url) => console.log('listening on ' + url));
 `;
@@ -229,8 +238,10 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   let setResult: Throughput;
   const json = { 'content-type': 'application/json' };
   let body: string;
+  let answer: string;
   try {
     body = await seedPolicy(emulator.url);
+    answer = await (await fetch(`${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`)).text();
 
     getResult = await measure(
       autocannon,
@@ -250,11 +261,15 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
   }
 
   // A bare fastify server on the same machine, same run, measured the same way.
-  const bare = await spawnListening(['-e', BARE_SERVER]);
+  const bare = await spawnListening(['-e', BARE_SERVER, answer]);
   let helloResult: Throughput;
+  let sameAnswerResult: Throughput;
   let echoResult: Throughput;
   try {
     helloResult = await measure(autocannon, bare, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
+    sameAnswerResult = await measure(autocannon, bare, 'bare fastify, same answer', `${bare.url}/policy`, duration, connections);
+    const bareAnswer = await (await fetch(`${bare.url}/policy`)).text();
+    if (bareAnswer !== answer) throw new Error(`the bare route's answer differs from getIamPolicy's: ${bareAnswer} / ${answer}`);
     echoResult = await measure(autocannon, bare, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
   } finally {
     await stop(bare);
@@ -309,6 +324,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     getIamPolicy: getResult,
     setIamPolicy: setResult,
     hello: helloResult,
+    sameAnswer: sameAnswerResult,
     echo: echoResult,
     setIamPolicyDurable: setDurableResult,
     durableWrite: durableWriteResult,
@@ -321,7 +337,7 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
 }
 
 export function printTable(r: IamBenchResult, duration: number, connections: number): void {
-  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.echo, r.setIamPolicyDurable, r.durableWrite];
+  const rows = [r.getIamPolicy, r.setIamPolicy, r.hello, r.sameAnswer, r.echo, r.setIamPolicyDurable, r.durableWrite];
   const line = (cells: string[]) =>
     `${cells[0].padEnd(26)}${cells
       .slice(1)
@@ -348,14 +364,14 @@ export function printTable(r: IamBenchResult, duration: number, connections: num
     );
   const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
   console.log(
-    `req/s: getIamPolicy ${ratio(r.getIamPolicy, r.hello)} of bare hello; setIamPolicy ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
+    `req/s: getIamPolicy ${ratio(r.getIamPolicy, r.hello)} of bare hello, ${ratio(r.getIamPolicy, r.sameAnswer)} of a bare route answering the same body; setIamPolicy ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
   );
   // The bare route's CPU per request over the route's: the share of the bare rate the route
   // would reach with the server as the bottleneck. The figure of record (aim: at least 0.5x).
   const cpuRatio = (a: Throughput, b: Throughput) =>
     a.cpuUsPerRequest && b.cpuUsPerRequest ? `${(b.cpuUsPerRequest / a.cpuUsPerRequest).toFixed(2)}x` : 'n/a';
   console.log(
-    `server CPU per request: getIamPolicy at ${cpuRatio(r.getIamPolicy, r.hello)} of bare hello's rate; setIamPolicy at ${cpuRatio(r.setIamPolicy, r.echo)} of a bare POST echo's`,
+    `server CPU per request: getIamPolicy at ${cpuRatio(r.getIamPolicy, r.hello)} of bare hello's rate (${cpuRatio(r.getIamPolicy, r.sameAnswer)} of the same-body route's); setIamPolicy at ${cpuRatio(r.setIamPolicy, r.echo)} of a bare POST echo's`,
   );
   console.log(
     `durable (WAL, synchronous=FULL): setIamPolicy at ${ratio(r.setIamPolicyDurable, r.durableWrite)} of a bare durable write's req/s, CPU at ${cpuRatio(r.setIamPolicyDurable, r.durableWrite)}; a plain better-sqlite3 loop takes ${r.plainWriteMs} ms a write (${Math.round(1000 / r.plainWriteMs)} writes/s, the disk's floor)`,

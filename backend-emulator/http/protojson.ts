@@ -155,6 +155,8 @@ export function jsonName(protoName: string): string {
  * accepts a mask's paths in either spelling, as it accepts both names of a field.
  */
 export function jsonFieldPath(path: string): string {
+  // Most paths are JSON names already (the front end asks for every query parameter of every request).
+  if (!path.includes('_')) return path;
   return path.split('.').map(jsonName).join('.');
 }
 
@@ -309,6 +311,8 @@ function holdsProtoName(value: unknown, depth: number): boolean {
  * `options.requestedPolicyVersion`, each dotted segment) and enum parameters as names.
  */
 export function fromProtoJsonQuery(query: Record<string, unknown>, urlPath: string): Record<string, unknown> {
+  // A query with only JSON names and no enum parameter (most of them) is already as a route reads it.
+  if (!needsQueryRewrite(query)) return query;
   const enums = QUERY_ENUMS.find((q) => q.path.test(urlPath))?.enums ?? {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query)) {
@@ -322,6 +326,15 @@ export function fromProtoJsonQuery(query: Record<string, unknown>, urlPath: stri
     out[name] = table && typeof value === 'string' && /^\d+$/.test(value) ? (table[Number(value)] ?? value) : value;
   }
   return out;
+}
+
+/** The names of every enum query parameter (`view`): only a query holding one needs its table. */
+const QUERY_ENUM_NAMES: ReadonlySet<string> = new Set(QUERY_ENUMS.flatMap((q) => Object.keys(q.enums)));
+
+/** Whether a query holds a proto name (`page_size`, which also makes two spellings possible) or an enum parameter. */
+function needsQueryRewrite(query: Record<string, unknown>): boolean {
+  for (const key in query) if (key.includes('_') || QUERY_ENUM_NAMES.has(key)) return true;
+  return false;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

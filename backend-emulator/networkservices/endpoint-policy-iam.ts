@@ -40,13 +40,13 @@ export class EndpointPolicyIam {
   }
 
   /**
+   * getIamPolicy's answer as ProtoJSON text, what the route sends (IamPolicies.getText).
    * `rawVersion` is `options.requestedPolicyVersion` as given on the wire. The caller's permission
    * (`getIamPolicy`, `setIamPolicy`) was decided before, by the one authorization hook (auth/hook.ts).
    */
-  getIamPolicy(name: string, rawVersion: string | undefined): Policy {
+  getIamPolicyText(name: string, rawVersion: string | undefined): string {
     const version = parseRequestedVersion(rawVersion);
-    this.target(name);
-    return this.iamPolicies.get(name, version);
+    return this.iamPolicies.getText(name, version, () => this.target(name));
   }
 
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {

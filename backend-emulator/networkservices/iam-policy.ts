@@ -16,6 +16,7 @@ import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
 import { schemaViolations } from '../http/validation';
 import { jsonFieldPath } from '../http/protojson';
+import { AnswerTexts } from '../http/answer-text';
 import { IAM_POLICIES, readStoredPolicy, type Binding, type Expr, type StoredPolicy } from '../auth/policy-records';
 
 // The stored record and its reader live in auth/ (which reads them to authorize, and is below
@@ -404,11 +405,26 @@ function iamPolicyHistory(store: Store, resource: string): HistoryEntry[] {
  * the clearing that goes with a resource's deletion, seeds, and the history the admin API shows.
  */
 export class IamPolicies {
+  /** getIamPolicy's answers as text, by requested version and resource (http/answer-text.ts). */
+  private readonly answers = new AnswerTexts();
+
   constructor(private readonly store: Store) {}
 
   /** The stored policy of `resource` as read at `requestedVersion`. */
   get(resource: string, requestedVersion: number): Policy {
     return getIamPolicy(this.store, resource, requestedVersion);
+  }
+
+  /**
+   * `get`'s answer as ProtoJSON text, after `check()` (which throws when the resource may not be
+   * read, e.g. NOT_FOUND). Kept while the store's documents are unchanged: the reads, the check's
+   * included, are made again after any write (http/answer-text.ts).
+   */
+  getText(resource: string, requestedVersion: number, check: () => void): string {
+    return this.answers.text(`${requestedVersion} ${resource}`, this.store.documentsVersion(), () => {
+      check();
+      return getIamPolicy(this.store, resource, requestedVersion);
+    });
   }
 
   /** The stored record (etag, revision) of `resource`'s policy, if any was ever written. */

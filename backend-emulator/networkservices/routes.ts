@@ -20,6 +20,7 @@ import { invalidArgument, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { listRequest } from '../http/list-request';
+import { sendJsonText } from '../http/answer-text';
 import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
 import { registerLocationRoutes } from '../mixins/locations';
@@ -92,11 +93,14 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     return { endpointPolicies: page.items, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   });
 
-  app.get<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
+  // Not async: a read answers in the request's own turn, without a promise and a microtask to
+  // wait for (fastify sends a plain function's return value, and its throw as the error).
+  app.get<{ Params: NameParams }>(`${base}/:endpointPolicy`, (request, reply) => {
     const { name, verb } = nameOf(request);
     if (verb === undefined) return endpointPolicies.get(name);
     if (verb !== 'getIamPolicy') throw unknownPath(request.method, path(request));
-    return iam.getIamPolicy(name, queryParam(request, 'options.requestedPolicyVersion'));
+    sendJsonText(reply, iam.getIamPolicyText(name, queryParam(request, 'options.requestedPolicyVersion')));
+    return undefined;
   });
 
   app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {

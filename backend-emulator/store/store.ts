@@ -43,6 +43,14 @@ export interface Store {
   /** Runs `fn` atomically; a throw rolls everything back. Nested calls join the outer one. */
   transaction<R>(fn: () => R): R;
   /**
+   * The documents' version: a number that changes whenever a document may have changed since it
+   * was last asked (a write of this store, committed or rolled back, or a commit of any other
+   * connection to its database). While it is the same, every document reads as it did, so a
+   * reader may keep what it made of them (http/answer-text.ts). Undefined inside a transaction,
+   * whose reads may see writes not yet committed. Ask it before the reads it stamps.
+   */
+  documentsVersion(): number | undefined;
+  /**
    * Migration Center assets: a table of their own with typed, indexed columns (asset-store.ts),
    * in the same database, so its writes join `transaction`.
    */

@@ -408,6 +408,55 @@ describe('resource lifecycle', () => {
     expect((await getIam(app, R)).body).toEqual({ etag: 'ACAB' });
   });
 
+  test('every read answers the stored policy of the moment, at each version: after a set, a reset, a delete and a re-create', async () => {
+    const viewer = { role: 'roles/networkservices.viewer', members: ['user:a@example.com'] };
+    const admin = { role: 'roles/networkservices.admin', members: ['user:b@example.com'], condition: COND };
+    // Each state read twice at each version (the second read may be answered from a kept text).
+    const readsAs = async (v3: unknown, v1: unknown): Promise<void> => {
+      for (let i = 0; i < 2; i++) {
+        expect((await getIam(app, R, 3)).body).toEqual(v3);
+        expect((await getIam(app, R, 1)).body).toEqual(v1);
+      }
+    };
+    await readsAs({ etag: 'ACAB' }, { etag: 'ACAB' });
+    const first = await setIam(app, R, { policy: { version: 3, bindings: [viewer, admin] } });
+    const masked = { role: expect.stringMatching(/^roles\/networkservices\.admin_withcond_[0-9a-f]{20}$/), members: ['user:b@example.com'] };
+    await readsAs({ version: 3, bindings: [viewer, admin], etag: first.body.etag }, { version: 1, bindings: [viewer, masked], etag: first.body.etag });
+    const second = await setIam(app, R, { policy: { bindings: [viewer] } });
+    expect(second.body.etag).not.toBe(first.body.etag);
+    await readsAs({ version: 1, bindings: [viewer], etag: second.body.etag }, { version: 1, bindings: [viewer], etag: second.body.etag });
+
+    // A reset empties the store: the endpoint policy is gone, then re-created with a new policy.
+    expect((await call(app, 'POST', '/emulator/v1/reset')).status).toBe(200);
+    expectGoogleError(await getIam(app, R, 3), 404, 'NOT_FOUND');
+    await createPolicy(app, 'ep1');
+    await readsAs({ etag: 'ACAB' }, { etag: 'ACAB' });
+    const third = await setIam(app, R, { policy: { bindings: [admin] } });
+    expect(third.status).toBe(400); // a condition needs version 3
+    const fourth = await setIam(app, R, { policy: { version: 3, bindings: [{ role: 'roles/networkservices.admin', members: ['user:c@example.com'] }] } });
+    await readsAs(
+      { version: 1, bindings: [{ role: 'roles/networkservices.admin', members: ['user:c@example.com'] }], etag: fourth.body.etag },
+      { version: 1, bindings: [{ role: 'roles/networkservices.admin', members: ['user:c@example.com'] }], etag: fourth.body.etag },
+    );
+
+    expect((await call(app, 'DELETE', `/v1/${R}`)).status).toBe(200);
+    expectGoogleError(await getIam(app, R, 3), 404, 'NOT_FOUND');
+    await createPolicy(app, 'ep1');
+    await readsAs({ etag: 'ACAB' }, { etag: 'ACAB' });
+  });
+
+  test("a read's answer is JSON as every other answer: its content type, request id and nosniff headers", async () => {
+    await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } });
+    for (let i = 0; i < 2; i++) {
+      const res = await getIam(app, R, 3, { 'x-request-id': `read-${i}` });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['x-request-id']).toBe(`read-${i}`);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.raw)));
+    }
+  });
+
   test('IAM on an endpoint policy that does not exist: get and set are 404 with ResourceInfo, nothing is stored; test grants nothing', async () => {
     const missing = policyName('nope');
     for (const res of [

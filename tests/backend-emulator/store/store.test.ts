@@ -75,6 +75,74 @@ describe('SqliteStore', () => {
   });
 });
 
+describe('SqliteStore documentsVersion', () => {
+  test('stays while nothing is written, moves with every write (committed or rolled back), undefined inside a transaction', () => {
+    const store = new SqliteStore({ inMemory: true });
+    try {
+      const seen: number[] = [];
+      const next = (): number => {
+        const v = store.documentsVersion();
+        expect(typeof v).toBe('number');
+        expect(seen).not.toContain(v);
+        seen.push(v as number);
+        return v as number;
+      };
+      const v0 = next();
+      store.get('c', 'a');
+      store.has('c', 'a');
+      store.list('c');
+      expect(store.documentsVersion()).toBe(v0);
+      store.put('c', 'a', { x: 1 });
+      next();
+      store.delete('c', 'missing'); // deletes nothing, but a write was made: the version moves all the same
+      next();
+      store.deletePrefix('c', 'a');
+      next();
+      store.transaction(() => {
+        expect(store.documentsVersion()).toBeUndefined();
+        store.put('c', 'b', { x: 2 });
+      });
+      next();
+      expect(() =>
+        store.transaction(() => {
+          store.put('c', 'b', { x: 3 });
+          throw new Error('rolled back');
+        }),
+      ).toThrow('rolled back');
+      expect(store.get('c', 'b')).toEqual({ x: 2 });
+      next();
+      store.clear();
+      const last = next();
+      expect(store.documentsVersion()).toBe(last);
+    } finally {
+      store.close();
+    }
+  });
+
+  test("moves with a commit of the file's second connection (the import worker's)", () => {
+    const dir = tempDir();
+    const first = new SqliteStore({ dataDir: dir });
+    try {
+      const second = new SqliteStore({ secondConnection: first.shared });
+      try {
+        const before = first.documentsVersion();
+        expect(first.documentsVersion()).toBe(before);
+        second.put('c', 'k', { v: 1 });
+        const after = first.documentsVersion();
+        expect(after).not.toBe(before);
+        expect(first.get('c', 'k')).toEqual({ v: 1 });
+        expect(first.documentsVersion()).toBe(after);
+        second.transaction(() => second.put('c', 'k', { v: 2 }));
+        expect(first.documentsVersion()).not.toBe(after);
+      } finally {
+        second.close();
+      }
+    } finally {
+      first.close();
+    }
+  });
+});
+
 describe('SqliteStore on disk', () => {
   test('data survives close and reopen; lock file names the holder and is removed on close', () => {
     const dir = tempDir();
