@@ -24,6 +24,7 @@ import { installJsonParser } from './http/body';
 import { setAnswerHeaders } from './http/answer-headers';
 import { googleFrontEndRequest, installGoogleFrontEnd } from './http/front-end';
 import { installRequestMethodSlots } from './http/request-method';
+import { namedPlugin } from './http/plugin-name';
 import { Seeds } from './admin/seed';
 import { adminRoutes } from './admin/routes';
 
@@ -241,12 +242,14 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
     if (ownsStore) store.close();
   });
 
-  app.register(async (instance) => adminRoutes(instance, ctx));
+  app.register(namedPlugin('admin', async (instance) => adminRoutes(instance, ctx)));
   for (const service of SERVICE_MODULES) {
     if (options.builtinServices && !options.builtinServices.includes(service.name)) continue;
     const routes = service.load();
-    if (routes) app.register(async (instance) => routes(instance, ctx));
+    if (routes) app.register(namedPlugin(service.name, async (instance) => routes(instance, ctx)));
   }
-  for (const routes of options.services ?? []) app.register(async (instance) => routes(instance, ctx));
+  for (const [index, routes] of (options.services ?? []).entries()) {
+    app.register(namedPlugin(routes.name || `service ${index + 1}`, async (instance) => routes(instance, ctx)));
+  }
   return app;
 }

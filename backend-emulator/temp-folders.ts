@@ -45,3 +45,48 @@ export function makeTempFolder(kind: string): string {
   sweepOrphanedTempFolders(kind);
   return fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${kind}-${process.pid}-`));
 }
+
+/**
+ * The folder of one kind of files: `<dataDir>/<inDataDir>` with a data dir (made at once, kept), or
+ * without one a temporary folder of `kind`, made at its first use and removed by `close()`. Most
+ * in-memory emulators (a test's app) never write a file of most kinds; making and removing four
+ * folders on every build and close was a large part of both. Orphans of dead processes are still
+ * swept when the emulator starts. `subfolders` are made inside whenever the folder is.
+ */
+export class FilesFolder {
+  private folder: string | undefined;
+  private readonly temporary: boolean;
+
+  constructor(
+    dataDir: string | undefined,
+    inDataDir: string,
+    private readonly kind: string,
+    private readonly subfolders: readonly string[] = [],
+  ) {
+    this.temporary = !dataDir;
+    if (dataDir) this.folder = this.withSubfolders(path.join(dataDir, inDataDir));
+    else sweepOrphanedTempFolders(kind);
+  }
+
+  /** The folder's path; a temporary folder is made here, at the first call. */
+  get path(): string {
+    this.folder ??= this.withSubfolders(fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${this.kind}-${process.pid}-`)));
+    return this.folder;
+  }
+
+  /** Whether the folder exists (or, once closed, existed): a temporary one not yet made holds nothing. */
+  get made(): boolean {
+    return this.folder !== undefined;
+  }
+
+  /** Removes a temporary folder (a data dir's stays). */
+  close(): void {
+    if (this.temporary && this.folder !== undefined) fs.rmSync(this.folder, { recursive: true, force: true });
+  }
+
+  private withSubfolders(folder: string): string {
+    fs.mkdirSync(folder, { recursive: true });
+    for (const sub of this.subfolders) fs.mkdirSync(path.join(folder, sub), { recursive: true });
+    return folder;
+  }
+}

@@ -28,6 +28,7 @@ import type { EmulatorContext } from '../context';
 import { withAccess } from '../auth/access';
 import { intQueryParam, queryParam } from '../http/body';
 import { locationName, splitVerb } from '../http/names';
+import { namedPlugin } from '../http/plugin-name';
 import { keysetPageRequest, parsePageSize, type PageLimits } from '../query/list-query';
 import { GoogleApiError, invalidArgument, unknownPath } from '../errors';
 import {
@@ -105,79 +106,81 @@ export async function consoleRoutes(app: FastifyInstance, ctx: EmulatorContext):
   }
 
   // ------------------------------------------------------------------ JSON routes
-  await app.register(async (api) => {
-    // Every JSON route is admin-only: declared for the app's hook, and checked here once more.
-    api.addHook('onRoute', (route) => {
-      route.config = { ...route.config, access: 'admin' };
-    });
-    api.addHook('onRequest', async (request) => {
-      ctx.auth.requireAdmin(request.principal);
-    });
-    api.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('cache-control', 'no-store');
-      return payload;
-    });
-
-    // The console's lists page as the Google ones do (query/list-query.ts), with their own limits;
-    // `scope` binds a token to the list that issued it.
-    const page = (request: FastifyRequest, scope: string) =>
-      keysetPageRequest({ pageSize: queryParam(request, 'pageSize'), pageToken: queryParam(request, 'pageToken') }, scope, CONSOLE_PAGE);
-
-    api.get(`${CONSOLE_API}/summary`, async () => summary(domains()));
-
-    api.get(`${CONSOLE_API}/endpointPolicies`, async (request) => {
-      const result = endpointPolicyPage(domains(), page(request, 'console:endpointPolicies'));
-      return { endpointPolicies: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
-    });
-
-    api.get(`${CONSOLE_API}/importJobs`, async (request) => {
-      const result = jobPage(domains(), page(request, 'console:importJobs'));
-      return { importJobs: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
-    });
-
-    const jobName = (request: FastifyRequest<{ Params: JobParams }>): string => {
-      const { parent } = locationName(request.params.project, request.params.location, 'name');
-      const { id, verb } = splitVerb(request.params.importJob);
-      if (!id || verb !== undefined) throw unknownPath(request.method, request.url.split('?')[0]);
-      return `${parent}/importJobs/${id}`;
-    };
-    const jobPath = `${CONSOLE_API}/projects/:project/locations/:location/importJobs/:importJob`;
-
-    api.get<{ Params: JobParams }>(jobPath, async (request) => jobDetail(domains(), jobName(request)));
-
-    api.get<{ Params: JobParams }>(`${jobPath}/rowErrors`, async (request) => {
-      const name = jobName(request);
-      const file = queryParam(request, 'file');
-      return jobRowErrorPage(domains(), name, {
-        report: parseReportKind(queryParam(request, 'report')),
-        file: file === undefined || file === '' ? undefined : file,
-        severity: parseSeverity(queryParam(request, 'severity')),
-        offset: intQueryParam(request, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
-        pageSize: parsePageSize(queryParam(request, 'pageSize'), ROW_ERRORS_PAGE),
+  await app.register(
+    namedPlugin('console api', async (api) => {
+      // Every JSON route is admin-only: declared for the app's hook, and checked here once more.
+      api.addHook('onRoute', (route) => {
+        route.config = { ...route.config, access: 'admin' };
       });
-    });
+      api.addHook('onRequest', async (request) => {
+        ctx.auth.requireAdmin(request.principal);
+      });
+      api.addHook('onSend', async (_request, reply, payload) => {
+        reply.header('cache-control', 'no-store');
+        return payload;
+      });
 
-    api.get<{ Params: JobParams }>(`${jobPath}/rowCells`, async (request, reply) => {
-      const name = jobName(request);
-      const fileName = queryParam(request, 'file');
-      if (!fileName) throw invalidArgument([{ field: 'file', description: 'is required: the file name the row error gives' }]);
-      const rowNumber = intQueryParam(request, 'row', 1, Number.MAX_SAFE_INTEGER);
-      if (rowNumber === undefined) throw invalidArgument([{ field: 'row', description: 'is required: the row number the row error gives' }]);
-      const sheet = queryParam(request, 'sheet');
-      return withReadLimit(request, reply, ctx.config.rowCellsTimeLimitMs, (signal) =>
-        jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) }, signal),
-      );
-    });
+      // The console's lists page as the Google ones do (query/list-query.ts), with their own limits;
+      // `scope` binds a token to the list that issued it.
+      const page = (request: FastifyRequest, scope: string) =>
+        keysetPageRequest({ pageSize: queryParam(request, 'pageSize'), pageToken: queryParam(request, 'pageToken') }, scope, CONSOLE_PAGE);
 
-    api.get(`${CONSOLE_API}/assets`, async (request) => {
-      const raw = queryParam(request, 'importJob');
-      const importJob = raw === undefined || raw === '' ? undefined : raw;
-      const result = assetPage(domains(), page(request, importJob ? `console:assets:${importJob}` : 'console:assets'), importJob);
-      return {
-        assets: result.items,
-        ...(result.reporter ? { reporter: result.reporter } : {}),
-        ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+      api.get(`${CONSOLE_API}/summary`, async () => summary(domains()));
+
+      api.get(`${CONSOLE_API}/endpointPolicies`, async (request) => {
+        const result = endpointPolicyPage(domains(), page(request, 'console:endpointPolicies'));
+        return { endpointPolicies: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
+      });
+
+      api.get(`${CONSOLE_API}/importJobs`, async (request) => {
+        const result = jobPage(domains(), page(request, 'console:importJobs'));
+        return { importJobs: result.items, ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}) };
+      });
+
+      const jobName = (request: FastifyRequest<{ Params: JobParams }>): string => {
+        const { parent } = locationName(request.params.project, request.params.location, 'name');
+        const { id, verb } = splitVerb(request.params.importJob);
+        if (!id || verb !== undefined) throw unknownPath(request.method, request.url.split('?')[0]);
+        return `${parent}/importJobs/${id}`;
       };
-    });
-  });
+      const jobPath = `${CONSOLE_API}/projects/:project/locations/:location/importJobs/:importJob`;
+
+      api.get<{ Params: JobParams }>(jobPath, async (request) => jobDetail(domains(), jobName(request)));
+
+      api.get<{ Params: JobParams }>(`${jobPath}/rowErrors`, async (request) => {
+        const name = jobName(request);
+        const file = queryParam(request, 'file');
+        return jobRowErrorPage(domains(), name, {
+          report: parseReportKind(queryParam(request, 'report')),
+          file: file === undefined || file === '' ? undefined : file,
+          severity: parseSeverity(queryParam(request, 'severity')),
+          offset: intQueryParam(request, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0,
+          pageSize: parsePageSize(queryParam(request, 'pageSize'), ROW_ERRORS_PAGE),
+        });
+      });
+
+      api.get<{ Params: JobParams }>(`${jobPath}/rowCells`, async (request, reply) => {
+        const name = jobName(request);
+        const fileName = queryParam(request, 'file');
+        if (!fileName) throw invalidArgument([{ field: 'file', description: 'is required: the file name the row error gives' }]);
+        const rowNumber = intQueryParam(request, 'row', 1, Number.MAX_SAFE_INTEGER);
+        if (rowNumber === undefined) throw invalidArgument([{ field: 'row', description: 'is required: the row number the row error gives' }]);
+        const sheet = queryParam(request, 'sheet');
+        return withReadLimit(request, reply, ctx.config.rowCellsTimeLimitMs, (signal) =>
+          jobRowCells(domains(), name, { fileName, rowNumber, ...(sheet ? { sheet } : {}) }, signal),
+        );
+      });
+
+      api.get(`${CONSOLE_API}/assets`, async (request) => {
+        const raw = queryParam(request, 'importJob');
+        const importJob = raw === undefined || raw === '' ? undefined : raw;
+        const result = assetPage(domains(), page(request, importJob ? `console:assets:${importJob}` : 'console:assets'), importJob);
+        return {
+          assets: result.items,
+          ...(result.reporter ? { reporter: result.reporter } : {}),
+          ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+        };
+      });
+    }),
+  );
 }

@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context';
+import { namedPlugin } from '../http/plugin-name';
 import { registerOperationRoutes } from '../operations/routes';
 import type { StorageSettings } from '../payloads';
 import { makeTempFolder } from '../temp-folders';
@@ -104,14 +105,16 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
 
   for (const version of WIRE_VERSIONS) {
     // A context of the version's own: its edge's hooks apply to its routes only.
-    await app.register(async (versionApp) => {
-      installVersionEdge(versionApp, version);
-      const scope = scopeIn(versionApp, version);
-      for (const family of FAMILIES) {
-        if (version.lacksFamilies?.includes(family.key)) continue;
-        (family.routes as (s: FamilyScope, d: unknown) => void)(scope, domains[family.key]);
-      }
-    });
+    await app.register(
+      namedPlugin(`migrationcenter ${version.base}`, async (versionApp) => {
+        installVersionEdge(versionApp, version);
+        const scope = scopeIn(versionApp, version);
+        for (const family of FAMILIES) {
+          if (version.lacksFamilies?.includes(family.key)) continue;
+          (family.routes as (s: FamilyScope, d: unknown) => void)(scope, domains[family.key]);
+        }
+      }),
+    );
     // Shared with Network Services on /v1 (mixins/shared-paths.ts); answered in the version's shape.
     registerOperationRoutes(app, ops, version.base, { present: (op) => writeAnswer(version, op) as object });
   }

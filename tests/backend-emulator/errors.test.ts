@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { inMemoryApp } from '../support/app';
 import { call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from '../support/networkservices';
 
 const R = policyName('ep1');
@@ -157,5 +158,32 @@ test('an unexpected exception is 500 INTERNAL without internals', async () => {
     expect(error.message).toBe('Internal error encountered.');
   } finally {
     await broken.close();
+  }
+});
+
+test("every plugin of the app is named in fastify's plugin tree (no function source standing in for a name)", async () => {
+  const named = inMemoryApp({ services: [async function extraRoutes() {}, async () => {}] });
+  try {
+    await named.ready();
+    const plugins = named
+      .printPlugins()
+      .split('\n')
+      .map((line) => line.replace(/^[\s│├└─┬]+/, '').replace(/ \d+ ms$/, ''))
+      .filter((name) => name !== '' && name !== 'bound _after');
+    expect(plugins).toEqual([
+      'root',
+      'admin',
+      'networkservices',
+      'migrationcenter',
+      'signed uploads',
+      'migrationcenter /v1alpha1',
+      'migrationcenter /v1',
+      'console',
+      'console api',
+      'extraRoutes',
+      'service 2',
+    ]);
+  } finally {
+    await named.close();
   }
 });

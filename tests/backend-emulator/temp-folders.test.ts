@@ -8,6 +8,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { makeTempFolder, sweepOrphanedTempFolders } from '../../backend-emulator/temp-folders';
 import { startEmulator } from '../../backend-emulator';
+import { DataFileBytes } from '../../backend-emulator/migrationcenter/import-data-files/data-file-bytes';
+import { Readable } from 'stream';
 
 /** The id of a process that has ended (a child that ran and exited). */
 function deadPid(): number {
@@ -28,18 +30,25 @@ test("a folder of a process that is gone is removed; this process's, another kin
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('an in-memory emulator keeps its data files in a folder named after its process, removed on close', async () => {
+test('an in-memory emulator sweeps the orphans when it starts; its data files folder, named after its process, is made at the first upload and removed on close', async () => {
   const orphan = path.join(os.tmpdir(), `google-native-local-data-files-${deadPid()}-orphan`);
   fs.mkdirSync(path.join(orphan, 'files'), { recursive: true });
+  const own = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`google-native-local-data-files-${process.pid}-`));
   const emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
   try {
-    // Starting swept the orphan; its own folder is there, named after this process.
+    // Starting swept the orphan; its own folder waits for a file to hold.
     expect(fs.existsSync(orphan)).toBe(false);
-    const own = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`google-native-local-data-files-${process.pid}-`));
-    expect(own.length).toBeGreaterThan(0);
+    expect(own()).toEqual([]);
   } finally {
     await emulator.close();
   }
+  const bytes = new DataFileBytes(undefined);
+  expect(own()).toEqual([]);
+  const upload = await bytes.receive(Readable.from([Buffer.from('MachineId\n')]));
+  expect(own()).toHaveLength(1);
+  expect(path.dirname(path.dirname(upload.tempPath))).toBe(path.join(os.tmpdir(), own()[0]));
+  bytes.close();
+  expect(own()).toEqual([]);
   const made = makeTempFolder('data-files');
   expect(path.basename(made)).toMatch(new RegExp(`^google-native-local-data-files-${process.pid}-`));
   fs.rmSync(made, { recursive: true, force: true });

@@ -8,7 +8,8 @@
  * answering 501 on both versions.
  */
 import * as http from 'http';
-import { google, type migrationcenter_v1, type migrationcenter_v1alpha1 } from 'googleapis-latest';
+import { migrationcenter, type migrationcenter_v1, type migrationcenter_v1alpha1 } from 'googleapis-latest/build/src/apis/migrationcenter';
+import { networkservices } from 'googleapis-latest/build/src/apis/networkservices';
 import { startEmulator, type RunningEmulator } from '../../backend-emulator';
 import { VM_HEADER, csv, vmRow } from '../support/manual-csv';
 
@@ -29,8 +30,8 @@ let alpha: migrationcenter_v1alpha1.Migrationcenter;
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
   const options = { rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch };
-  v1 = google.migrationcenter({ version: 'v1', ...options });
-  alpha = google.migrationcenter({ version: 'v1alpha1', ...options });
+  v1 = migrationcenter({ version: 'v1', ...options });
+  alpha = migrationcenter({ version: 'v1alpha1', ...options });
 });
 afterAll(() => emulator?.close());
 
@@ -273,7 +274,7 @@ describe('Network Services and Migration Center v1 operations on one emulator UR
   const GLOBAL = 'projects/p2/locations/global';
 
   test('each operation is answered by the service that holds it; a list holds one service', async () => {
-    const ns = google.networkservices({ version: 'v1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const ns = networkservices({ version: 'v1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     const { data: nsOp } = await ns.projects.locations.endpointPolicies.create({
       parent: GLOBAL,
       endpointPolicyId: 'ep1',

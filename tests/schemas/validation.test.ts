@@ -1,3 +1,4 @@
+import Ajv2020 from 'ajv/dist/2020';
 import {
   ALL_SCHEMAS,
   validate,
@@ -20,6 +21,18 @@ const job = (over: Record<string, unknown> = {}) => ({
 const props = (failures: Array<{ property: string }>) => failures.map((f) => f.property);
 
 describe('every schema', () => {
+  // The package's validator does not read its schemas through the meta-schema (schemas/index.ts:
+  // each process would pay for it); this test does, once, for every schema in the list.
+  const metaSchema = new Ajv2020({ strict: false });
+  it.each(ALL_SCHEMAS.map((schema) => [schema.title, schema] as const))('%s is valid JSON Schema 2020-12', (_title, schema) => {
+    expect(metaSchema.validateSchema(schema)).toBe(true);
+    expect(metaSchema.errors).toBeNull();
+  });
+  it('the meta-schema check refuses a malformed schema (a type that is not a type name)', () => {
+    expect(metaSchema.validateSchema({ $id: 'https://example.com/broken.json', type: 'strng' })).toBe(false);
+    expect(metaSchema.errors?.[0]?.instancePath).toBe('/type');
+  });
+
   // Validators are compiled at their first use: this is where a schema Ajv's strict mode refuses
   // (an unknown keyword, a type it cannot read) fails, whichever schemas the other tests touch.
   it.each(ALL_SCHEMAS.map((schema) => schema.title))('%s compiles in strict mode', (title) => {

@@ -12,7 +12,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { makeTempFolder } from '../../temp-folders';
+import { FilesFolder } from '../../temp-folders';
 import { CsvFileWriter, type TableWriter } from './table-files';
 
 const hash = (name: string): string => createHash('sha256').update(name).digest('hex').slice(0, 40);
@@ -20,14 +20,15 @@ const hash = (name: string): string => createHash('sha256').update(name).digest(
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export class ExportFiles {
-  readonly root: string;
-  private readonly ownsRoot: boolean;
+  private readonly folder: FilesFolder;
 
-  /** `dataDir` undefined: a temporary directory, removed by `close()`. */
+  /** `dataDir` undefined: a temporary directory, made at the first export and removed by `close()`. */
   constructor(dataDir: string | undefined, collection: string) {
-    this.root = dataDir ? path.join(dataDir, 'exports', collection) : makeTempFolder(`exports-${collection}`);
-    this.ownsRoot = !dataDir;
-    fs.mkdirSync(this.root, { recursive: true });
+    this.folder = new FilesFolder(dataDir, path.join('exports', collection), `exports-${collection}`);
+  }
+
+  get root(): string {
+    return this.folder.path;
   }
 
   private executionDir(job: string, executionId: string): string {
@@ -63,6 +64,7 @@ export class ExportFiles {
    * files are still wanted). Returns how many folders went.
    */
   sweep(keep: ReadonlyMap<string, ReadonlySet<string>>): number {
+    if (!this.folder.made) return 0;
     const wanted = new Map<string, ReadonlySet<string>>();
     for (const [job, ids] of keep) wanted.set(hash(job), ids);
     let removed = 0;
@@ -85,10 +87,11 @@ export class ExportFiles {
 
   /** Reset: every file goes. */
   clear(): void {
+    if (!this.folder.made) return;
     for (const entry of fs.readdirSync(this.root)) fs.rmSync(path.join(this.root, entry), { recursive: true, force: true });
   }
 
   close(): void {
-    if (this.ownsRoot) fs.rmSync(this.root, { recursive: true, force: true });
+    this.folder.close();
   }
 }

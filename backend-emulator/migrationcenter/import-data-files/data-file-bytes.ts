@@ -16,7 +16,7 @@ import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Readable } from 'stream';
-import { makeTempFolder } from '../../temp-folders';
+import { FilesFolder } from '../../temp-folders';
 
 /** Google's limit for one uploaded file (Migration Center: "maximum 100 MB per uploaded file"). */
 export const MAX_DATA_FILE_BYTES = 100 * 1024 * 1024;
@@ -44,20 +44,24 @@ function jobOf(name: string): string {
 }
 
 export class DataFileBytes {
-  /** The folder that holds everything (`<dataDir>/data-files`). */
-  readonly root: string;
-  private readonly ownsRoot: boolean;
-  private readonly filesDir: string;
-  private readonly tmpDir: string;
+  private readonly folder: FilesFolder;
 
-  /** `dataDir` undefined: a temporary directory, removed by `close()`. */
+  /** `dataDir` undefined: a temporary directory, made at the first upload and removed by `close()`. */
   constructor(dataDir: string | undefined) {
-    this.root = dataDir ? path.join(dataDir, 'data-files') : makeTempFolder('data-files');
-    this.ownsRoot = !dataDir;
-    this.filesDir = path.join(this.root, 'files');
-    this.tmpDir = path.join(this.root, 'tmp');
-    fs.mkdirSync(this.filesDir, { recursive: true });
-    fs.mkdirSync(this.tmpDir, { recursive: true });
+    this.folder = new FilesFolder(dataDir, 'data-files', 'data-files', ['files', 'tmp']);
+  }
+
+  /** The folder that holds everything (`<dataDir>/data-files`). */
+  get root(): string {
+    return this.folder.path;
+  }
+
+  private get filesDir(): string {
+    return path.join(this.root, 'files');
+  }
+
+  private get tmpDir(): string {
+    return path.join(this.root, 'tmp');
   }
 
   private jobDir(jobName: string): string {
@@ -136,6 +140,7 @@ export class DataFileBytes {
    * store holds) owns; returns how many files went. Run at start-up, before any upload.
    */
   sweep(names: Iterable<string>): number {
+    if (!this.folder.made) return 0;
     const keep = new Set<string>();
     for (const name of names) keep.add(this.pathOf(name));
     let removed = 0;
@@ -160,6 +165,7 @@ export class DataFileBytes {
   /** Every byte file and upload under way (tests check that nothing is left behind). */
   listAll(): string[] {
     const out: string[] = [];
+    if (!this.folder.made) return out;
     for (const entry of fs.readdirSync(this.tmpDir)) out.push(path.join('tmp', entry));
     for (const dir of fs.readdirSync(this.filesDir)) {
       const jobDir = path.join(this.filesDir, dir);
@@ -174,6 +180,6 @@ export class DataFileBytes {
   }
 
   close(): void {
-    if (this.ownsRoot) fs.rmSync(this.root, { recursive: true, force: true });
+    this.folder.close();
   }
 }

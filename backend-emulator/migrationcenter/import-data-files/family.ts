@@ -13,6 +13,7 @@ import type { Family, LocationParams } from '../family';
 import { idSegment, parentOf } from '../family';
 import { withAccess } from '../../auth/access';
 import { objectBody, queryParam } from '../../http/body';
+import { namedPlugin } from '../../http/plugin-name';
 import { listRequest } from '../../http/list-request';
 import { ImportDataFiles } from './import-data-files';
 import { DataFileBytes } from './data-file-bytes';
@@ -37,17 +38,19 @@ export const importDataFilesFamily: Family<'importDataFiles'> = {
     // The signed upload URL belongs to no API version: declared here, once (routes() runs per
     // version). Its own plugin: a content-type parser that reads nothing, so the body stays the
     // raw request stream (never buffered, no body limit) for the domain to stream to disk.
-    app.register(async (uploads) => {
-      uploads.removeAllContentTypeParsers();
-      uploads.addContentTypeParser('*', (_request, _payload, done) => done(null));
-      uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, withAccess('signed'), async (request, reply) => {
-        const length = request.headers['content-length'];
-        const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
-        const query = (request.query ?? {}) as Record<string, unknown>;
-        await files.upload(request.params['*'], query, request.headers, declared, request.raw);
-        return reply.code(200).send();
-      });
-    });
+    app.register(
+      namedPlugin('signed uploads', async (uploads) => {
+        uploads.removeAllContentTypeParsers();
+        uploads.addContentTypeParser('*', (_request, _payload, done) => done(null));
+        uploads.put<{ Params: { '*': string } }>(`${UPLOAD_PATH_PREFIX}*`, withAccess('signed'), async (request, reply) => {
+          const length = request.headers['content-length'];
+          const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+          const query = (request.query ?? {}) as Record<string, unknown>;
+          await files.upload(request.params['*'], query, request.headers, declared, request.raw);
+          return reply.code(200).send();
+        });
+      }),
+    );
     return files;
   },
   routes({ app, prefix }, files) {

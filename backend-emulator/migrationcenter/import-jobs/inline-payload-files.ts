@@ -20,21 +20,22 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { InlineFile, StoredInlineFile } from '../../payloads';
 import { decodedBase64Size } from '../../payloads';
-import { makeTempFolder } from '../../temp-folders';
+import { FilesFolder } from '../../temp-folders';
 import type { InlinePayloadRef } from '../types';
 
 const hash = (name: string): string => createHash('sha256').update(name).digest('hex').slice(0, 40);
 
 export class InlinePayloadFiles {
-  /** The folder that holds everything (`<dataDir>/inline-payloads`). */
-  readonly root: string;
-  private readonly ownsRoot: boolean;
+  private readonly rootFolder: FilesFolder;
 
-  /** `dataDir` undefined: a temporary directory, removed by `close()`. */
+  /** `dataDir` undefined: a temporary directory, made at the first payload and removed by `close()`. */
   constructor(dataDir: string | undefined) {
-    this.root = dataDir ? path.join(dataDir, 'inline-payloads') : makeTempFolder('inline-payloads');
-    this.ownsRoot = !dataDir;
-    fs.mkdirSync(this.root, { recursive: true });
+    this.rootFolder = new FilesFolder(dataDir, 'inline-payloads', 'inline-payloads');
+  }
+
+  /** The folder that holds everything (`<dataDir>/inline-payloads`). */
+  get root(): string {
+    return this.rootFolder.path;
   }
 
   private folder(jobName: string, generation: string): string {
@@ -92,6 +93,7 @@ export class InlinePayloadFiles {
     const keep = new Set<string>();
     for (const { jobName, ref } of kept) keep.add(path.basename(this.folder(jobName, ref.generation)));
     let removed = 0;
+    if (!this.rootFolder.made) return removed;
     for (const entry of fs.readdirSync(this.root)) {
       if (keep.has(entry)) continue;
       fs.rmSync(path.join(this.root, entry), { recursive: true, force: true });
@@ -102,7 +104,7 @@ export class InlinePayloadFiles {
 
   /** Every payload folder (tests check that nothing is left behind). */
   listAll(): string[] {
-    return fs.readdirSync(this.root).sort();
+    return this.rootFolder.made ? fs.readdirSync(this.root).sort() : [];
   }
 
   /** Removes every payload (the emulator's reset). */
@@ -111,7 +113,7 @@ export class InlinePayloadFiles {
   }
 
   close(): void {
-    if (this.ownsRoot) fs.rmSync(this.root, { recursive: true, force: true });
+    this.rootFolder.close();
   }
 }
 

@@ -5,7 +5,7 @@
  * `relations` list and get (no frame carries a relation: always empty).
  */
 import type { FastifyInstance } from 'fastify';
-import { google as googleLatest } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import {
   act,
@@ -221,7 +221,7 @@ describe("through Google's newest client (googleapis-latest)", () => {
 
   test('reportAssetFrames, errorFrames get/list and relations list answer what the client types say', async () => {
     // gaxios 7 loads node-fetch with a dynamic import(), which jest's module system refuses: Node's own fetch instead.
-    const mc = googleLatest.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const mc = migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     const locations = mc.projects.locations;
     const reported = await locations.assets.reportAssetFrames({
       parent: PARENT,

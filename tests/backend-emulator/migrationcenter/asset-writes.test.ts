@@ -4,7 +4,7 @@
  * updated assets), never an Operation.
  */
 import type { FastifyInstance } from 'fastify';
-import { google as googleLatest } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import {
   act,
@@ -297,7 +297,7 @@ describe("through Google's newest client (googleapis-latest)", () => {
 
   test('patch, batchUpdate, delete and batchDelete answer what the client types say', async () => {
     // gaxios 7 loads node-fetch with a dynamic import(), which jest's module system refuses: Node's own fetch instead.
-    const mc = googleLatest.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const mc = migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     const assets = mc.projects.locations.assets;
     const patched = await assets.patch({ name: A1, updateMask: 'labels', requestBody: { labels: { env: 'prod' } } });
     expect([patched.status, patched.data.name, patched.data.labels]).toEqual([200, A1, { env: 'prod' }]);

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { google as googleLatest } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { discoveryClientState, HEARTBEAT_TIMEOUT_MS } from '../../../backend-emulator/migrationcenter/discovery-clients/state';
 import { BASE, EMPTY_TYPE, PARENT, SOURCE, call, ensureSource, googleError, newApp, ok, tempDir, violations } from '../../support/migrationcenter';
@@ -186,7 +186,7 @@ describe("through Google's newest client", () => {
   afterAll(() => emulator.close());
 
   test('create, heartbeat, get, list, patch and delete a discovery client', async () => {
-    const mc = googleLatest.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const mc = migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     await mc.projects.locations.sources.create({ parent: PARENT, sourceId: 'src', requestBody: { type: 'SOURCE_TYPE_GUEST_OS_SCAN' } });
     const clients = mc.projects.locations.discoveryClients;
     const name = `${PARENT}/discoveryClients/client-1`;

@@ -4,7 +4,7 @@
  * the client, their CSV files downloaded with fetch through the signed URLs (rows checked against
  * literals), a tampered URL refused.
  */
-import { google } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import Papa from 'papaparse';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { GOOD_VM_INFO, b64 } from '../../support/migrationcenter';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 // gaxios 7 loads node-fetch with a dynamic import(), which jest's module system refuses: Node's own fetch instead.
-const client = () => google.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+const client = () => migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
 
 async function settled(mc: ReturnType<typeof client>, name: string): Promise<any> {
   for (let i = 0; i < 500; i++) {

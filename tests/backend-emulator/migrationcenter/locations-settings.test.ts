@@ -4,7 +4,7 @@
  * wire and through Google's newest client (googleapis-latest).
  */
 import type { FastifyInstance } from 'fastify';
-import { google as googleLatest } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { BASE, PARENT, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
 
@@ -152,7 +152,7 @@ describe("through Google's newest client", () => {
   afterAll(() => emulator.close());
 
   test('locations.list and get, getSettings and updateSettings', async () => {
-    const mc = googleLatest.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const mc = migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     const listed = (await mc.projects.locations.list({ name: 'projects/p1' })).data.locations ?? [];
     expect(listed.map((l) => l.locationId)).toEqual(REGIONS);
     expect((await mc.projects.locations.get({ name: 'projects/p1/locations/us-east5' })).data).toEqual({

@@ -4,7 +4,7 @@
  * order and paging, delete; then the same through Google's newest client (googleapis-latest).
  */
 import type { FastifyInstance } from 'fastify';
-import { google as googleLatest } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import { BASE, EMPTY_TYPE, PARENT, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
@@ -289,7 +289,7 @@ describe("through Google's newest client", () => {
   afterAll(() => emulator.close());
 
   test('create, get, list, patch and delete a preference set', async () => {
-    const mc = googleLatest.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const mc = migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     const sets = mc.projects.locations.preferenceSets;
     const created = await sets.create({
       parent: PARENT,

@@ -9,7 +9,7 @@
  * built apart from this one.
  */
 import type { FastifyInstance } from 'fastify';
-import { google as googleLatest } from 'googleapis-latest';
+import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { BASE, EMPTY_TYPE, PARENT, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
 import { assetOf, importMachines } from '../../support/mc-inventory';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
@@ -282,7 +282,7 @@ describe('groups, report configs and reports through googleapis-latest', () => {
 
   test('create a group, add assets, create a config and a report, read it FULL', async () => {
     // gaxios 7 loads node-fetch with a dynamic import(), which jest's module system refuses: Node's own fetch instead.
-    const mc = googleLatest.migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
+    const mc = migrationcenter({ version: 'v1alpha1', rootUrl: `${emulator.url}/`, retry: false, fetchImplementation: fetch });
     const locations = mc.projects.locations;
     const group = await locations.groups.create({ parent: PARENT, groupId: 'all', requestBody: { displayName: 'All' } });
     expect(group.data).toMatchObject({ done: true, response: { name: `${PARENT}/groups/all` } });

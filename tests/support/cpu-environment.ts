@@ -1,0 +1,58 @@
+/**
+ * A jest test environment that writes each test file's CPU time, one JSON line per file, to the
+ * file named by `CPU_LOG`: `{ file, pid, n, own, kids, wall }` (`own`: the worker process's user +
+ * system seconds over the file, its worker threads included; `kids`: those of the child processes
+ * it reaped; `n`: the file's place in its worker, the first paying for a cold V8). CPU, not wall
+ * time: load from other runs moves it much less. Linux only (`/proc/self/stat`).
+ *
+ *     CPU_LOG=/tmp/quick.jsonl npm run test:quick -- --testEnvironment ./tests/support/cpu-environment.ts
+ */
+import * as fs from 'node:fs';
+import { TestEnvironment } from 'jest-environment-node';
+import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
+
+const TICKS_PER_SECOND = 100;
+
+/** User + system seconds of this process and of its reaped children. */
+function cpuSeconds(): { own: number; kids: number } {
+  // The fields after the command name (which may hold spaces, hence the split on ") ").
+  const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  const ticks = (at: number) => Number(fields[at]);
+  return { own: (ticks(11) + ticks(12)) / TICKS_PER_SECOND, kids: (ticks(13) + ticks(14)) / TICKS_PER_SECOND };
+}
+
+let filesInWorker = 0;
+
+export default class CpuEnvironment extends TestEnvironment {
+  private readonly start: { own: number; kids: number };
+  private readonly startedAt: bigint;
+  private readonly file: string;
+  private readonly place: number;
+
+  constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
+    // Read before the environment is set up: its set-up (a new V8 context) is part of the file's cost.
+    const start = cpuSeconds();
+    const startedAt = process.hrtime.bigint();
+    super(config, context);
+    this.start = start;
+    this.startedAt = startedAt;
+    this.file = context.testPath;
+    this.place = ++filesInWorker;
+  }
+
+  override async teardown(): Promise<void> {
+    await super.teardown();
+    const log = process.env.CPU_LOG;
+    if (!log) return;
+    const end = cpuSeconds();
+    const line = {
+      file: this.file.replace(/.*\/tests\//, ''),
+      pid: process.pid,
+      n: this.place,
+      own: Number((end.own - this.start.own).toFixed(2)),
+      kids: Number((end.kids - this.start.kids).toFixed(2)),
+      wall: Number(process.hrtime.bigint() - this.startedAt) / 1e9,
+    };
+    fs.appendFileSync(log, `${JSON.stringify(line)}\n`);
+  }
+}
