@@ -1,9 +1,9 @@
 /**
  * Where a workbook's compressed bytes live while it is read. A zip is read through its central
  * directory at the end, so its bytes must stay reachable for random access until the last sheet is
- * read. Small workbooks stay in memory as the pieces they arrived in; a larger one is spooled to an
- * unlinked temp file and read back with positional reads, so that memory does not grow with the
- * size of the workbook (a 100,000-VM RVTools export is about 60 MiB compressed).
+ * read. Small workbooks stay in memory as the pieces they arrived in (runs of tiny pieces
+ * gathered); a larger one is spooled to an unlinked temp file and read back with positional reads,
+ * so that memory does not grow with the size of the workbook (a 100,000-VM RVTools export is about 60 MiB compressed).
  */
 import * as os from 'node:os';
 import { closeQuietly, openUnlinkedTempFile, readAll, writeAll } from './temp-file';
@@ -110,6 +110,37 @@ export class FileZipSource implements ZipSource {
 export const SPOOL_THRESHOLD_BYTES = 8 * 1024 * 1024;
 
 /**
+ * Pieces smaller than this are gathered before they are kept: the inflater is fed the kept pieces
+ * as they are, and each write to it is a round trip to zlib's thread pool (a stream that arrived a
+ * byte at a time would be inflated in a byte per round trip).
+ */
+const SMALL_PIECE_BYTES = 64 * 1024;
+
+/** Gathers runs of small pieces into pieces of about SMALL_PIECE_BYTES; large pieces pass as they are. */
+async function* gatherSmallPieces(bytes: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let small: Buffer[] = [];
+  let smallBytes = 0;
+  for await (const b of bytes) {
+    if (b.length === 0) continue;
+    if (b.length >= SMALL_PIECE_BYTES) {
+      if (smallBytes > 0) yield Buffer.concat(small, smallBytes);
+      small = [];
+      smallBytes = 0;
+      yield b;
+      continue;
+    }
+    small.push(b);
+    smallBytes += b.length;
+    if (smallBytes >= SMALL_PIECE_BYTES) {
+      yield Buffer.concat(small, smallBytes);
+      small = [];
+      smallBytes = 0;
+    }
+  }
+  if (smallBytes > 0) yield Buffer.concat(small, smallBytes);
+}
+
+/**
  * Collects a byte stream into a ZipSource: in memory while it is small, then in a temp file
  * (created with mode 0600 and unlinked at once, so nothing is left behind even by a crash). When
  * no temp file can be made or written (a read-only or full temp dir), the workbook stays in
@@ -122,8 +153,7 @@ export async function collectZip(bytes: AsyncIterable<Buffer>, threshold = SPOOL
   let written = 0;
   let spooling = threshold >= 0;
   try {
-    for await (const b of bytes) {
-      if (b.length === 0) continue;
+    for await (const b of gatherSmallPieces(bytes)) {
       if (fd !== undefined) {
         try {
           written += writeAll(fd, b, written);

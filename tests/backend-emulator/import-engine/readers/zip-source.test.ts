@@ -51,9 +51,19 @@ test.each([
   }
 });
 
+test('a stream of tiny pieces is kept in pieces of about 64 KiB (each piece is one write to the inflater)', async () => {
+  const source = await collectZip(chunks(data, [7]), 1_000_000);
+  expect(source).toBeInstanceOf(MemoryZipSource);
+  // 7-byte pieces, gathered up to the first multiple of 7 past 65,536 (65,541), then the rest.
+  expect((source as MemoryZipSource).parts.map((p) => p.length)).toEqual([65_541, 65_541, 65_541, 65_541, 37_836]);
+  expect(source.range(0, data.length).equals(data)).toBe(true);
+});
+
+// Pieces of 70,000 bytes: larger than the 64 KiB under which collectZip gathers pieces, so the
+// first one is over the tests' 10,000-byte threshold and starts the spooling.
 async function* failing(midway: () => void = () => {}): AsyncGenerator<Buffer> {
-  yield Buffer.alloc(20_000);
-  yield Buffer.alloc(20_000);
+  yield Buffer.alloc(70_000);
+  yield Buffer.alloc(70_000);
   midway();
   throw new Error('connection reset');
 }
@@ -98,7 +108,7 @@ const procFd = fs.existsSync('/proc/self/fd');
         dir,
       ),
     ).rejects.toThrow('connection reset');
-    expect(spooling).toHaveLength(1); // 40,000 bytes over the 10,000 limit: spooled to a file under dir
+    expect(spooling).toHaveLength(1); // 140,000 bytes over the 10,000 limit: spooled to a file under dir
     expect(openFilesUnder(dir)).toEqual([]);
     fs.rmSync(dir, { recursive: true, force: true });
   },
