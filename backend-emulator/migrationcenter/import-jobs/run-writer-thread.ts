@@ -21,6 +21,13 @@ import { RunRefused, type RunTarget } from './run-writer';
 
 const WRITER_ENTRY = path.join(__dirname, 'run-writer-worker');
 
+/**
+ * The writer's young generation, capped: it holds a few batches at a time, and V8's default lets
+ * a thread that allocates steadily grow it to tens of MB, which the process's resident memory
+ * carries for the whole run (the emulator's peak RSS target is 300 MB).
+ */
+const WRITER_YOUNG_GENERATION_MB = 8;
+
 export class RunWriterThread {
   private readonly worker: Worker;
   private readonly stop = new Int32Array(new SharedArrayBuffer(4));
@@ -37,7 +44,7 @@ export class RunWriterThread {
     onStored: (framesWritten: number) => void,
   ) {
     const data: RunWriterData = { target, stop: this.stop.buffer as SharedArrayBuffer };
-    this.worker = startWorker(WRITER_ENTRY, { workerData: data });
+    this.worker = startWorker(WRITER_ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } });
     this.worker.on('message', (m: FromRunWriter) => {
       if (m.type === 'stored') {
         this.inFlight--;
