@@ -27,11 +27,16 @@ import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { generateVmInfo } from './import-csv';
-import { emulatorRest, latencyOf, probe, processRssBytes, type Latency } from './process-probes';
+import { emulatorRest, latencyOf, probe, processCpuSeconds, processRssBytes, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.ASSETS_BENCH_ROWS ?? 600_000);
 const SHAPES = (process.env.ASSETS_BENCH_SHAPES ?? 'lean,full').split(',') as Shape[];
+/**
+ * The steps after :validate and :run (ASSETS_BENCH_STEPS, default all): `pages`, `cancel`,
+ * `inline`. Leaving some out shortens a comparison of :validate and :run alone.
+ */
+const STEPS = new Set((process.env.ASSETS_BENCH_STEPS ?? 'pages,cancel,inline').split(','));
 const INLINE_ROWS = 100_000;
 const PARENT = 'projects/bench/locations/us-central1';
 const POLICY = 'projects/bench/locations/global/endpointPolicies/ep-bench';
@@ -159,6 +164,8 @@ function line(label: string, value: number, base: number, target: number): strin
 
 interface ImportFigures {
   seconds: number;
+  /** The emulator process's CPU time (user + system, every thread) while it ran. */
+  cpuSeconds: number;
   /** Latency of the concurrent client's operations.get and getIamPolicy while it ran. */
   operationGet: Latency;
   getIamPolicy: Latency;
@@ -170,8 +177,7 @@ interface EmulatorFigures {
   validate: ImportFigures;
   run: ImportFigures;
   /** From operations.cancel sent during a :run to the Operation read done (ms); and the job's state then. */
-  cancelMs: number;
-  cancelState: string;
+  cancel?: { ms: number; state: string };
   inline?: { validate: ImportFigures; run: ImportFigures; frames: number };
   pages?: { firstPage: number; filtered: number; ordered: number; lookup: number; aggregate: number };
   peakRss: number;
@@ -194,15 +200,17 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
     /** `verb` on a job until its Operation is done, with the concurrent client beside it. */
     const timedImport = async (job: string, verb: 'validate' | 'run'): Promise<ImportFigures & { op: any }> => {
       const start = process.hrtime.bigint();
+      const cpu0 = processCpuSeconds(pid);
       const op = await req('POST', `/v1alpha1/${PARENT}/importJobs/${job}:${verb}`, {});
       let done = false;
       const probes = Promise.all([probe(`${server.url}/v1alpha1/${op.name}`, () => done), probe(`${server.url}/v1/${POLICY}:getIamPolicy`, () => done)]);
       const ended = await waitOp(op.name);
       const secs = seconds(start);
+      const cpuSeconds = processCpuSeconds(pid) - cpu0;
       done = true;
       const [opTimes, iamTimes] = await probes;
       if (ended.error) throw new Error(`${verb} of ${job} failed: ${JSON.stringify(ended.error)}`);
-      return { seconds: secs, operationGet: latencyOf(opTimes), getIamPolicy: latencyOf(iamTimes), op: ended };
+      return { seconds: secs, cpuSeconds, operationGet: latencyOf(opTimes), getIamPolicy: latencyOf(iamTimes), op: ended };
     };
     await req('POST', `/v1alpha1/${PARENT}/sources?sourceId=src`, { type: 'SOURCE_TYPE_UPLOAD' });
     await req('POST', `/v1/projects/bench/locations/global/endpointPolicies?endpointPolicyId=ep-bench`, {
@@ -241,27 +249,30 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
       pages = { firstPage, filtered, ordered, lookup, aggregate };
     }
 
-    // Cancel during a run: once a batch is written, operations.cancel, then reads until done.
-    await gcsJob('cancelled');
-    await waitOp((await req('POST', `/v1alpha1/${PARENT}/importJobs/cancelled:validate`, {})).name);
-    const running = await req('POST', `/v1alpha1/${PARENT}/importJobs/cancelled:run`, {});
-    for (;;) {
-      const op = await req('GET', `/v1alpha1/${running.name}`);
-      if (op.done) throw new Error('the run to cancel ended before a batch was written');
-      if (/[1-9][\d,]* assets written$/.test(op.metadata?.statusMessage ?? '')) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const c0 = performance.now();
-    await req('POST', `/v1alpha1/${running.name}:cancel`, {});
-    const cancelledOp = await (async () => {
+    let cancel: EmulatorFigures['cancel'];
+    if (STEPS.has('cancel')) {
+      // Cancel during a run: once a batch is written, operations.cancel, then reads until done.
+      await gcsJob('cancelled');
+      await waitOp((await req('POST', `/v1alpha1/${PARENT}/importJobs/cancelled:validate`, {})).name);
+      const running = await req('POST', `/v1alpha1/${PARENT}/importJobs/cancelled:run`, {});
       for (;;) {
         const op = await req('GET', `/v1alpha1/${running.name}`);
-        if (op.done) return op;
+        if (op.done) throw new Error('the run to cancel ended before a batch was written');
+        if (/[1-9][\d,]* assets written$/.test(op.metadata?.statusMessage ?? '')) break;
+        await new Promise((r) => setTimeout(r, 20));
       }
-    })();
-    const cancelMs = performance.now() - c0;
-    if (cancelledOp.error?.code !== 1) throw new Error(`the cancelled run ended with ${JSON.stringify(cancelledOp.error)}`);
-    const cancelState = (await req('GET', `/v1alpha1/${PARENT}/importJobs/cancelled`)).state as string;
+      const c0 = performance.now();
+      await req('POST', `/v1alpha1/${running.name}:cancel`, {});
+      const cancelledOp = await (async () => {
+        for (;;) {
+          const op = await req('GET', `/v1alpha1/${running.name}`);
+          if (op.done) return op;
+        }
+      })();
+      const ms = performance.now() - c0;
+      if (cancelledOp.error?.code !== 1) throw new Error(`the cancelled run ended with ${JSON.stringify(cancelledOp.error)}`);
+      cancel = { ms, state: (await req('GET', `/v1alpha1/${PARENT}/importJobs/cancelled`)).state as string };
+    }
 
     let inline: EmulatorFigures['inline'];
     if (options.inline) {
@@ -279,8 +290,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
       frames: job.executionReport?.framesReported ?? 0,
       validate,
       run,
-      cancelMs,
-      cancelState,
+      cancel,
       inline,
       pages,
       peakRss: peak,
@@ -318,8 +328,8 @@ async function runShape(shape: Shape, root: string): Promise<void> {
   );
   const [parseS] = await time(() => parse(file, () => undefined));
   const [floorS, floorDb] = await time(() => bareFloor(file, dir));
-  const inline = shape === 'lean' ? firstRowsBase64(file, INLINE_ROWS) : undefined;
-  const e = await emulatorOverHttp(dataDir, storageDir, { pages: shape === 'full', inline });
+  const inline = shape === 'lean' && STEPS.has('inline') ? firstRowsBase64(file, INLINE_ROWS) : undefined;
+  const e = await emulatorOverHttp(dataDir, storageDir, { pages: shape === 'full' && STEPS.has('pages'), inline });
   const bareAggregate = await median(3, async () => {
     floorDb.prepare('SELECT total(cores) FROM a').get();
     floorDb.prepare('SELECT os, count(*) FROM a GROUP BY os').all();
@@ -336,11 +346,13 @@ async function runShape(shape: Shape, root: string): Promise<void> {
   console.log(`bare import floor                  ${floorS.toFixed(3).padStart(9)} s`);
   console.log(line(':validate (REST) / bare parse', e.validate.seconds, parseS, 1.0));
   console.log(line(':run (REST) / bare floor', e.run.seconds, floorS, 1.0));
+  console.log(`  emulator CPU: :validate ${e.validate.cpuSeconds.toFixed(2)} s, :run ${e.run.cpuSeconds.toFixed(2)} s`);
   console.log(latencyLine(':validate', e.validate));
   console.log(latencyLine(':run', e.run));
-  console.log(
-    `operations.cancel during :run to done ${e.cancelMs.toFixed(0).padStart(6)} ms (target 1000 ms: ${e.cancelMs <= 1000 ? 'met' : 'NOT met'}), job ${e.cancelState}`,
-  );
+  if (e.cancel)
+    console.log(
+      `operations.cancel during :run to done ${e.cancel.ms.toFixed(0).padStart(6)} ms (target 1000 ms: ${e.cancel.ms <= 1000 ? 'met' : 'NOT met'}), job ${e.cancel.state}`,
+    );
   if (e.inline) {
     console.log(
       `inline ${INLINE_ROWS} rows: :validate ${e.inline.validate.seconds.toFixed(2)} s, :run ${e.inline.run.seconds.toFixed(2)} s, ${e.inline.frames} frames`,

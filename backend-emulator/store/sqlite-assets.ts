@@ -137,13 +137,17 @@ export class SqliteAssetStore implements AssetStore {
   private writtenSinceAnalyze = 0;
   private analyzedCount = 0;
 
-  constructor(private readonly db: BetterSqlite3.Database) {
+  /** `cacheKiB`: the connection's page cache (see below); a run's writer connection takes less. */
+  constructor(
+    private readonly db: BetterSqlite3.Database,
+    cacheKiB = 32_768,
+  ) {
     db.exec(TABLES);
     const columns = new Set((db.pragma('table_info(assets)') as Array<{ name: string }>).map((c) => c.name));
     for (const [name, type] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${type}`);
     db.exec(INDEXES);
     // Ten indexes take random inserts during a run: a larger page cache keeps their hot pages.
-    db.pragma('cache_size = -32768');
+    db.pragma(`cache_size = -${cacheKiB}`);
     // A new asset is one plain insert (the common case: an upsert with RETURNING costs twice as
     // much in SQLite); an asset imported again is an update of the row found by (parent, aid).
     this.insertRow = db.prepare(

@@ -140,7 +140,7 @@ export class SqliteStore implements Store {
       // A read of the connection's own page cache state (no table is read): about a sixth of a get.
       dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
     };
-    this.assets = new SqliteAssetStore(this.db);
+    this.assets = new SqliteAssetStore(this.db, this.isSecond ? SECOND_CONNECTION_CACHE_KIB : undefined);
     // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
     // nested transaction is atomic inside the outer one and commits only with it. IMMEDIATE: see
     // the module comment.
@@ -261,6 +261,14 @@ export class SqliteStore implements Store {
     this.hold?.release();
   }
 }
+
+/**
+ * The page cache of a second connection (a run's writer, which only writes): its cache is resident
+ * memory for the whole run, and 8 MB instead of the first connection's 32 MB took 26 MB off the
+ * emulator's peak RSS during a 600,000-row run with no measurable change in the run's CPU time
+ * (13.0-14.6 s against 13.5-13.7 s, two runs each at load 9).
+ */
+const SECOND_CONNECTION_CACHE_KIB = 8_192;
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take

@@ -38,6 +38,14 @@ export const MAX_BATCHES_IN_FLIGHT = 8;
 const WORKER_ENTRY = path.join(__dirname, 'import-worker');
 
 /**
+ * The import worker's young generation, capped: parsing allocates steadily, and V8's default lets
+ * the worker grow it to tens of MB that stay resident while the worker lives. 16 MB took about
+ * 45 MB off the emulator's peak RSS through a 600,000-row :validate and :run, with no measurable
+ * change in their CPU time (8 MB saved no more).
+ */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
+/**
  * How long the idle worker is kept: jobs that follow each other reuse it, and an emulator that
  * imports nothing for a while does not keep a second V8 heap (nor does a test process keep one per
  * test file: each file loads this module afresh).
@@ -48,7 +56,7 @@ let idle: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 
 function takeWorker(): Worker {
-  const worker = idle ?? startWorker(WORKER_ENTRY);
+  const worker = idle ?? startWorker(WORKER_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   idle = undefined;
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = undefined;

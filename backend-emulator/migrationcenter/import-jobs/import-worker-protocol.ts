@@ -11,6 +11,7 @@
 import type { PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
+import type { AssetRowBatch } from './asset-row-batch';
 import type { RunTarget } from './run-writer';
 
 export type ToWorker =
@@ -31,4 +32,26 @@ export type FromWorker =
   | { type: 'validated'; report: ValidationReport }
   | { type: 'executed'; report: ExecutionReport }
   | { type: 'stopped' }
+  | { type: 'failed'; message: string };
+
+/**
+ * The run's writer thread (run-writer-worker.ts), started by the import worker with this as its
+ * workerData: where to write, and a cell (one Int32) the import worker sets to stop the writing.
+ */
+export interface RunWriterData {
+  target: RunTarget;
+  stop: SharedArrayBuffer;
+}
+
+export type ToRunWriter =
+  /** The run's next batch, in order. */
+  | { type: 'batch'; rows: AssetRowBatch }
+  /** No more batches: the writer closes its connection and its thread ends. */
+  | { type: 'close' };
+
+export type FromRunWriter =
+  /** A batch committed, with the frames written so far. */
+  | { type: 'stored'; framesWritten: number }
+  /** A batch's checks failed (the run lost its job, or its source is gone): nothing more is written. */
+  | { type: 'refused'; reason: 'job' | 'source' }
   | { type: 'failed'; message: string };

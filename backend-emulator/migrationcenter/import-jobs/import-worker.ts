@@ -3,8 +3,9 @@
  * the thread that answers requests (import-thread.ts starts it).
  *
  * It takes one job at a time (the protocol: import-worker-protocol.ts). A run turns each asset into
- * its stored row here (assetRow). On a file-backed store the worker writes each batch itself, on a
- * connection of its own (run-writer.ts), and the request thread does no part of the run; on an
+ * its stored row here (assetRow). On a file-backed store each batch goes to the run's writer thread
+ * (run-writer-thread.ts), which writes it on a connection of its own (run-writer.ts) while this
+ * worker builds the next: the request thread does no part of the run; on an
  * in-memory store (which no second connection can open) it sends the rows and the request thread
  * writes them, the two stages overlapping. `abort` stops the job at the engine's next check
  * (between chunks of rows, between batches, or while waiting for a batch to be written); the
@@ -17,7 +18,8 @@ import { fromPortable } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import { assetRow } from '../assets/assets';
 import type { FromWorker, ToWorker } from './import-worker-protocol';
-import { RunRefused, RunWriter } from './run-writer';
+import { RunRefused } from './run-writer';
+import { RunWriterThread } from './run-writer-thread';
 
 /** How often the worker tells the rows read (the Operation's message is throttled again there). */
 const PROGRESS_EVERY_MS = 100;
@@ -60,26 +62,29 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
   const format = message.format as ImportJobFormat;
   const rowsRead = progress();
   const onProgress = (p: { rowsRead: number; file: string }) => rowsRead.tick(p);
-  let writer: RunWriter | undefined;
+  let writer: RunWriterThread | undefined;
+  /** The writer thread's end, before the job's end is told: nothing of a run is written after it. */
+  const closeWriter = async () => {
+    const closing = writer;
+    writer = undefined;
+    await closing?.close();
+  };
   try {
     if (message.type === 'validate') {
       const report = await engine.validateImport(format, files, { signal, onProgress });
       rowsRead.flush();
       send({ type: 'validated', report });
     } else if (message.target) {
-      writer = new RunWriter(message.target);
-      const target = writer;
+      const target = new RunWriterThread(message.target, message.maxInFlight, signal, (framesWritten) => send({ type: 'stored', framesWritten }));
+      writer = target;
       const sink: engine.AssetSink<AssetRow> = {
         prepare: assetRow,
-        write: async (rows) => {
-          signal.throwIfAborted();
-          send({ type: 'stored', framesWritten: target.write(rows) });
-          // A turn of the event loop between batches, so that an `abort` is seen at once.
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          signal.throwIfAborted();
-        },
+        write: (rows) => target.write(rows),
       };
       const report = await engine.executeImport(format, files, sink, { signal, sinkBatchSize: message.sinkBatchSize, onProgress });
+      // The report only once every batch is stored: the run ends with its last batch in the store.
+      await target.drain();
+      await closeWriter();
       rowsRead.flush();
       send({ type: 'executed', report });
     } else {
@@ -102,11 +107,12 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
       send({ type: 'executed', report });
     }
   } catch (err) {
+    await closeWriter();
     if (signal.aborted) send({ type: 'stopped' });
     else if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
     else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
   } finally {
-    writer?.close();
+    await closeWriter();
     job = undefined;
   }
 }

@@ -48,15 +48,30 @@ export class RunWriter {
 
   /** Writes one batch with the run's progress record; returns the frames written so far. Throws RunRefused. */
   write(rows: AssetRow[]): number {
+    return this.writeBatches([rows])[0];
+  }
+
+  /**
+   * Writes whole batches in one transaction (one commit, one wait for the disk), with the run's
+   * progress record; returns the frames written after each batch. Throws RunRefused.
+   */
+  writeBatches(batches: AssetRow[][]): number[] {
     const { job, operation, assetSource } = this.target;
+    const after: number[] = [];
+    let n = this.framesWritten;
     this.store.transaction(() => {
       if (this.store.get<RunProgress>(RUN_PROGRESS, job)?.operation !== operation) throw new RunRefused('job');
       if (assetSource !== undefined && !this.store.has(COLLECTIONS.sources, assetSource)) throw new RunRefused('source');
-      this.store.assets.upsert(this.target.parent, this.target.reporter, Date.now(), rows);
-      this.store.put<RunProgress>(RUN_PROGRESS, job, { operation, framesWritten: this.framesWritten + rows.length });
+      const time = Date.now();
+      for (const rows of batches) {
+        this.store.assets.upsert(this.target.parent, this.target.reporter, time, rows);
+        n += rows.length;
+        after.push(n);
+      }
+      this.store.put<RunProgress>(RUN_PROGRESS, job, { operation, framesWritten: n });
     });
-    this.framesWritten += rows.length;
-    return this.framesWritten;
+    this.framesWritten = n;
+    return after;
   }
 
   close(): void {

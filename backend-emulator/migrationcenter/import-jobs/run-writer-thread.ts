@@ -1,0 +1,111 @@
+/**
+ * The import worker's side of the run's writer thread (run-writer-worker.ts): the import worker
+ * reads, checks and builds a run's batches while this thread writes the ones before, so the run
+ * uses both of the machine's cores (a batch's SQLite writes cost about as much CPU as all the rest
+ * of its work, and its commit waits for the disk besides).
+ *
+ * At most `maxInFlight` batches are sent and not yet stored: the import worker waits for the writer
+ * beyond that, so the rows held in memory stay bounded however fast it parses. `drain` waits until
+ * every batch sent is stored. A refusal or failure of the writer is thrown by the next `write` or
+ * `drain`. `close` stops the writing (the batch under way finishes, in its transaction; the ones
+ * queued are dropped) and resolves once the thread has ended: a run's end is reported only once
+ * nothing more of it can be written.
+ */
+import * as path from 'path';
+import type { Worker } from 'worker_threads';
+import { startWorker } from '../../worker-threads';
+import type { AssetRow } from '../../store/asset-store';
+import { packRows } from './asset-row-batch';
+import type { FromRunWriter, RunWriterData, ToRunWriter } from './import-worker-protocol';
+import { RunRefused, type RunTarget } from './run-writer';
+
+const WRITER_ENTRY = path.join(__dirname, 'run-writer-worker');
+
+/**
+ * The writer's young generation, capped: it holds a few batches at a time, and V8's default lets
+ * a thread that allocates steadily grow it to tens of MB, which the process's resident memory
+ * carries for the whole run (the emulator's peak RSS target is 300 MB).
+ */
+const WRITER_YOUNG_GENERATION_MB = 8;
+
+export class RunWriterThread {
+  private readonly worker: Worker;
+  private readonly stop = new Int32Array(new SharedArrayBuffer(4));
+  private readonly exited: Promise<void>;
+  private inFlight = 0;
+  private wake?: () => void;
+  /** Why the writer stopped writing before its close (a refusal, a failure, its thread's end). */
+  private ended?: Error;
+
+  constructor(
+    target: RunTarget,
+    private readonly maxInFlight: number,
+    private readonly signal: AbortSignal,
+    onStored: (framesWritten: number) => void,
+  ) {
+    const data: RunWriterData = { target, stop: this.stop.buffer as SharedArrayBuffer };
+    this.worker = startWorker(WRITER_ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } });
+    this.worker.on('message', (m: FromRunWriter) => {
+      if (m.type === 'stored') {
+        this.inFlight--;
+        onStored(m.framesWritten);
+      } else {
+        this.ended = m.type === 'refused' ? new RunRefused(m.reason) : new Error(m.message);
+      }
+      this.wakeUp();
+    });
+    this.worker.on('error', (err) => {
+      this.ended ??= err;
+      this.wakeUp();
+    });
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', (code) => {
+        this.ended ??= new Error(`the run's writer thread exited (code ${code})`);
+        this.wakeUp();
+        resolve();
+      }),
+    );
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private readonly onAbort = () => {
+    Atomics.store(this.stop, 0, 1);
+    this.wakeUp();
+  };
+
+  private wakeUp(): void {
+    this.wake?.();
+    this.wake = undefined;
+  }
+
+  private async waitWhile(busy: () => boolean): Promise<void> {
+    while (busy() && !this.ended && !this.signal.aborted) await new Promise<void>((resolve) => (this.wake = resolve));
+    this.signal.throwIfAborted();
+    if (this.ended) throw this.ended;
+  }
+
+  /** Sends one batch; waits while `maxInFlight` batches are unwritten. */
+  async write(rows: AssetRow[]): Promise<void> {
+    await this.waitWhile(() => false);
+    this.post({ type: 'batch', rows: packRows(rows) });
+    this.inFlight++;
+    await this.waitWhile(() => this.inFlight >= this.maxInFlight);
+  }
+
+  /** Waits until every batch sent is stored. */
+  drain(): Promise<void> {
+    return this.waitWhile(() => this.inFlight > 0);
+  }
+
+  /** Stops the writing and waits for the thread's end. */
+  async close(): Promise<void> {
+    this.signal.removeEventListener('abort', this.onAbort);
+    Atomics.store(this.stop, 0, 1);
+    this.post({ type: 'close' });
+    await this.exited;
+  }
+
+  private post(message: ToRunWriter): void {
+    this.worker.postMessage(message);
+  }
+}

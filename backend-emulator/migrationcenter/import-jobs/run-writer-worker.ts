@@ -1,0 +1,81 @@
+/**
+ * The run's writer thread: a worker thread, started by the import worker for each run on a
+ * file-backed store (run-writer-thread.ts), that writes the run's batches on its own connection
+ * (run-writer.ts) while the import worker reads, checks and builds the next ones. A run's time is
+ * then that of the slower of the two stages, not their sum.
+ *
+ * Batches arrive in order and are written in order, whole, a few to a transaction when they queue
+ * up (GROUP_BATCHES). After a refusal or a failure nothing more is written. Batches not yet written
+ * once the stop cell is set (the run was stopped) are dropped: the cell is read before each
+ * transaction, so a stop waits for at most the transaction under way, never for the batches queued
+ * behind it. `close` ends the thread.
+ */
+import { parentPort, workerData } from 'worker_threads';
+import { unpackRows, type AssetRowBatch } from './asset-row-batch';
+import type { FromRunWriter, RunWriterData, ToRunWriter } from './import-worker-protocol';
+import { RunRefused, RunWriter } from './run-writer';
+
+const port = parentPort;
+if (!port) throw new Error('run-writer-worker.ts runs in a worker thread (run-writer-thread.ts starts it)');
+
+/**
+ * The most batches one transaction writes. A run's commits wait for the disk (synchronous = FULL):
+ * when the writer falls behind, the batches queued meanwhile share one commit instead of waiting
+ * for one each; few enough that a request's write, or a cancel, waits for a short transaction
+ * (sqlite-store.ts `priority`). Each is whole, so a kill still leaves whole batches.
+ */
+const GROUP_BATCHES = 4;
+
+const { target, stop } = workerData as RunWriterData;
+const stopped = new Int32Array(stop);
+const writer = new RunWriter(target);
+let ended = false;
+
+const send = (message: FromRunWriter) => port.postMessage(message);
+
+/** The batches received and not yet written. */
+let queued: AssetRowBatch[] = [];
+let scheduled = false;
+
+/**
+ * Writes the batches received so far, at most GROUP_BATCHES in one transaction. Node delivers the
+ * messages already queued on the port one after the other before an immediate runs, so the batches
+ * that arrived while the last transaction committed are all here.
+ */
+function writeQueued(): void {
+  scheduled = false;
+  if (ended || Atomics.load(stopped, 0) !== 0) {
+    queued = [];
+    return;
+  }
+  const group = queued.splice(0, GROUP_BATCHES);
+  try {
+    for (const framesWritten of writer.writeBatches(group.map(unpackRows))) send({ type: 'stored', framesWritten });
+  } catch (err) {
+    ended = true;
+    queued = [];
+    if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
+    else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
+    return;
+  }
+  schedule();
+}
+
+function schedule(): void {
+  if (scheduled || queued.length === 0) return;
+  scheduled = true;
+  setImmediate(writeQueued);
+}
+
+port.on('message', (message: ToRunWriter) => {
+  if (message.type === 'close') {
+    ended = true;
+    queued = [];
+    writer.close();
+    port.close();
+    return;
+  }
+  if (ended || Atomics.load(stopped, 0) !== 0) return;
+  queued.push(message.rows);
+  schedule();
+});
