@@ -107,9 +107,8 @@ export class AssetWrites {
   /** UpdateAsset: answers the updated Asset (FULL view). */
   patch(name: string, location: string, updateMask: string | undefined, requestId: unknown, body: Record<string, unknown>): AssetWire {
     const update = this.checkUpdate(location, name, updateMask, requestId, body, { mask: 'updateMask', requestId: 'requestId', asset: '' });
-    return this.ops.writeResult(
-      { parent: location, target: name, requestId: update.requestId, requestHash: update.hash },
-      () => this.apply(location, [update])[0],
+    return this.ops.writeResult({ parent: location, target: name, requestId: update.requestId, requestHash: update.hash }, () =>
+      toWire(this.apply(location, [update])[0]),
     );
   }
 
@@ -153,7 +152,7 @@ export class AssetWrites {
         return prior ? (structuredClone(prior.snapshot) as AssetWire) : undefined;
       });
       const fresh = updates.filter((_, i) => results[i] === undefined);
-      const applied = this.apply(parent, fresh);
+      const applied = this.apply(parent, fresh).map(toWire);
       let next = 0;
       const assets = results.map((r) => r ?? applied[next++]);
       updates.forEach((u, i) => {
@@ -232,30 +231,33 @@ export class AssetWrites {
 
   /**
    * Applies checked updates (inside a transaction): each asset must exist (NOT_FOUND otherwise,
-   * and the transaction rolls back). Returns the updated assets, FULL view.
+   * and the transaction rolls back). Returns the updated assets as stored, in `updates`' order.
    */
-  private apply(parent: string, updates: AssetUpdate[]): AssetWire[] {
+  private apply(parent: string, updates: AssetUpdate[]): StoredAsset[] {
     if (updates.length === 0) return [];
     const time = Date.parse(this.now());
-    const found = this.store.assets.getByIds(
-      parent,
-      updates.map((u) => u.id),
-    );
-    const changed = updates.map((u) => {
-      const stored = found.get(u.id);
-      if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
-      const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
-      const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
-      const labelViolations = schemaViolations('Labels', labels, 'labels');
-      if (labelViolations.length > 0) throw invalidArgument(labelViolations);
-      return { id: u.id, stored, labels, body: storedBody(stored, labels, attributes) };
-    });
+    const updated: StoredAsset[] = [];
     this.store.assets.updateBodies(
       parent,
+      updates.map((u) => u.id),
       time,
-      changed.map((c) => ({ id: c.id, labels: c.labels, body: JSON.stringify(c.body) })),
+      (found) =>
+        updates.map((u) => {
+          const stored = found.get(u.id);
+          if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
+          const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
+          const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
+          const labelViolations = schemaViolations('Labels', labels, 'labels');
+          if (labelViolations.length > 0) throw invalidArgument(labelViolations);
+          const body = storedBody(stored, labels, attributes);
+          // The store read `stored` for this change alone: it becomes the asset as written.
+          stored.updateTime = time;
+          stored.body = body as unknown as Record<string, unknown>;
+          updated.push(stored);
+          return { id: u.id, labels, body: JSON.stringify(body) };
+        }),
     );
-    return changed.map((c) => toWire({ ...c.stored, updateTime: time, body: c.body as unknown as Record<string, unknown> }));
+    return updated;
   }
 }
 
