@@ -18,12 +18,14 @@ import type { ServiceOperations } from '../../operations/operations';
 import { requestHash } from '../../operations/request-ids';
 import { invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { schemaViolations } from '../../http/validation';
+import { ProtoJsonText, toProtoJson } from '../../http/protojson';
 import { RESOURCE_ID } from '../../http/names';
 import { RESOURCE_TYPES } from '../names';
 import { checkRequestId } from '../request-id-rule';
 import { maskPaths } from '../masks';
 import type { AssetWire } from '../types';
 import { toWire, wireAttributes, type StoredBody } from './assets';
+import { assetProtoJson } from './asset-text';
 
 /** The Asset fields an updateMask may name (and keys under them: `labels.env`). */
 export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
@@ -126,9 +128,10 @@ export class AssetWrites {
 
   /**
    * BatchUpdateAssets: every update or none. An update whose requestId was seen with the same
-   * update answers its first result and is not applied again.
+   * update answers its first result and is not applied again. The answer (up to 1,000 whole
+   * assets) is built in ProtoJSON from the stored assets (asset-text.ts) and written as text.
    */
-  batchUpdate(parent: string, body: Record<string, unknown>): { assets: AssetWire[] } {
+  batchUpdate(parent: string, body: Record<string, unknown>): ProtoJsonText {
     const violations = schemaViolations('BatchUpdateAssetsRequest', body);
     if (violations.length > 0) throw invalidArgument(violations);
     const requests = body.requests as Array<{ asset: Record<string, unknown>; updateMask?: string; requestId?: string }>;
@@ -147,18 +150,21 @@ export class AssetWrites {
     });
     const requestIds = this.ops.requestIds;
     return this.store.transaction(() => {
-      const results: Array<AssetWire | undefined> = updates.map((u) => {
-        const prior = u.requestId && requestIds ? requestIds.lookup(parent, u.requestId, u.hash) : undefined;
-        return prior ? (structuredClone(prior.snapshot) as AssetWire) : undefined;
-      });
-      const fresh = updates.filter((_, i) => results[i] === undefined);
-      const applied = this.apply(parent, fresh).map(toWire);
+      const priors = updates.map((u) => (u.requestId && requestIds ? requestIds.lookup(parent, u.requestId, u.hash) : undefined));
+      const applied = this.apply(
+        parent,
+        updates.filter((_, i) => priors[i] === undefined),
+      );
       let next = 0;
-      const assets = results.map((r) => r ?? applied[next++]);
-      updates.forEach((u, i) => {
-        if (u.requestId && requestIds && results[i] === undefined) requestIds.remember(parent, u.requestId, u.hash, { name: u.name }, assets[i]);
+      const assets = updates.map((u, i) => {
+        const prior = priors[i];
+        if (prior) return toProtoJson(prior.snapshot);
+        const stored = applied[next++];
+        if (u.requestId && requestIds) requestIds.remember(parent, u.requestId, u.hash, { name: u.name }, toWire(stored));
+        return assetProtoJson(stored);
       });
-      return { assets };
+      // Already ProtoJSON (a list of 1,000 assets is not walked again for defaults): its text.
+      return new ProtoJsonText(assets.length > 0 ? JSON.stringify({ assets }) : '{}');
     });
   }
 
