@@ -48,10 +48,19 @@ function fail(field: string, description: string): never {
   throw invalidArgument([{ field, description }]);
 }
 
+/**
+ * The name of a field of an update request in errors: `name` itself for a patch (`at` undefined),
+ * under `requests[at]` in a batch. Made only for an error: a batch checks 1,000 requests.
+ */
+function fieldOf(at: number | undefined, name: string): string {
+  return at === undefined ? name : `requests[${at}].${name}`;
+}
+
 /** The id of `name` when it is an asset of `parent`; undefined otherwise. */
 function assetIdIn(parent: string, name: unknown): string | undefined {
-  if (typeof name !== 'string' || !name.startsWith(`${parent}/assets/`)) return undefined;
-  const id = name.slice(`${parent}/assets/`.length);
+  const prefix = `${parent}/assets/`;
+  if (typeof name !== 'string' || !name.startsWith(prefix)) return undefined;
+  const id = name.slice(prefix.length);
   return RESOURCE_ID.test(id) ? id : undefined;
 }
 
@@ -63,20 +72,21 @@ function assetIdIn(parent: string, name: unknown): string | undefined {
  */
 let lastMask: { text: string; paths: string[] } | undefined;
 
-/** The mask's paths, each `labels`, `attributes` or a key under one. */
-function updatePaths(updateMask: unknown, field: string): string[] {
-  if (updateMask !== undefined && typeof updateMask !== 'string') fail(field, 'must be a string (a FieldMask: comma-separated paths)');
+/** The mask's paths, each `labels`, `attributes` or a key under one; `at` is the request's index in a batch. */
+function updatePaths(updateMask: unknown, at: number | undefined): string[] {
+  const field = () => fieldOf(at, 'updateMask');
+  if (updateMask !== undefined && typeof updateMask !== 'string') fail(field(), 'must be a string (a FieldMask: comma-separated paths)');
   if (updateMask !== undefined && updateMask === lastMask?.text) return lastMask.paths;
   let paths: string[];
   try {
     paths = maskPaths(updateMask as string | undefined, UPDATABLE_ASSET_FIELDS);
   } catch {
-    fail(field, `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
+    fail(field(), `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
   }
   for (const path of paths) {
     const top = path.split('.')[0];
     const fits = (UPDATABLE_ASSET_FIELDS as readonly string[]).includes(top) && (path === top || path.split('.').length === 2);
-    if (!fits) fail(field, `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
+    if (!fits) fail(field(), `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
   }
   if (updateMask !== undefined) lastMask = { text: updateMask as string, paths };
   return paths;
@@ -108,7 +118,7 @@ export class AssetWrites {
 
   /** UpdateAsset: answers the updated Asset (FULL view). */
   patch(name: string, location: string, updateMask: string | undefined, requestId: unknown, body: Record<string, unknown>): AssetWire {
-    const update = this.checkUpdate(location, name, updateMask, requestId, body, { mask: 'updateMask', requestId: 'requestId', asset: '' });
+    const update = this.checkUpdate(location, name, updateMask, requestId, body, undefined);
     return this.ops.writeResult({ parent: location, target: name, requestId: update.requestId, requestHash: update.hash }, () =>
       toWire(this.apply(location, [update])[0]),
     );
@@ -137,14 +147,9 @@ export class AssetWrites {
     const requests = body.requests as Array<{ asset: Record<string, unknown>; updateMask?: string; requestId?: string }>;
     const seen = new Map<string, number>();
     const updates = requests.map((r, i) => {
-      const at = `requests[${i}]`;
-      const update = this.checkUpdate(parent, r.asset.name, r.updateMask, r.requestId, r.asset, {
-        mask: `${at}.updateMask`,
-        requestId: `${at}.requestId`,
-        asset: `${at}.asset`,
-      });
+      const update = this.checkUpdate(parent, r.asset.name, r.updateMask, r.requestId, r.asset, i);
       const earlier = seen.get(update.name);
-      if (earlier !== undefined) fail(`${at}.asset.name`, `names the asset that requests[${earlier}] updates: each asset may be updated once in a batch`);
+      if (earlier !== undefined) fail(fieldOf(i, 'asset.name'), `names the asset that requests[${earlier}] updates: each asset may be updated once in a batch`);
       seen.set(update.name, i);
       return update;
     });
@@ -198,33 +203,32 @@ export class AssetWrites {
 
   // ------------------------------------------------------------------ rules and changes
 
-  /** One update request, checked; `fields` name its parts in errors (a batch's `requests[i]....`). */
+  /** One update request, checked: a patch's (`at` undefined) or the batch's request `at`, whose fields errors name `requests[at]....`. */
   private checkUpdate(
     parent: string,
     name: unknown,
     updateMask: unknown,
     requestId: unknown,
     asset: Record<string, unknown>,
-    fields: { mask: string; requestId: string; asset: string },
+    at: number | undefined,
   ): AssetUpdate {
-    const checkedRequestId = (() => {
-      try {
-        return checkRequestId(requestId);
-      } catch (error) {
-        if (fields.requestId === 'requestId') throw error;
-        return fail(fields.requestId, 'must be a UUID (other than the zero UUID)');
-      }
-    })();
-    const violations = fields.asset === '' ? schemaViolations('Asset', asset) : [];
-    if (violations.length > 0) throw invalidArgument(violations);
-    const nameField = fields.asset === '' ? 'name' : `${fields.asset}.name`;
-    if (fields.asset !== '' && (name === undefined || name === '')) fail(nameField, 'is required: the asset to update');
+    let checkedRequestId: string | undefined;
+    try {
+      checkedRequestId = checkRequestId(requestId);
+    } catch (error) {
+      if (at === undefined) throw error;
+      fail(fieldOf(at, 'requestId'), 'must be a UUID (other than the zero UUID)');
+    }
+    if (at === undefined) {
+      const violations = schemaViolations('Asset', asset);
+      if (violations.length > 0) throw invalidArgument(violations);
+    } else if (name === undefined || name === '') fail(fieldOf(at, 'asset.name'), 'is required: the asset to update');
     const id = assetIdIn(parent, name);
     if (id === undefined) {
-      if (fields.asset === '') throw notFound(RESOURCE_TYPES.asset, String(name));
-      fail(nameField, `must be an asset of ${parent}: ${parent}/assets/{asset}`);
+      if (at === undefined) throw notFound(RESOURCE_TYPES.asset, String(name));
+      fail(fieldOf(at, 'asset.name'), `must be an asset of ${parent}: ${parent}/assets/{asset}`);
     }
-    const paths = updatePaths(updateMask, fields.mask);
+    const paths = updatePaths(updateMask, at);
     const input: AssetUpdate['input'] = {};
     for (const field of UPDATABLE_ASSET_FIELDS) {
       const value = asset[field];
@@ -232,7 +236,9 @@ export class AssetWrites {
     }
     // The fingerprint only guards a requestId (hashing a thousand updates that have none is wasted work).
     const hash = checkedRequestId ? requestHash('updateAsset', name as string, { input, paths }) : '';
-    return { name: name as string, id, paths, input, ...(checkedRequestId ? { requestId: checkedRequestId } : {}), hash };
+    const update: AssetUpdate = { name: name as string, id, paths, input, hash };
+    if (checkedRequestId) update.requestId = checkedRequestId;
+    return update;
   }
 
   /**
