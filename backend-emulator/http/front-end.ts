@@ -13,14 +13,15 @@
  * - A query parameter the method's request message does not have is `400 INVALID_ARGUMENT`, in
  *   Google's words (`Cannot bind query parameter. Field 'pagesize' could not be found in request
  *   message.`); the standard system parameters (`fields`, `key`, `alt`, ...) are taken everywhere.
- * - ProtoJSON in (proto field names, enum numbers) and out (no default values).
+ * - ProtoJSON in (proto field names, enum numbers) and out (no default values; an answer a route
+ *   wrote as ProtoJSON text, `ProtoJsonText`, is sent as it is).
  *
  * A key given twice in a JSON body is refused by the body parser (http/body.ts), for every route.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { requestGoogleMethod, requestRoutedPath } from './request-method';
-import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, toProtoJson } from './protojson';
+import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, ProtoJsonText, toProtoJson } from './protojson';
 
 /** Google's system parameters, accepted by every method (they are not fields of its request). */
 export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
@@ -74,10 +75,20 @@ export function googleFrontEndBody(request: FastifyRequest, body: unknown): unkn
   return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path);
 }
 
+/**
+ * The text of an answer: a ProtoJsonText as it was written (a route that wrote its answer as
+ * ProtoJSON text), anything else as JSON.
+ */
+function answerText(payload: unknown): string {
+  return payload instanceof ProtoJsonText ? payload.text : JSON.stringify(payload);
+}
+
 /** ProtoJSON out: a callback hook (it runs on every answer; an async one costs a promise and a microtask turn). */
 export function installGoogleFrontEnd(app: FastifyInstance): void {
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
-  app.addHook('preSerialization', (request, _reply, payload, done) => {
+  app.addHook('preSerialization', (request, reply, payload, done) => {
+    // An answer written as text is sent as it is (another version's edge may still make it a value again).
+    if (payload instanceof ProtoJsonText) reply.serializer(answerText);
     done(null, isGoogleApiPath(requestRoutedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
   });
 }

@@ -92,6 +92,32 @@ function isDefault(key: string, value: unknown): boolean {
 }
 
 /**
+ * An answer a route wrote as ProtoJSON text itself (defaults already left out at every depth, as
+ * `toProtoJson` leaves them out): the front end sends the text as it is (front-end.ts). A route
+ * whose answer is large and made of stored JSON (batchUpdate's up to 1,000 whole assets, 385 KB)
+ * writes it as text: building it as objects, walking them and stringifying them cost more than
+ * the writes the route exists for.
+ */
+export class ProtoJsonText {
+  constructor(readonly text: string) {}
+
+  /** The answer as a value, for what must rewrite it (another API version's edge). */
+  value(): unknown {
+    return JSON.parse(this.text) as unknown;
+  }
+}
+
+/**
+ * Sets `message[key]` to `value` as ProtoJSON writes the field (the rules of `toProtoJson`: a map's
+ * entries kept, a message's defaults left out at every depth), or leaves it unset when the field
+ * holds its default. For a message built field by field, already in ProtoJSON.
+ */
+export function setProtoJsonField(message: Record<string, unknown>, key: string, value: unknown): void {
+  if (isDefault(key, value)) return;
+  message[key] = typeof value === 'object' && value !== null && !isMapValue(key, value as Record<string, unknown>) ? toProtoJson(value) : value;
+}
+
+/**
  * `value` without default-valued fields, at every depth. List elements are all kept (a repeated
  * field outputs every element); a message set to all defaults stays as `{}` (proto3 message
  * fields have presence); map entries are kept as they are.
@@ -114,7 +140,7 @@ export function toProtoJson(value: unknown): unknown {
     return out ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date || Buffer.isBuffer(value)) return value;
+  if (value instanceof Date || Buffer.isBuffer(value) || value instanceof ProtoJsonText) return value;
   const source = value as Record<string, unknown>;
   const keys = Object.keys(source);
   let out: Record<string, unknown> | undefined;

@@ -18,7 +18,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { invalidEnumValue, refuseUnknownFields } from '../errors';
-import { jsonName } from '../http/protojson';
+import { jsonName, ProtoJsonText } from '../http/protojson';
 import { TYPE_PREFIX } from './names';
 import type { MessageDifference, WireVersion } from './wire-version';
 
@@ -118,7 +118,8 @@ export function writeAnswer(version: WireVersion, payload: unknown): unknown {
     for (const [key, field] of Object.entries(object)) out[key] = walk(field, depth + 1);
     return out;
   };
-  const answer = walk(payload, 0);
+  // An answer written as text (http/protojson.ts ProtoJsonText) is in the stored shape too: read back to be rewritten.
+  const answer = walk(payload instanceof ProtoJsonText ? payload.value() : payload, 0);
   if (isObject(answer) && isObject(answer.error)) answer.error = renameTypesInTexts(version, answer.error);
   return answer;
 }

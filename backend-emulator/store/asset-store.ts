@@ -133,8 +133,6 @@ export interface AssetStore {
   /** Inserts or updates each asset of `parent` by id, adding `reporter` to its sources (call inside a transaction). */
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
   get(name: string): StoredAsset | undefined;
-  /** The assets of `parent` with these ids (one query, whatever their number), by id; missing ones are absent. */
-  getByIds(parent: string, ids: string[]): Map<string, StoredAsset>;
   /** One page of `query` with each item's page key. */
   page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }>;
   /** Every asset of every parent in name order, after `afterName`. */
@@ -143,11 +141,12 @@ export interface AssetStore {
   pageReportedBy(parent: string, reporter: string, afterName: string | undefined, limit: number): StoredAsset[];
   aggregate(parent: string, filter: FilterNode | undefined, aggregations: AssetAggregation[]): AssetAggregateResult[];
   /**
-   * Replaces the labels and body of existing assets of `parent` (a user's patch: the typed columns,
-   * the sources and createTime stay), setting their updateTime (call inside a transaction).
-   * Returns the ids that exist; the others are left alone.
+   * A user's change of existing assets of `parent` (call inside a transaction): reads the assets
+   * with these ids (one query, whatever their number; missing ones are absent from `found`), asks
+   * `changesOf` for their new labels and bodies (it may throw: nothing is written then), and
+   * writes them with updateTime `time`. The typed columns, the sources and createTime stay.
    */
-  updateBodies(parent: string, time: number, changes: AssetBodyChange[]): string[];
+  updateBodies(parent: string, ids: string[], time: number, changesOf: (found: Map<string, StoredAsset>) => AssetBodyChange[]): void;
   /**
    * Deletes assets of `parent` by id, and every row keyed by them in the other asset tables
    * (ASSET_KEYED_TABLES of sqlite-assets.ts), in the caller's transaction. Returns the ids that existed.

@@ -18,12 +18,14 @@ import type { ServiceOperations } from '../../operations/operations';
 import { requestHash } from '../../operations/request-ids';
 import { invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { schemaViolations } from '../../http/validation';
+import { ProtoJsonText, toProtoJson } from '../../http/protojson';
 import { RESOURCE_ID } from '../../http/names';
 import { RESOURCE_TYPES } from '../names';
 import { checkRequestId } from '../request-id-rule';
 import { maskPaths } from '../masks';
 import type { AssetWire } from '../types';
 import { toWire, wireAttributes, type StoredBody } from './assets';
+import { assetProtoJson } from './asset-text';
 
 /** The Asset fields an updateMask may name (and keys under them: `labels.env`). */
 export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
@@ -46,10 +48,19 @@ function fail(field: string, description: string): never {
   throw invalidArgument([{ field, description }]);
 }
 
+/**
+ * The name of a field of an update request in errors: `name` itself for a patch (`at` undefined),
+ * under `requests[at]` in a batch. Made only for an error: a batch checks 1,000 requests.
+ */
+function fieldOf(at: number | undefined, name: string): string {
+  return at === undefined ? name : `requests[${at}].${name}`;
+}
+
 /** The id of `name` when it is an asset of `parent`; undefined otherwise. */
 function assetIdIn(parent: string, name: unknown): string | undefined {
-  if (typeof name !== 'string' || !name.startsWith(`${parent}/assets/`)) return undefined;
-  const id = name.slice(`${parent}/assets/`.length);
+  const prefix = `${parent}/assets/`;
+  if (typeof name !== 'string' || !name.startsWith(prefix)) return undefined;
+  const id = name.slice(prefix.length);
   return RESOURCE_ID.test(id) ? id : undefined;
 }
 
@@ -61,20 +72,21 @@ function assetIdIn(parent: string, name: unknown): string | undefined {
  */
 let lastMask: { text: string; paths: string[] } | undefined;
 
-/** The mask's paths, each `labels`, `attributes` or a key under one. */
-function updatePaths(updateMask: unknown, field: string): string[] {
-  if (updateMask !== undefined && typeof updateMask !== 'string') fail(field, 'must be a string (a FieldMask: comma-separated paths)');
+/** The mask's paths, each `labels`, `attributes` or a key under one; `at` is the request's index in a batch. */
+function updatePaths(updateMask: unknown, at: number | undefined): string[] {
+  const field = () => fieldOf(at, 'updateMask');
+  if (updateMask !== undefined && typeof updateMask !== 'string') fail(field(), 'must be a string (a FieldMask: comma-separated paths)');
   if (updateMask !== undefined && updateMask === lastMask?.text) return lastMask.paths;
   let paths: string[];
   try {
     paths = maskPaths(updateMask as string | undefined, UPDATABLE_ASSET_FIELDS);
   } catch {
-    fail(field, `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
+    fail(field(), `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
   }
   for (const path of paths) {
     const top = path.split('.')[0];
     const fits = (UPDATABLE_ASSET_FIELDS as readonly string[]).includes(top) && (path === top || path.split('.').length === 2);
-    if (!fits) fail(field, `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
+    if (!fits) fail(field(), `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
   }
   if (updateMask !== undefined) lastMask = { text: updateMask as string, paths };
   return paths;
@@ -106,10 +118,9 @@ export class AssetWrites {
 
   /** UpdateAsset: answers the updated Asset (FULL view). */
   patch(name: string, location: string, updateMask: string | undefined, requestId: unknown, body: Record<string, unknown>): AssetWire {
-    const update = this.checkUpdate(location, name, updateMask, requestId, body, { mask: 'updateMask', requestId: 'requestId', asset: '' });
-    return this.ops.writeResult(
-      { parent: location, target: name, requestId: update.requestId, requestHash: update.hash },
-      () => this.apply(location, [update])[0],
+    const update = this.checkUpdate(location, name, updateMask, requestId, body, undefined);
+    return this.ops.writeResult({ parent: location, target: name, requestId: update.requestId, requestHash: update.hash }, () =>
+      toWire(this.apply(location, [update])[0]),
     );
   }
 
@@ -127,39 +138,38 @@ export class AssetWrites {
 
   /**
    * BatchUpdateAssets: every update or none. An update whose requestId was seen with the same
-   * update answers its first result and is not applied again.
+   * update answers its first result and is not applied again. The answer (up to 1,000 whole
+   * assets) is built in ProtoJSON from the stored assets (asset-text.ts) and written as text.
    */
-  batchUpdate(parent: string, body: Record<string, unknown>): { assets: AssetWire[] } {
+  batchUpdate(parent: string, body: Record<string, unknown>): ProtoJsonText {
     const violations = schemaViolations('BatchUpdateAssetsRequest', body);
     if (violations.length > 0) throw invalidArgument(violations);
     const requests = body.requests as Array<{ asset: Record<string, unknown>; updateMask?: string; requestId?: string }>;
     const seen = new Map<string, number>();
     const updates = requests.map((r, i) => {
-      const at = `requests[${i}]`;
-      const update = this.checkUpdate(parent, r.asset.name, r.updateMask, r.requestId, r.asset, {
-        mask: `${at}.updateMask`,
-        requestId: `${at}.requestId`,
-        asset: `${at}.asset`,
-      });
+      const update = this.checkUpdate(parent, r.asset.name, r.updateMask, r.requestId, r.asset, i);
       const earlier = seen.get(update.name);
-      if (earlier !== undefined) fail(`${at}.asset.name`, `names the asset that requests[${earlier}] updates: each asset may be updated once in a batch`);
+      if (earlier !== undefined) fail(fieldOf(i, 'asset.name'), `names the asset that requests[${earlier}] updates: each asset may be updated once in a batch`);
       seen.set(update.name, i);
       return update;
     });
     const requestIds = this.ops.requestIds;
     return this.store.transaction(() => {
-      const results: Array<AssetWire | undefined> = updates.map((u) => {
-        const prior = u.requestId && requestIds ? requestIds.lookup(parent, u.requestId, u.hash) : undefined;
-        return prior ? (structuredClone(prior.snapshot) as AssetWire) : undefined;
-      });
-      const fresh = updates.filter((_, i) => results[i] === undefined);
-      const applied = this.apply(parent, fresh);
+      const priors = updates.map((u) => (u.requestId && requestIds ? requestIds.lookup(parent, u.requestId, u.hash) : undefined));
+      const applied = this.apply(
+        parent,
+        updates.filter((_, i) => priors[i] === undefined),
+      );
       let next = 0;
-      const assets = results.map((r) => r ?? applied[next++]);
-      updates.forEach((u, i) => {
-        if (u.requestId && requestIds && results[i] === undefined) requestIds.remember(parent, u.requestId, u.hash, { name: u.name }, assets[i]);
+      const assets = updates.map((u, i) => {
+        const prior = priors[i];
+        if (prior) return toProtoJson(prior.snapshot);
+        const stored = applied[next++];
+        if (u.requestId && requestIds) requestIds.remember(parent, u.requestId, u.hash, { name: u.name }, toWire(stored));
+        return assetProtoJson(stored);
       });
-      return { assets };
+      // Already ProtoJSON (a list of 1,000 assets is not walked again for defaults): its text.
+      return new ProtoJsonText(assets.length > 0 ? JSON.stringify({ assets }) : '{}');
     });
   }
 
@@ -193,33 +203,32 @@ export class AssetWrites {
 
   // ------------------------------------------------------------------ rules and changes
 
-  /** One update request, checked; `fields` name its parts in errors (a batch's `requests[i]....`). */
+  /** One update request, checked: a patch's (`at` undefined) or the batch's request `at`, whose fields errors name `requests[at]....`. */
   private checkUpdate(
     parent: string,
     name: unknown,
     updateMask: unknown,
     requestId: unknown,
     asset: Record<string, unknown>,
-    fields: { mask: string; requestId: string; asset: string },
+    at: number | undefined,
   ): AssetUpdate {
-    const checkedRequestId = (() => {
-      try {
-        return checkRequestId(requestId);
-      } catch (error) {
-        if (fields.requestId === 'requestId') throw error;
-        return fail(fields.requestId, 'must be a UUID (other than the zero UUID)');
-      }
-    })();
-    const violations = fields.asset === '' ? schemaViolations('Asset', asset) : [];
-    if (violations.length > 0) throw invalidArgument(violations);
-    const nameField = fields.asset === '' ? 'name' : `${fields.asset}.name`;
-    if (fields.asset !== '' && (name === undefined || name === '')) fail(nameField, 'is required: the asset to update');
+    let checkedRequestId: string | undefined;
+    try {
+      checkedRequestId = checkRequestId(requestId);
+    } catch (error) {
+      if (at === undefined) throw error;
+      fail(fieldOf(at, 'requestId'), 'must be a UUID (other than the zero UUID)');
+    }
+    if (at === undefined) {
+      const violations = schemaViolations('Asset', asset);
+      if (violations.length > 0) throw invalidArgument(violations);
+    } else if (name === undefined || name === '') fail(fieldOf(at, 'asset.name'), 'is required: the asset to update');
     const id = assetIdIn(parent, name);
     if (id === undefined) {
-      if (fields.asset === '') throw notFound(RESOURCE_TYPES.asset, String(name));
-      fail(nameField, `must be an asset of ${parent}: ${parent}/assets/{asset}`);
+      if (at === undefined) throw notFound(RESOURCE_TYPES.asset, String(name));
+      fail(fieldOf(at, 'asset.name'), `must be an asset of ${parent}: ${parent}/assets/{asset}`);
     }
-    const paths = updatePaths(updateMask, fields.mask);
+    const paths = updatePaths(updateMask, at);
     const input: AssetUpdate['input'] = {};
     for (const field of UPDATABLE_ASSET_FIELDS) {
       const value = asset[field];
@@ -227,35 +236,40 @@ export class AssetWrites {
     }
     // The fingerprint only guards a requestId (hashing a thousand updates that have none is wasted work).
     const hash = checkedRequestId ? requestHash('updateAsset', name as string, { input, paths }) : '';
-    return { name: name as string, id, paths, input, ...(checkedRequestId ? { requestId: checkedRequestId } : {}), hash };
+    const update: AssetUpdate = { name: name as string, id, paths, input, hash };
+    if (checkedRequestId) update.requestId = checkedRequestId;
+    return update;
   }
 
   /**
    * Applies checked updates (inside a transaction): each asset must exist (NOT_FOUND otherwise,
-   * and the transaction rolls back). Returns the updated assets, FULL view.
+   * and the transaction rolls back). Returns the updated assets as stored, in `updates`' order.
    */
-  private apply(parent: string, updates: AssetUpdate[]): AssetWire[] {
+  private apply(parent: string, updates: AssetUpdate[]): StoredAsset[] {
     if (updates.length === 0) return [];
     const time = Date.parse(this.now());
-    const found = this.store.assets.getByIds(
-      parent,
-      updates.map((u) => u.id),
-    );
-    const changed = updates.map((u) => {
-      const stored = found.get(u.id);
-      if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
-      const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
-      const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
-      const labelViolations = schemaViolations('Labels', labels, 'labels');
-      if (labelViolations.length > 0) throw invalidArgument(labelViolations);
-      return { id: u.id, stored, labels, body: storedBody(stored, labels, attributes) };
-    });
+    const updated: StoredAsset[] = [];
     this.store.assets.updateBodies(
       parent,
+      updates.map((u) => u.id),
       time,
-      changed.map((c) => ({ id: c.id, labels: c.labels, body: JSON.stringify(c.body) })),
+      (found) =>
+        updates.map((u) => {
+          const stored = found.get(u.id);
+          if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
+          const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
+          const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
+          const labelViolations = schemaViolations('Labels', labels, 'labels');
+          if (labelViolations.length > 0) throw invalidArgument(labelViolations);
+          const body = storedBody(stored, labels, attributes);
+          // The store read `stored` for this change alone: it becomes the asset as written.
+          stored.updateTime = time;
+          stored.body = body as unknown as Record<string, unknown>;
+          updated.push(stored);
+          return { id: u.id, labels, body: JSON.stringify(body) };
+        }),
     );
-    return changed.map((c) => toWire({ ...c.stored, updateTime: time, body: c.body as unknown as Record<string, unknown> }));
+    return updated;
   }
 }
 

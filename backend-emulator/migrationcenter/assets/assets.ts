@@ -168,8 +168,8 @@ export function wireAttributes(stored: StoredAsset): Record<string, string> {
   return attributes;
 }
 
-/** A stored asset in the wire shape (fields in Google's order; the typed details put back first). */
-export function toWire(stored: StoredAsset): AssetWire {
+/** A stored asset's `virtualMachineDetails` on the wire: the typed details put back first, then the body's. */
+export function wireDetails(stored: StoredAsset): Record<string, unknown> {
   const body = stored.body as unknown as StoredBody;
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
@@ -177,17 +177,25 @@ export function toWire(stored: StoredAsset): AssetWire {
     stored.diskBytes === undefined
       ? body.d
       : { ...body.d, vmDisks: { hddTotalCapacityBytes: String(stored.diskBytes), ...(body.d.vmDisks as Record<string, unknown> | undefined) } };
-  const attributes = wireAttributes(stored);
+  return { ...details, ...rest };
+}
+
+/**
+ * A stored asset in the wire shape (fields in Google's order). asset-text.ts writes the same
+ * asset as ProtoJSON text: a field added here is added there.
+ */
+export function toWire(stored: StoredAsset): AssetWire {
+  const body = stored.body as unknown as StoredBody;
   return {
     name: stored.name,
     createTime: wireTime(stored.createTime),
     updateTime: wireTime(stored.updateTime),
     ...(stored.vmName !== undefined ? { title: stored.vmName } : {}),
     labels: body.l ?? {},
-    attributes,
+    attributes: wireAttributes(stored),
     sources: stored.sources,
     ...(stored.groups.length > 0 ? { assignedGroups: stored.groups } : {}),
-    virtualMachineDetails: { ...details, ...rest },
+    virtualMachineDetails: wireDetails(stored),
     ...(body.p ? { performanceData: body.p } : {}),
   };
 }

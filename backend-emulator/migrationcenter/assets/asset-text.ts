@@ -1,0 +1,29 @@
+/**
+ * An asset in ProtoJSON, built from its stored parts: what `batchUpdate` answers for each of up to
+ * 1,000 assets, stringified once as the whole answer (http/protojson.ts ProtoJsonText). It is the
+ * value `toProtoJson(toWire(asset))` is, fields in the same order, each field set through the
+ * front end's own ProtoJSON rules (`setProtoJsonField`: defaults left out at every depth, map
+ * entries kept) as the asset is built: no wire object of the whole asset to build with spreads
+ * and then walk again for its defaults.
+ */
+import type { StoredAsset } from '../../store/asset-store';
+import { wireTime } from '../../store/asset-sql';
+import { setProtoJsonField } from '../../http/protojson';
+import { wireAttributes, wireDetails, type StoredBody } from './assets';
+
+/** A stored asset in ProtoJSON, FULL view (assets.ts `toWire`'s fields, in its order). */
+export function assetProtoJson(stored: StoredAsset): Record<string, unknown> {
+  const body = stored.body as unknown as StoredBody;
+  const asset: Record<string, unknown> = {};
+  setProtoJsonField(asset, 'name', stored.name);
+  setProtoJsonField(asset, 'createTime', wireTime(stored.createTime));
+  setProtoJsonField(asset, 'updateTime', wireTime(stored.updateTime));
+  setProtoJsonField(asset, 'title', stored.vmName);
+  setProtoJsonField(asset, 'labels', body.l);
+  setProtoJsonField(asset, 'attributes', wireAttributes(stored));
+  setProtoJsonField(asset, 'sources', stored.sources);
+  setProtoJsonField(asset, 'assignedGroups', stored.groups);
+  setProtoJsonField(asset, 'virtualMachineDetails', wireDetails(stored));
+  setProtoJsonField(asset, 'performanceData', body.p);
+  return asset;
+}
