@@ -8,24 +8,11 @@
  * The store stays the truth: a text is only what the reads made of it at a version, and the
  * version is the store's own. Nothing survives the process (kill -9 leaves no text behind).
  */
-import type { FastifyReply } from 'fastify';
 import { toProtoJson } from './protojson';
-
-/** What fastify's serializer path sends a JSON answer with: the same header, byte for byte. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The answer `value` as a route's object answer would go out (preSerialization's ProtoJSON, then JSON). */
 export function protoJsonText(value: unknown): string {
   return JSON.stringify(toProtoJson(value));
-}
-
-/**
- * Sends ready JSON text. fastify runs no preSerialization hook and no serializer for a string:
- * the text must already be ProtoJSON (made by `protoJsonText` or an AnswerTexts). A plain (not
- * async) handler that calls this returns nothing: fastify would send what it returns a second time.
- */
-export function sendJsonText(reply: FastifyReply, text: string): void {
-  reply.header('content-type', JSON_CONTENT_TYPE).send(text);
 }
 
 /**

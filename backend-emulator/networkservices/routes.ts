@@ -20,7 +20,7 @@ import { invalidArgument, notFound, unknownPath } from '../errors';
 import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { listRequest } from '../http/list-request';
-import { sendJsonText } from '../http/answer-text';
+import { ProtoJsonText } from '../http/protojson';
 import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
 import { registerLocationRoutes } from '../mixins/locations';
@@ -95,12 +95,12 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   // Not async: a read answers in the request's own turn, without a promise and a microtask to
   // wait for (fastify sends a plain function's return value, and its throw as the error).
-  app.get<{ Params: NameParams }>(`${base}/:endpointPolicy`, (request, reply) => {
+  app.get<{ Params: NameParams }>(`${base}/:endpointPolicy`, (request) => {
     const { name, verb } = nameOf(request);
     if (verb === undefined) return endpointPolicies.get(name);
     if (verb !== 'getIamPolicy') throw unknownPath(request.method, path(request));
-    sendJsonText(reply, iam.getIamPolicyText(name, queryParam(request, 'options.requestedPolicyVersion')));
-    return undefined;
+    // Kept text, sent as it is by the front end (http/answer-text.ts, http/protojson.ts ProtoJsonText).
+    return new ProtoJsonText(iam.getIamPolicyText(name, queryParam(request, 'options.requestedPolicyVersion')));
   });
 
   app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
