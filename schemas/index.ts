@@ -37,7 +37,9 @@ const idByTitle = new Map<string, string>(ALL_SCHEMAS.map((schema) => [schema.ti
  * they are the package's own files, fixed when it is built, and that check (compiling the
  * meta-schema, then reading every schema through it: 0.2 to 0.4 s of CPU, paid again by each
  * process and each test file) is a test's job (tests/schemas/validation.test.ts). Strict mode
- * still refuses, at compile, what Ajv cannot read.
+ * still refuses, at compile, unknown keywords and formats, keyword values of the wrong type and
+ * unresolved `$ref`s; the meta-schema's other rules (a negative `minLength`, a property schema
+ * that is not an object) are only the test's.
  */
 function compiled(name: string): ValidateFunction | undefined {
   const known = validators.get(name);

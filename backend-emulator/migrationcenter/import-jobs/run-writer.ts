@@ -1,13 +1,15 @@
 /**
- * A run's batches written by the import worker itself (import-worker.ts), on a connection of its
- * own to the store's database file: the request thread then does no part of a run's writes, and a
- * request waits for none of them (reads go on beside the writer's transaction, WAL; a request's
- * write waits for at most the batch under way: sqlite-store.ts, `priority`).
+ * A run's batches written by the run's writer thread (run-writer-worker.ts, started by the import
+ * worker through run-writer-thread.ts), on a connection of its own to the store's database file:
+ * the request thread then does no part of a run's writes, and a request waits for none of them
+ * (reads go on beside the writer's transaction, WAL; a request's write waits for at most the
+ * group of batches under way: sqlite-store.ts, `priority`).
  *
- * Each batch commits in one transaction with the checks and the progress record the request
- * thread's batches have (import-job-work.ts): the run still owns the job (its progress record
- * names the run's Operation; the end of the run, a cancel, a deletion and restart recovery each
- * delete or replace that record in their transaction, which waits for the writer's batch), and
+ * Each group of batches (at most 4, each whole) commits in one transaction with the checks and
+ * the progress record the request thread's batches have (import-job-work.ts): the run still owns
+ * the job (its progress record names the run's Operation; the end of the run, a cancel, a
+ * deletion and restart recovery each delete or replace that record in their transaction, which
+ * waits for the writer's group), and
  * the job's source still exists. So a kill -9 leaves whole batches, the progress record counts
  * exactly the assets stored, and no batch is written after the job's end was recorded.
  */
