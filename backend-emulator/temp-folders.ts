@@ -56,6 +56,7 @@ export function makeTempFolder(kind: string): string {
 export class FilesFolder {
   private folder: string | undefined;
   private readonly temporary: boolean;
+  private closed = false;
 
   constructor(
     dataDir: string | undefined,
@@ -68,8 +69,13 @@ export class FilesFolder {
     else sweepOrphanedTempFolders(kind);
   }
 
-  /** The folder's path; a temporary folder is made here, at the first call. */
+  /**
+   * The folder's path; a temporary folder is made here, at the first call. Once closed, a
+   * temporary folder is never made: an upload or export still under way at close would make a
+   * folder nobody removes until a later start sweeps it, so it fails here instead.
+   */
   get path(): string {
+    if (this.closed && this.temporary) throw new Error(`the emulator has closed: its ${this.kind} folder is gone`);
     this.folder ??= this.withSubfolders(fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${this.kind}-${process.pid}-`)));
     return this.folder;
   }
@@ -81,6 +87,7 @@ export class FilesFolder {
 
   /** Removes a temporary folder (a data dir's stays). */
   close(): void {
+    this.closed = true;
     if (this.temporary && this.folder !== undefined) fs.rmSync(this.folder, { recursive: true, force: true });
   }
 

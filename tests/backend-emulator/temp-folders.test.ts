@@ -53,3 +53,11 @@ test('an in-memory emulator sweeps the orphans when it starts; its data files fo
   expect(path.basename(made)).toMatch(new RegExp(`^google-native-local-data-files-${process.pid}-`));
   fs.rmSync(made, { recursive: true, force: true });
 });
+
+test('a temporary folder first asked for after close is not made: the write fails and nothing is left behind', async () => {
+  const own = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`google-native-local-data-files-${process.pid}-`));
+  const bytes = new DataFileBytes(undefined);
+  bytes.close();
+  await expect(bytes.receive(Readable.from([Buffer.from('MachineId\n')]))).rejects.toThrow('the emulator has closed: its data-files folder is gone');
+  expect(own()).toEqual([]);
+});
