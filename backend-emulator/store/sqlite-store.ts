@@ -5,6 +5,8 @@
  * One table `documents(collection, key, value)` with primary key (collection, key); values are
  * JSON text. WAL journal with `synchronous=FULL`, so a write is on disk (fsync of the WAL) before
  * `put` or the outer `transaction` returns: an acknowledged write survives kill -9 and power loss.
+ * (A run's writer, the second connection below, leaves its fsyncs to the checkpoints and to the
+ * first connection's next commit: SECOND_CONNECTION_PRAGMAS.)
  * One emulator process per data dir is the guard database's business (lock.ts); within the process
  * a second connection may write the same file (the import worker's writer, `secondConnection`),
  * so every transaction starts with BEGIN IMMEDIATE (a deferred one that read first would get
