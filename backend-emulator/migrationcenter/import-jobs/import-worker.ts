@@ -81,7 +81,10 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
         prepare: assetRow,
         write: (rows) => target.write(rows),
       };
-      const report = await engine.executeImport(format, files, sink, { signal, sinkBatchSize: message.sinkBatchSize, onProgress });
+      // The reading stops on a cancel, and as soon as the writer stops (a refusal, a failure):
+      // nothing it reads after that could be written.
+      const reading = AbortSignal.any([signal, target.stopped]);
+      const report = await engine.executeImport(format, files, sink, { signal: reading, sinkBatchSize: message.sinkBatchSize, onProgress });
       // The report only once every batch is stored: the run ends with its last batch in the store.
       await target.drain();
       await closeWriter();
@@ -107,10 +110,17 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
       send({ type: 'executed', report });
     }
   } catch (err) {
+    const running = writer;
+    // A run that fails in its reading (not a cancel, not the writer's own end) keeps every batch
+    // it built before the failure: those sent are written before the writer closes (a close drops
+    // the ones queued), so what a failed run leaves does not depend on how far the writer lagged.
+    if (running && !signal.aborted && !running.stopped.aborted) await running.drain().catch(() => undefined);
+    // The writer's end, when it stopped the reading, is why the run ended.
+    const cause: unknown = running?.stopped.aborted ? running.stopped.reason : err;
     await closeWriter();
     if (signal.aborted) send({ type: 'stopped' });
-    else if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
-    else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
+    else if (cause instanceof RunRefused) send({ type: 'refused', reason: cause.reason });
+    else send({ type: 'failed', message: (cause as Error)?.message ?? String(cause) });
   } finally {
     await closeWriter();
     job = undefined;

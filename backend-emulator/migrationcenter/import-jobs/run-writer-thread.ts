@@ -7,8 +7,9 @@
  * At most `maxInFlight` batches are sent and not yet stored: the import worker waits for the writer
  * beyond that, so the rows held in memory stay bounded however fast it parses. `drain` waits until
  * every batch sent is stored. A refusal or failure of the writer is thrown by the next `write` or
- * `drain`. `close` stops the writing (the batch under way finishes, in its transaction; the ones
- * queued are dropped) and resolves once the thread has ended: a run's end is reported only once
+ * `drain`, and fires `stopped` at once: the import worker stops reading on it, rather than at its
+ * next batch (which may be far, or never come). `close` stops the writing (the batch under way
+ * finishes, in its transaction; the ones queued are dropped) and resolves once the thread has ended: a run's end is reported only once
  * nothing more of it can be written.
  */
 import * as path from 'path';
@@ -33,9 +34,13 @@ export class RunWriterThread {
   private readonly stop = new Int32Array(new SharedArrayBuffer(4));
   private readonly exited: Promise<void>;
   private inFlight = 0;
+  private closing = false;
   private wake?: () => void;
   /** Why the writer stopped writing before its close (a refusal, a failure, its thread's end). */
   private ended?: Error;
+  private readonly endedController = new AbortController();
+  /** Fires when the writer stops writing before its close; its reason is why (RunRefused, or the failure). */
+  readonly stopped: AbortSignal = this.endedController.signal;
 
   constructor(
     target: RunTarget,
@@ -50,18 +55,14 @@ export class RunWriterThread {
         this.inFlight--;
         onStored(m.framesWritten);
       } else {
-        this.ended = m.type === 'refused' ? new RunRefused(m.reason) : new Error(m.message);
+        this.end(m.type === 'refused' ? new RunRefused(m.reason) : new Error(m.message));
       }
       this.wakeUp();
     });
-    this.worker.on('error', (err) => {
-      this.ended ??= err;
-      this.wakeUp();
-    });
+    this.worker.on('error', (err) => this.end(err));
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', (code) => {
-        this.ended ??= new Error(`the run's writer thread exited (code ${code})`);
-        this.wakeUp();
+        this.end(new Error(`the run's writer thread exited (code ${code})`));
         resolve();
       }),
     );
@@ -72,6 +73,15 @@ export class RunWriterThread {
     Atomics.store(this.stop, 0, 1);
     this.wakeUp();
   };
+
+  /** The writer's first end is the one kept (a thread that ends after a refusal still ends refused). */
+  private end(err: Error): void {
+    if (!this.ended) {
+      this.ended = err;
+      if (!this.closing) this.endedController.abort(err);
+    }
+    this.wakeUp();
+  }
 
   private wakeUp(): void {
     this.wake?.();
@@ -99,6 +109,7 @@ export class RunWriterThread {
 
   /** Stops the writing and waits for the thread's end. */
   async close(): Promise<void> {
+    this.closing = true;
     this.signal.removeEventListener('abort', this.onAbort);
     Atomics.store(this.stop, 0, 1);
     this.post({ type: 'close' });

@@ -5,7 +5,8 @@
  * then that of the slower of the two stages, not their sum.
  *
  * Batches arrive in order and are written in order, whole, a few to a transaction when they queue
- * up (GROUP_BATCHES). After a refusal or a failure nothing more is written. Batches not yet written
+ * up (GROUP_BATCHES). After a refusal or a failure nothing more is written (a failing group is
+ * written again batch by batch first: `writeGroup`). Batches not yet written
  * once the stop cell is set (the run was stopped) are dropped: the cell is read before each
  * transaction, so a stop waits for at most the transaction under way, never for the batches queued
  * behind it. `close` ends the thread.
@@ -50,7 +51,7 @@ function writeQueued(): void {
   }
   const group = queued.splice(0, GROUP_BATCHES);
   try {
-    for (const framesWritten of writer.writeBatches(group.map(unpackRows))) send({ type: 'stored', framesWritten });
+    writeGroup(group);
   } catch (err) {
     ended = true;
     queued = [];
@@ -59,6 +60,28 @@ function writeQueued(): void {
     return;
   }
   schedule();
+}
+
+/**
+ * Writes a group in one transaction. A group that fails (not a refusal, which refuses every batch
+ * alike) is written again one batch per transaction: the batches before the one that fails are
+ * stored, whichever way timing grouped them, and a failed run keeps exactly the batches sent
+ * before its failing one (the progress record counts them).
+ */
+function writeGroup(group: AssetRowBatch[]): void {
+  try {
+    report(writer.writeBatches(group.map(unpackRows)));
+  } catch (err) {
+    if (group.length === 1 || err instanceof RunRefused) throw err;
+    for (const batch of group) {
+      if (Atomics.load(stopped, 0) !== 0) return;
+      report(writer.writeBatches([unpackRows(batch)]));
+    }
+  }
+}
+
+function report(framesAfterEach: number[]): void {
+  for (const framesWritten of framesAfterEach) send({ type: 'stored', framesWritten });
 }
 
 function schedule(): void {
