@@ -307,10 +307,10 @@ const SECOND_CONNECTION_CACHE_KIB = 8_192;
  * Measured on a 600,000-row run (the writer alone, strace): fsyncs 553 -> 64, their wall time
  * 3.5 -> 2.0 s, bytes written 1,080 -> 1,031 MB, on the run's slower stage.
  */
+const SECOND_CONNECTION_PRAGMAS: readonly string[] = ['synchronous = NORMAL', 'wal_autocheckpoint = 8000'];
+
 /** How long a second connection's last checkpoint waits for readers (`checkpointQuietly`). */
 const CLOSE_CHECKPOINT_WAIT_MS = 200;
-
-const SECOND_CONNECTION_PRAGMAS: readonly string[] = ['synchronous = NORMAL', 'wal_autocheckpoint = 8000'];
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take
