@@ -31,6 +31,9 @@ import { assetProtoJson } from './asset-text';
 export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
 type Updatable = (typeof UPDATABLE_ASSET_FIELDS)[number];
 
+/** The labels of an asset that has none (never changed: a mask that leaves labels alone keeps this object). */
+const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** Google's limit of a batchUpdate or batchDelete ("A maximum of 1000 assets"). */
 export const MAX_BATCH_ASSETS = 1000;
 
@@ -257,7 +260,8 @@ export class AssetWrites {
         updates.map((u) => {
           const stored = found.get(u.id);
           if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
-          const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
+          const previousLabels = (stored.body as unknown as StoredBody).l ?? NO_LABELS;
+          const labels = applyPaths(previousLabels, u.input.labels, 'labels', u.paths);
           const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
           const labelViolations = schemaViolations('Labels', labels, 'labels');
           if (labelViolations.length > 0) throw invalidArgument(labelViolations);
@@ -266,7 +270,7 @@ export class AssetWrites {
           stored.updateTime = time;
           stored.body = body as unknown as Record<string, unknown>;
           updated.push(stored);
-          return { id: u.id, labels, body: JSON.stringify(body) };
+          return { id: u.id, labels, previousLabels, body: JSON.stringify(body) };
         }),
     );
     return updated;
