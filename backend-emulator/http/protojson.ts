@@ -87,7 +87,13 @@ function isDefault(key: string, value: unknown): boolean {
   if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
   if (typeof value === 'string') return ENUM_ZEROS[key]?.has(value) === true || (value === '0' && INT64_FIELDS.has(key));
-  if (typeof value === 'object' && isMapValue(key, value as Record<string, unknown>)) return Object.keys(value).length === 0;
+  if (typeof value === 'object' && isMapValue(key, value as Record<string, unknown>)) return !hasOwnKey(value);
+  return false;
+}
+
+/** Whether `o` has an own enumerable key, as `Object.keys(o).length > 0` says, without making the list. */
+function hasOwnKey(o: object): boolean {
+  for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return true;
   return false;
 }
 
