@@ -79,7 +79,7 @@ export function googleFrontEndBody(request: FastifyRequest, body: unknown): unkn
  * The text of an answer: a ProtoJsonText as it was written (a route that wrote its answer as
  * ProtoJSON text), anything else as JSON.
  */
-function answerText(payload: unknown): string {
+function answerText(payload: unknown): string | Buffer {
   return payload instanceof ProtoJsonText ? payload.text : JSON.stringify(payload);
 }
 
@@ -88,7 +88,8 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
   app.addHook('preSerialization', (request, reply, payload, done) => {
     // An answer written as text is sent as it is (another version's edge may still make it a value again).
-    if (payload instanceof ProtoJsonText) reply.serializer(answerText);
+    // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
+    if (payload instanceof ProtoJsonText) reply.serializer(answerText as (payload: unknown) => string);
     done(null, isGoogleApiPath(requestRoutedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
   });
 }

@@ -105,12 +105,48 @@ function hasOwnKey(o: object): boolean {
  * the writes the route exists for.
  */
 export class ProtoJsonText {
-  constructor(readonly text: string) {}
+  /** The text, or its UTF-8 bytes (sent as they are: see `protoJsonListBytes`). */
+  constructor(readonly text: string | Buffer) {}
 
   /** The answer as a value, for what must rewrite it (another API version's edge). */
   value(): unknown {
-    return JSON.parse(this.text) as unknown;
+    return JSON.parse(typeof this.text === 'string' ? this.text : this.text.toString('utf8')) as unknown;
   }
+}
+
+/** How many list items `protoJsonListBytes` stringifies at a time: texts of some 40 KB. */
+const LIST_SLICE = 100;
+
+/**
+ * `{"<field>":[...items]}` (or `{}` for no items) as UTF-8 bytes: the same bytes as
+ * `JSON.stringify({ [field]: items })`, for items already in ProtoJSON. Made a slice of items at a
+ * time, each slice's text written into one buffer: a 1,000-asset answer as one string was 385 KB
+ * that V8 keeps in pages of their own (large objects), fresh from the system for each answer and
+ * made twice (the text, then its flat copy as it is sent), where the buffer's memory is reused.
+ */
+export function protoJsonListBytes(field: string, items: readonly unknown[]): Buffer {
+  if (items.length === 0) return Buffer.from('{}');
+  const head = `{${JSON.stringify(field)}:`;
+  const texts: string[] = [];
+  // Each slice's text is `[...]`; written one after the other, each from the previous one's `]`,
+  // whose place takes its `[` turned into a `,`: one list, and a `}` after the last `]`.
+  let length = Buffer.byteLength(head) + 1;
+  for (let i = 0; i < items.length; i += LIST_SLICE) {
+    const text = JSON.stringify(items.slice(i, i + LIST_SLICE));
+    texts.push(text);
+    length += Buffer.byteLength(text) - (i > 0 ? 1 : 0);
+  }
+  const bytes = Buffer.allocUnsafe(length);
+  let at = bytes.write(head, 0);
+  for (let k = 0; k < texts.length; k++) {
+    if (k > 0) at--;
+    const start = at;
+    at += bytes.write(texts[k], at);
+    if (k > 0) bytes[start] = 0x2c; // ','
+  }
+  bytes[at++] = 0x7d; // '}'
+  if (at !== length) throw new Error(`protoJsonListBytes: wrote ${at} bytes of ${length}`);
+  return bytes;
 }
 
 /**

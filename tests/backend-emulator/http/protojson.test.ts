@@ -3,7 +3,7 @@
  * accepted in requests (Google's JSON parser accepts both), a field given twice refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, toProtoJson } from '../../../backend-emulator/http/protojson';
+import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, protoJsonListBytes, toProtoJson } from '../../../backend-emulator/http/protojson';
 import { PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 describe('toProtoJson', () => {
@@ -70,6 +70,17 @@ describe('toProtoJson copies only what it changes', () => {
     expect(out.assets[0]).toBe(unchanged);
     expect((out.assets[1] as { sources: unknown }).sources).toBe(withDefaults.sources);
     expect(Object.keys(out.assets[1] as object)).toEqual(['name', 'virtualMachineDetails', 'sources']);
+  });
+});
+
+describe('protoJsonListBytes', () => {
+  it('writes the bytes JSON.stringify writes, whatever the number of items and their characters', () => {
+    const item = (i: number) => ({ name: `a-${i}`, labels: { k: i % 3 === 0 ? 'é"\\\u2028' : '' }, list: [i, { x: '\u{1F600}' }] });
+    for (const n of [0, 1, 2, 99, 100, 101, 250]) {
+      const items = Array.from({ length: n }, (_, i) => item(i));
+      const expected = n === 0 ? '{}' : JSON.stringify({ assets: items });
+      expect([n, protoJsonListBytes('assets', items).toString('utf8')]).toEqual([n, expected]);
+    }
   });
 });
 
