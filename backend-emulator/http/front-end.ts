@@ -69,10 +69,10 @@ export function googleFrontEndRequest(request: FastifyRequest): void {
   request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
 }
 
-/** A parsed JSON body as a route reads it: ProtoJSON in (proto names, enum numbers) on a Google API route. */
-export function googleFrontEndBody(request: FastifyRequest, body: unknown): unknown {
+/** A parsed JSON body (and its text) as a route reads it: ProtoJSON in (proto names, enum numbers) on a Google API route. */
+export function googleFrontEndBody(request: FastifyRequest, body: unknown, text?: string): unknown {
   const path = googlePath(request);
-  return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path);
+  return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path, text);
 }
 
 /**

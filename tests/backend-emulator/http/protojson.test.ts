@@ -125,6 +125,16 @@ describe('ProtoJSON input', () => {
     const json = { requests: [{ asset: { name: 'n', attributes: { Machine_Id: 'x' } }, updateMask: 'attributes' }] };
     expect(fromProtoJsonBody(json, path)).toEqual({ requests: [{ asset: { name: 'n', attributes: { Machine_Id: 'x' } }, updateMask: 'attributes' }] });
   });
+
+  it('given the text, renames a proto name written plain or escaped, and reads text without `_` as it was parsed', () => {
+    const path = '/v1alpha1/projects/p/locations/l/assets:batchUpdate';
+    for (const text of ['{"requests":[{"asset":{"name":"n"},"update_mask":"labels"}]}', '{"requests":[{"asset":{"name":"n"},"update\\u005Fmask":"labels"}]}']) {
+      expect(fromProtoJsonBody(JSON.parse(text), path, text)).toEqual({ requests: [{ asset: { name: 'n' }, updateMask: 'labels' }] });
+    }
+    const plain = '{"requests":[{"asset":{"name":"n","labels":{"env":"dev"}},"updateMask":"labels"}]}';
+    const body = JSON.parse(plain) as unknown;
+    expect(fromProtoJsonBody(body, path, plain)).toBe(body);
+  });
 });
 
 describe('over the wire', () => {
