@@ -31,8 +31,8 @@ import { assetProtoJson } from './asset-text';
 export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
 type Updatable = (typeof UPDATABLE_ASSET_FIELDS)[number];
 
-/** The labels of an asset that has none (never changed: a mask that leaves labels alone keeps this object). */
-const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({});
+/** An empty map (the labels of an asset that has none; never changed: a mask that leaves labels alone keeps it). */
+const EMPTY_MAP: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Google's limit of a batchUpdate or batchDelete ("A maximum of 1000 assets"). */
 export const MAX_BATCH_ASSETS = 1000;
@@ -111,6 +111,15 @@ function labelsNeedCheck(paths: string[]): boolean {
     else if (paths[i].startsWith('labels.')) return true;
   }
   return !whole;
+}
+
+/** Whether the mask's first path under `field` is `field` itself: the map is then replaced, its current value unread. */
+function replacedFirst(paths: string[], field: Updatable): boolean {
+  for (let i = 0; i < paths.length; i++) {
+    if (paths[i] === field) return true;
+    if (paths[i].startsWith(`${field}.`)) return false;
+  }
+  return false;
 }
 
 /** A map's new value after the mask's paths under `field` (AIP-134: a named key absent from the body is removed). */
@@ -279,9 +288,10 @@ export class AssetWrites {
         updates.map((u) => {
           const stored = found.get(u.id);
           if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
-          const previousLabels = (stored.body as unknown as StoredBody).l ?? NO_LABELS;
+          const previousLabels = (stored.body as unknown as StoredBody).l ?? EMPTY_MAP;
           const labels = applyPaths(previousLabels, u.input.labels, 'labels', u.paths);
-          const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
+          // (The wire attributes are made only when the mask does not replace them outright.)
+          const attributes = applyPaths(replacedFirst(u.paths, 'attributes') ? EMPTY_MAP : wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
           if (labelsNeedCheck(u.paths)) {
             const labelViolations = schemaViolations('Labels', labels, 'labels');
             if (labelViolations.length > 0) throw invalidArgument(labelViolations);
