@@ -56,7 +56,7 @@ export function installJsonParser(app: FastifyInstance): void {
       // ProtoJSON in for a Google API route (the front end's rule, read as the body is parsed).
       let read: unknown;
       try {
-        read = googleFrontEndBody(request, value);
+        read = googleFrontEndBody(request, value, text);
       } catch (error) {
         return done(error as Error, undefined);
       }

@@ -69,17 +69,17 @@ export function googleFrontEndRequest(request: FastifyRequest): void {
   request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
 }
 
-/** A parsed JSON body as a route reads it: ProtoJSON in (proto names, enum numbers) on a Google API route. */
-export function googleFrontEndBody(request: FastifyRequest, body: unknown): unknown {
+/** A parsed JSON body (and its text) as a route reads it: ProtoJSON in (proto names, enum numbers) on a Google API route. */
+export function googleFrontEndBody(request: FastifyRequest, body: unknown, text?: string): unknown {
   const path = googlePath(request);
-  return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path);
+  return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path, text);
 }
 
 /**
  * The text of an answer: a ProtoJsonText as it was written (a route that wrote its answer as
  * ProtoJSON text), anything else as JSON.
  */
-function answerText(payload: unknown): string {
+function answerText(payload: unknown): string | Buffer {
   return payload instanceof ProtoJsonText ? payload.text : JSON.stringify(payload);
 }
 
@@ -88,7 +88,8 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
   app.addHook('preSerialization', (request, reply, payload, done) => {
     // An answer written as text is sent as it is (another version's edge may still make it a value again).
-    if (payload instanceof ProtoJsonText) reply.serializer(answerText);
+    // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
+    if (payload instanceof ProtoJsonText) reply.serializer(answerText as (payload: unknown) => string);
     done(null, isGoogleApiPath(requestRoutedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
   });
 }

@@ -47,6 +47,8 @@ export interface AssetRow {
 export interface AssetBodyChange {
   id: string;
   labels: Record<string, string>;
+  /** The labels the asset had (its body's, as read): only the labels that differ are written. */
+  previousLabels: Record<string, string>;
   body: string;
 }
 

@@ -263,13 +263,14 @@ export class SqliteAssetStore implements AssetStore {
     return out;
   }
 
-  private read(rows: Row[]): StoredAsset[] {
+  /** The assets of `rows`; `parent` when the rows were read without their parent's name (it is the same for all). */
+  private read(rows: Row[], parent?: string): StoredAsset[] {
     const ids = rows.map((r) => r.id);
     const sources = this.sourcesOf(ids);
     const groups = this.groupsOf(ids);
     return rows.map((r) => {
       // Fields assigned one by one (not spread from temporary objects): this runs once per asset read.
-      const asset = { name: assetName(r.parent, r.aid), createTime: r.create_ms, updateTime: r.update_ms } as StoredAsset;
+      const asset = { name: assetName(parent ?? r.parent, r.aid), createTime: r.create_ms, updateTime: r.update_ms } as StoredAsset;
       if (r.vm_name !== null) asset.vmName = r.vm_name;
       if (r.vm_uuid !== null) asset.vmUuid = r.vm_uuid;
       if (r.core_count !== null) asset.coreCount = r.core_count;
@@ -391,43 +392,51 @@ export class SqliteAssetStore implements AssetStore {
   }
 
   /**
-   * One bulk read finds the rows (the whole assets, for `changesOf`, with their row ids) and their
-   * labels; then each row is written by its id. The rows are found once: reading them for the
-   * change and again for the write cost a second lookup of 1,000 (parent, aid) keys. Only the
-   * labels that changed are written (a key dropped is deleted, a key added or given a new value
-   * replaced), so an update that keeps the labels writes none.
+   * One bulk read finds the rows (the whole assets, for `changesOf`, with their row ids); then
+   * each row is written by its id. The rows are found once: reading them for the change and again
+   * for the write cost a second lookup of 1,000 (parent, aid) keys. The parent is known, so the
+   * rows are read without its name. Only the labels that changed are written (a key dropped is
+   * deleted, a key added or given a new value replaced), against the labels the change says the
+   * asset had (its body's, which asset_labels mirrors: both are written together, here and in
+   * `upsert`), so an update that keeps the labels writes none and no label is read.
    */
   updateBodies(parent: string, ids: string[], time: number, changesOf: (found: Map<string, StoredAsset>) => AssetBodyChange[]): void {
     const parentId = this.intern('asset_parents', parent, false);
     const rows =
       parentId === undefined || ids.length === 0
         ? []
-        : (this.statement(`${SELECT} WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))`).all(parentId, JSON.stringify(ids)) as Row[]);
-    const assets = this.read(rows);
+        : (this.statement(
+            'SELECT a.id, a.aid, a.create_ms, a.update_ms, a.vm_name, a.vm_uuid, a.core_count, a.memory_mb, a.os_family, a.power_state, a.disk_bytes, a.body FROM assets a WHERE a.parent = ? AND a.aid IN (SELECT value FROM json_each(?))',
+          ).all(parentId, JSON.stringify(ids)) as Row[]);
+    const assets = this.read(rows, parent);
     const found = new Map<string, StoredAsset>();
     const rowIds = new Map<string, number>();
-    const labels = new Map<number, Map<string, string>>();
-    rows.forEach((r, i) => {
-      found.set(r.aid, assets[i]);
-      rowIds.set(r.aid, r.id);
-      labels.set(r.id, new Map());
-    });
+    for (let i = 0; i < rows.length; i++) {
+      found.set(rows[i].aid, assets[i]);
+      rowIds.set(rows[i].aid, rows[i].id);
+    }
     const changes = changesOf(found);
     if (rows.length === 0) return;
-    for (const l of this.statement('SELECT asset, key, value FROM asset_labels WHERE asset IN (SELECT value FROM json_each(?))').all(
-      JSON.stringify(rows.map((r) => r.id)),
-    ) as Array<{ asset: number; key: string; value: string }>)
-      labels.get(l.asset)!.set(l.key, l.value);
     const update = this.statement('UPDATE assets SET update_ms = ?, body = ? WHERE id = ?');
     const dropLabel = this.statement('DELETE FROM asset_labels WHERE asset = ? AND key = ?');
-    for (const change of changes) {
+    const hasOwn = Object.prototype.hasOwnProperty;
+    // The labels added or changed, [row id, key, value] each: written by one statement at the end
+    // (a statement call per label was most of the label writes' time).
+    const setLabels: Array<[number, string, string]> = [];
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i];
       const id = rowIds.get(change.id);
       if (id === undefined) continue;
-      const current = labels.get(id)!;
       update.run(time, change.body, id);
-      for (const key of current.keys()) if (!Object.prototype.hasOwnProperty.call(change.labels, key)) dropLabel.run(id, key);
-      for (const key of Object.keys(change.labels)) if (current.get(key) !== change.labels[key]) this.addLabel.run(id, key, change.labels[key]);
+      const before = change.previousLabels;
+      const after = change.labels;
+      for (const key in before) if (!hasOwn.call(after, key)) dropLabel.run(id, key);
+      for (const key in after) if (!hasOwn.call(before, key) || before[key] !== after[key]) setLabels.push([id, key, after[key]]);
     }
+    if (setLabels.length > 0)
+      this.statement('INSERT OR REPLACE INTO asset_labels (asset, key, value) SELECT l.value ->> 0, l.value ->> 1, l.value ->> 2 FROM json_each(?) l').run(
+        JSON.stringify(setLabels),
+      );
   }
 
   deleteByIds(parent: string, ids: string[]): string[] {

@@ -20,7 +20,9 @@ export function assetProtoJson(stored: StoredAsset): Record<string, unknown> {
   setProtoJsonField(asset, 'updateTime', wireTime(stored.updateTime));
   setProtoJsonField(asset, 'title', stored.vmName);
   setProtoJsonField(asset, 'labels', body.l);
-  setProtoJsonField(asset, 'attributes', wireAttributes(stored));
+  // The stored attributes as they are when `MachineId` is not put back (only read here: no copy).
+  const putsBackMachineId = body.a === undefined || (body.a.MachineId === undefined && stored.vmUuid !== undefined && body.n === undefined);
+  setProtoJsonField(asset, 'attributes', putsBackMachineId ? wireAttributes(stored) : body.a);
   setProtoJsonField(asset, 'sources', stored.sources);
   setProtoJsonField(asset, 'assignedGroups', stored.groups);
   setProtoJsonField(asset, 'virtualMachineDetails', wireDetails(stored));

@@ -18,18 +18,21 @@ import type { ServiceOperations } from '../../operations/operations';
 import { requestHash } from '../../operations/request-ids';
 import { invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { schemaViolations } from '../../http/validation';
-import { ProtoJsonText, toProtoJson } from '../../http/protojson';
+import { ProtoJsonText, protoJsonListBytes, toProtoJson } from '../../http/protojson';
 import { RESOURCE_ID } from '../../http/names';
 import { RESOURCE_TYPES } from '../names';
 import { checkRequestId } from '../request-id-rule';
 import { maskPaths } from '../masks';
 import type { AssetWire } from '../types';
-import { toWire, wireAttributes, type StoredBody } from './assets';
+import { hasKeys, toWire, wireAttributes, type StoredBody } from './assets';
 import { assetProtoJson } from './asset-text';
 
 /** The Asset fields an updateMask may name (and keys under them: `labels.env`). */
 export const UPDATABLE_ASSET_FIELDS = ['labels', 'attributes'] as const;
 type Updatable = (typeof UPDATABLE_ASSET_FIELDS)[number];
+
+/** An empty map (the labels of an asset that has none; never changed: a mask that leaves labels alone keeps it). */
+const EMPTY_MAP: Readonly<Record<string, string>> = Object.freeze({});
 
 /** Google's limit of a batchUpdate or batchDelete ("A maximum of 1000 assets"). */
 export const MAX_BATCH_ASSETS = 1000;
@@ -74,22 +77,49 @@ let lastMask: { text: string; paths: string[] } | undefined;
 
 /** The mask's paths, each `labels`, `attributes` or a key under one; `at` is the request's index in a batch. */
 function updatePaths(updateMask: unknown, at: number | undefined): string[] {
-  const field = () => fieldOf(at, 'updateMask');
-  if (updateMask !== undefined && typeof updateMask !== 'string') fail(field(), 'must be a string (a FieldMask: comma-separated paths)');
   if (updateMask !== undefined && updateMask === lastMask?.text) return lastMask.paths;
+  if (updateMask !== undefined && typeof updateMask !== 'string') fail(fieldOf(at, 'updateMask'), 'must be a string (a FieldMask: comma-separated paths)');
   let paths: string[];
   try {
     paths = maskPaths(updateMask as string | undefined, UPDATABLE_ASSET_FIELDS);
   } catch {
-    fail(field(), `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
+    fail(fieldOf(at, 'updateMask'), `is required: name the fields to update (${UPDATABLE_ASSET_FIELDS.join(', ')})`);
   }
   for (const path of paths) {
     const top = path.split('.')[0];
     const fits = (UPDATABLE_ASSET_FIELDS as readonly string[]).includes(top) && (path === top || path.split('.').length === 2);
-    if (!fits) fail(field(), `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`);
+    if (!fits)
+      fail(
+        fieldOf(at, 'updateMask'),
+        `'${path}' cannot be updated: updatable fields are ${UPDATABLE_ASSET_FIELDS.join(', ')} (or one key under them, as labels.KEY)`,
+      );
   }
   if (updateMask !== undefined) lastMask = { text: updateMask as string, paths };
   return paths;
+}
+
+/**
+ * Whether the labels a mask makes must be checked against the Labels rules: the mask `labels`
+ * alone puts the request's labels in place, which the request's schema checked already (Asset.json's
+ * `labels` is Labels.json); a key path merges them with the stored ones (64 at most in all), and a
+ * mask without labels keeps the stored ones, checked as before.
+ */
+function labelsNeedCheck(paths: string[]): boolean {
+  let whole = false;
+  for (let i = 0; i < paths.length; i++) {
+    if (paths[i] === 'labels') whole = true;
+    else if (paths[i].startsWith('labels.')) return true;
+  }
+  return !whole;
+}
+
+/** Whether the mask's first path under `field` is `field` itself: the map is then replaced, its current value unread. */
+function replacedFirst(paths: string[], field: Updatable): boolean {
+  for (let i = 0; i < paths.length; i++) {
+    if (paths[i] === field) return true;
+    if (paths[i].startsWith(`${field}.`)) return false;
+  }
+  return false;
 }
 
 /** A map's new value after the mask's paths under `field` (AIP-134: a named key absent from the body is removed). */
@@ -168,8 +198,8 @@ export class AssetWrites {
         if (u.requestId && requestIds) requestIds.remember(parent, u.requestId, u.hash, { name: u.name }, toWire(stored));
         return assetProtoJson(stored);
       });
-      // Already ProtoJSON (a list of 1,000 assets is not walked again for defaults): its text.
-      return new ProtoJsonText(assets.length > 0 ? JSON.stringify({ assets }) : '{}');
+      // Already ProtoJSON (a list of 1,000 assets is not walked again for defaults): its text's bytes.
+      return new ProtoJsonText(protoJsonListBytes('assets', assets));
     });
   }
 
@@ -229,11 +259,12 @@ export class AssetWrites {
       fail(fieldOf(at, 'asset.name'), `must be an asset of ${parent}: ${parent}/assets/{asset}`);
     }
     const paths = updatePaths(updateMask, at);
+    // The two updatable fields read by name (this runs for each of up to 1,000 updates).
     const input: AssetUpdate['input'] = {};
-    for (const field of UPDATABLE_ASSET_FIELDS) {
-      const value = asset[field];
-      if (value !== undefined && value !== null) input[field] = value as Record<string, string>;
-    }
+    const labels = asset.labels;
+    const attributes = asset.attributes;
+    if (labels !== undefined && labels !== null) input.labels = labels as Record<string, string>;
+    if (attributes !== undefined && attributes !== null) input.attributes = attributes as Record<string, string>;
     // The fingerprint only guards a requestId (hashing a thousand updates that have none is wasted work).
     const hash = checkedRequestId ? requestHash('updateAsset', name as string, { input, paths }) : '';
     const update: AssetUpdate = { name: name as string, id, paths, input, hash };
@@ -257,16 +288,20 @@ export class AssetWrites {
         updates.map((u) => {
           const stored = found.get(u.id);
           if (!stored) throw notFound(RESOURCE_TYPES.asset, u.name);
-          const labels = applyPaths((stored.body as unknown as StoredBody).l ?? {}, u.input.labels, 'labels', u.paths);
-          const attributes = applyPaths(wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
-          const labelViolations = schemaViolations('Labels', labels, 'labels');
-          if (labelViolations.length > 0) throw invalidArgument(labelViolations);
+          const previousLabels = (stored.body as unknown as StoredBody).l ?? EMPTY_MAP;
+          const labels = applyPaths(previousLabels, u.input.labels, 'labels', u.paths);
+          // (The wire attributes are made only when the mask does not replace them outright.)
+          const attributes = applyPaths(replacedFirst(u.paths, 'attributes') ? EMPTY_MAP : wireAttributes(stored), u.input.attributes, 'attributes', u.paths);
+          if (labelsNeedCheck(u.paths)) {
+            const labelViolations = schemaViolations('Labels', labels, 'labels');
+            if (labelViolations.length > 0) throw invalidArgument(labelViolations);
+          }
           const body = storedBody(stored, labels, attributes);
           // The store read `stored` for this change alone: it becomes the asset as written.
           stored.updateTime = time;
           stored.body = body as unknown as Record<string, unknown>;
           updated.push(stored);
-          return { id: u.id, labels, body: JSON.stringify(body) };
+          return { id: u.id, labels, previousLabels, body: JSON.stringify(body) };
         }),
     );
     return updated;
@@ -287,7 +322,7 @@ function storedBody(stored: StoredAsset, labels: Record<string, string>, attribu
     else if (a.MachineId === undefined) removed = true;
   }
   const body: StoredBody = { a, d: previous.d };
-  if (Object.keys(labels).length > 0) body.l = labels;
+  if (hasKeys(labels)) body.l = labels;
   if (previous.p) body.p = previous.p;
   if (removed) body.n = 1;
   return body;

@@ -77,7 +77,7 @@ const int64 = (v: unknown): number | undefined => {
 };
 
 /** Whether `o` has an own key (without allocating the list of them). */
-function hasKeys(o: object): boolean {
+export function hasKeys(o: object): boolean {
   for (const key in o) if (Object.prototype.hasOwnProperty.call(o, key)) return true;
   return false;
 }
@@ -172,7 +172,12 @@ export function wireAttributes(stored: StoredAsset): Record<string, string> {
 export function wireDetails(stored: StoredAsset): Record<string, unknown> {
   const body = stored.body as unknown as StoredBody;
   const details: Record<string, unknown> = {};
-  for (const key of DETAIL_COLUMNS) if (stored[key] !== undefined) details[key] = stored[key];
+  // Indexed, not for-of: this runs for each asset of a page or a batch, often before it is optimised.
+  for (let i = 0; i < DETAIL_COLUMNS.length; i++) {
+    const key = DETAIL_COLUMNS[i];
+    if (stored[key] !== undefined) details[key] = stored[key];
+  }
+  if (stored.diskBytes === undefined && !hasKeys(body.d)) return details;
   const rest =
     stored.diskBytes === undefined
       ? body.d

@@ -121,6 +121,16 @@ describe('duplicate JSON keys', () => {
     expect(firstDuplicateKey('[{"x":[{"y":1,"y":2}]}]')).toEqual({ key: 'y', path: '[0].x[0]' });
     expect(firstDuplicateKey('{"big":"' + 'A'.repeat(100_000) + '","big":""}')).toEqual({ key: 'big', path: '' });
   });
+
+  test('objects of many keys, escaped keys among them, and siblings after deeper objects are told apart', () => {
+    const many = (extra: string) => `{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(',')}${extra}}`;
+    expect(firstDuplicateKey(many(''))).toBeUndefined();
+    expect(firstDuplicateKey(many(',"k7":0'))).toEqual({ key: 'k7', path: '' });
+    expect(firstDuplicateKey(many(',"\\u006b39":0'))).toEqual({ key: 'k39', path: '' });
+    expect(firstDuplicateKey(`{"a":${many('')},"b":{"x":1,"\\u0078":2}}`)).toEqual({ key: 'x', path: 'b' });
+    expect(firstDuplicateKey('{"a":{"b":{"c":1}},"d":[{"c":1},{"e":{"f":1,"f":2}}]}')).toEqual({ key: 'f', path: 'd[1].e' });
+    expect(firstDuplicateKey('{"a":{"b":{"c":1}},"b":{"c":1},"c":1}')).toBeUndefined();
+  });
 });
 
 describe('operations.list: filter on both services', () => {

@@ -3,7 +3,7 @@
  * accepted in requests (Google's JSON parser accepts both), a field given twice refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, toProtoJson } from '../../../backend-emulator/http/protojson';
+import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, protoJsonListBytes, toProtoJson } from '../../../backend-emulator/http/protojson';
 import { PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 describe('toProtoJson', () => {
@@ -73,6 +73,17 @@ describe('toProtoJson copies only what it changes', () => {
   });
 });
 
+describe('protoJsonListBytes', () => {
+  it('writes the bytes JSON.stringify writes, whatever the number of items and their characters', () => {
+    const item = (i: number) => ({ name: `a-${i}`, labels: { k: i % 3 === 0 ? 'é"\\\u2028' : '' }, list: [i, { x: '\u{1F600}' }] });
+    for (const n of [0, 1, 2, 99, 100, 101, 250]) {
+      const items = Array.from({ length: n }, (_, i) => item(i));
+      const expected = n === 0 ? '{}' : JSON.stringify({ assets: items });
+      expect([n, protoJsonListBytes('assets', items).toString('utf8')]).toEqual([n, expected]);
+    }
+  });
+});
+
 describe('ProtoJSON input', () => {
   it('derives JSON names as protoc does', () => {
     expect(['display_name', 'requested_policy_version', 'ipv4_address', 'displayName', 'Foo_bar', '@type'].map(jsonName)).toEqual([
@@ -113,6 +124,16 @@ describe('ProtoJSON input', () => {
     });
     const json = { requests: [{ asset: { name: 'n', attributes: { Machine_Id: 'x' } }, updateMask: 'attributes' }] };
     expect(fromProtoJsonBody(json, path)).toEqual({ requests: [{ asset: { name: 'n', attributes: { Machine_Id: 'x' } }, updateMask: 'attributes' }] });
+  });
+
+  it('given the text, renames a proto name written plain or escaped, and reads text without `_` as it was parsed', () => {
+    const path = '/v1alpha1/projects/p/locations/l/assets:batchUpdate';
+    for (const text of ['{"requests":[{"asset":{"name":"n"},"update_mask":"labels"}]}', '{"requests":[{"asset":{"name":"n"},"update\\u005Fmask":"labels"}]}']) {
+      expect(fromProtoJsonBody(JSON.parse(text), path, text)).toEqual({ requests: [{ asset: { name: 'n' }, updateMask: 'labels' }] });
+    }
+    const plain = '{"requests":[{"asset":{"name":"n","labels":{"env":"dev"}},"updateMask":"labels"}]}';
+    const body = JSON.parse(plain) as unknown;
+    expect(fromProtoJsonBody(body, path, plain)).toBe(body);
   });
 });
 
