@@ -72,7 +72,7 @@ function newWorker(ready = false): Worker {
  * (interpreted until V8 has compiled it: a 600,000-row :validate cost 0.7 CPU-s more in a new
  * worker than in one that had warmed up). The ready worker warms up before any job comes
  * (worker-warm-up.ts). For a process that is one emulator (the CLI), not for one that builds many
- * (tests): the idle worker holds a V8 heap of its own, about 40 MB of RSS once warmed up
+ * (tests): the idle worker holds a V8 heap of its own, about 30 MB of RSS once warmed up
  * (docs/benchmarks.md, issue 27).
  */
 export function keepImportWorkerReady(keep = true): void {
@@ -110,7 +110,7 @@ function releaseWorker(worker: Worker): void {
 /**
  * Makes `worker` the idle one, unreferenced. A worker that ran a job is ended after
  * IDLE_WORKER_MS: its heap grew with the job (about 60 MB of RSS after a 600,000-row one, against
- * about 40 MB for a new one warmed up); with keepReady a new ready worker (`fresh`, kept for good)
+ * about 30 MB for a new one warmed up); with keepReady a new ready worker (`fresh`, kept for good)
  * takes its place.
  */
 function parkIdle(worker: Worker, fresh = false): void {
