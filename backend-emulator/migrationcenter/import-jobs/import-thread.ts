@@ -11,8 +11,8 @@
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
  * the process open), with the engine's modules loaded; a second job at the same time starts a
  * second worker. A process that is one emulator (the CLI) keeps one ready for its whole life
- * instead (keepImportWorkerReady): started with the process, and after each job the worker that
- * ran it (its code compiled for the job) kept. A job
+ * (keepImportWorkerReady): started with the process and warmed up, and, once a job's worker has
+ * been idle for IDLE_WORKER_MS, started afresh in its place. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
  * is terminated if it has not stopped within STOP_GRACE_MS (a worker in the middle of a long
  * synchronous stretch), so it is never handed another job.

@@ -17,7 +17,7 @@ import * as engine from '../../import-engine';
 import type { ColumnSpec } from '../../import-engine/types';
 
 /** Rows: enough that the hot functions are compiled (V8 optimises after some thousand calls). */
-export const WARM_UP_ROWS = 4_000;
+const WARM_UP_ROWS = 4_000;
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 
@@ -48,8 +48,8 @@ export function warmUpVmInfo(rows: number): Buffer {
 }
 
 /** Validates the warm-up file; resolves (never rejects) when done or stopped. */
-export async function warmUp(signal: AbortSignal, rows = WARM_UP_ROWS): Promise<void> {
-  const bytes = warmUpVmInfo(rows);
+export async function warmUp(signal: AbortSignal): Promise<void> {
+  const bytes = warmUpVmInfo(WARM_UP_ROWS);
   const files = [{ name: 'vmInfo.csv', size: bytes.length, open: () => Readable.from([bytes]) }];
   try {
     await engine.validateImport(FORMAT, files, { signal });
