@@ -130,6 +130,10 @@ export async function main(argv: string[]): Promise<void> {
   // Required only now: --help and usage errors stay instant.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startEmulator } = require('./index') as typeof import('./index');
+  // The import worker starts now, beside the emulator's own start: the first :validate or :run
+  // finds it ready, as every later one does (import-thread.ts).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./migrationcenter/import-jobs/import-thread') as typeof import('./migrationcenter/import-jobs/import-thread')).keepImportWorkerReady();
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     emulator = await startEmulator({

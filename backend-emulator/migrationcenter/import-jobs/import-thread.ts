@@ -10,7 +10,9 @@
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
  * the process open), with the engine's modules loaded; a second job at the same time starts a
- * second worker. A job
+ * second worker. A process that is one emulator (the CLI) keeps one ready for its whole life
+ * (keepImportWorkerReady): started with the process and warmed up, and, once a job's worker has
+ * been idle for IDLE_WORKER_MS, started afresh in its place. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
  * is terminated if it has not stopped within STOP_GRACE_MS (a worker in the middle of a long
  * synchronous stretch), so it is never handed another job.
@@ -21,7 +23,7 @@ import { startWorker } from '../../worker-threads';
 import { portableFile, type PayloadFile, type PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
-import type { FromWorker, ToWorker } from './import-worker-protocol';
+import type { FromWorker, ImportWorkerData, ToWorker } from './import-worker-protocol';
 import type { RunTarget } from './run-writer';
 
 /** How long a stopped job's worker has to end its job before it is terminated. */
@@ -54,9 +56,39 @@ export const IDLE_WORKER_MS = 5_000;
 
 let idle: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
+/** Set by keepImportWorkerReady: the idle worker is kept for good, and replaced when a job's worker is lost. */
+let keepReady = false;
+
+/** A new import worker; `ready`: started ahead of any job, it warms up (worker-warm-up.ts). */
+function newWorker(ready = false): Worker {
+  const workerData: ImportWorkerData = { warmUp: ready };
+  return startWorker(WORKER_ENTRY, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+}
+
+/**
+ * Keeps one import worker ready for the life of the process, from now on (`keep` false: no longer,
+ * and the idle worker is ended now). A new worker costs its first job twice over: its start (a V8
+ * isolate, the engine's modules loaded: 0.1 to 0.4 s before the first row), and its code run cold
+ * (interpreted until V8 has compiled it: a 600,000-row :validate cost 0.7 CPU-s more in a new
+ * worker than in one that had warmed up). The ready worker warms up before any job comes
+ * (worker-warm-up.ts). For a process that is one emulator (the CLI), not for one that builds many
+ * (tests): the idle worker holds a V8 heap of its own, about 30 MB of RSS once warmed up
+ * (docs/benchmarks.md, issue 27).
+ */
+export function keepImportWorkerReady(keep = true): void {
+  keepReady = keep;
+  if (keep) replenish();
+  else void closeIdleImportWorker();
+}
+
+/** With keepReady, starts the ready worker if there is none. */
+function replenish(): void {
+  if (!keepReady || idle || !workersEnabled) return;
+  parkIdle(newWorker(true), true);
+}
 
 function takeWorker(): Worker {
-  const worker = idle ?? startWorker(WORKER_ENTRY, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  const worker = idle ?? newWorker();
   idle = undefined;
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = undefined;
@@ -72,13 +104,24 @@ function releaseWorker(worker: Worker): void {
     void worker.terminate();
     return;
   }
+  parkIdle(worker);
+}
+
+/**
+ * Makes `worker` the idle one, unreferenced. A worker that ran a job is ended after
+ * IDLE_WORKER_MS: its heap grew with the job (about 60 MB of RSS after a 600,000-row one, against
+ * about 30 MB for a new one warmed up); with keepReady a new ready worker (`fresh`, kept for good)
+ * takes its place.
+ */
+function parkIdle(worker: Worker, fresh = false): void {
   worker.unref();
   worker.once('exit', () => {
     if (idle === worker) idle = undefined;
   });
   worker.once('error', () => undefined);
   idle = worker;
-  idleTimer = setTimeout(() => void closeIdleImportWorker(), IDLE_WORKER_MS);
+  if (fresh) return;
+  idleTimer = setTimeout(() => void closeIdleImportWorker().then(replenish), IDLE_WORKER_MS);
   idleTimer.unref();
 }
 
@@ -177,6 +220,7 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
       const timer = setTimeout(() => {
         terminated = true;
         void worker.terminate();
+        replenish();
       }, STOP_GRACE_MS);
       worker.removeAllListeners('message');
       worker.on('message', (m: FromWorker) => {
@@ -243,9 +287,11 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
     worker.on('error', (err) => {
       if (finish()) reject(err);
       void worker.terminate();
+      replenish();
     });
     worker.on('exit', (code) => {
       if (finish()) reject(new Error(`the import worker exited (code ${code}) before the job ended`));
+      replenish();
     });
     post(job);
   });

@@ -14,6 +14,12 @@ import type { ExecutionReport, ValidationReport } from '../../import-engine/repo
 import type { AssetRowBatch } from './asset-row-batch';
 import type { RunTarget } from './run-writer';
 
+/** The import worker's workerData. */
+export interface ImportWorkerData {
+  /** Started ready, ahead of any job: the worker warms its code up first (worker-warm-up.ts). */
+  warmUp: boolean;
+}
+
 export type ToWorker =
   | { type: 'validate'; format: string; files: PortableFile[] }
   | { type: 'execute'; format: string; files: PortableFile[]; sinkBatchSize: number; maxInFlight: number; target?: RunTarget }

@@ -11,15 +11,16 @@
  * (between chunks of rows, between batches, or while waiting for a batch to be written); the
  * engine's own cleanup (temp databases of a join) runs as on any other stop.
  */
-import { parentPort } from 'worker_threads';
+import { parentPort, workerData } from 'worker_threads';
 import * as engine from '../../import-engine';
 import type { ImportJobFormat } from '../../import-engine/types';
 import { fromPortable } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import { assetRow } from '../assets/assets';
-import type { FromWorker, ToWorker } from './import-worker-protocol';
+import type { FromWorker, ImportWorkerData, ToWorker } from './import-worker-protocol';
 import { RunRefused } from './run-writer';
 import { RunWriterThread } from './run-writer-thread';
+import { warmUp } from './worker-warm-up';
 
 /** How often the worker tells the rows read (the Operation's message is throttled again there). */
 const PROGRESS_EVERY_MS = 100;
@@ -28,6 +29,16 @@ const port = parentPort;
 if (!port) throw new Error('import-worker.ts runs in a worker thread (import-thread.ts starts it)');
 
 let job: { controller: AbortController; inFlight: number; wake?: () => void } | undefined;
+
+/** The warm-up of a worker started ready (ImportWorkerData), stopped by the first job. */
+let warming: AbortController | undefined;
+if ((workerData as ImportWorkerData | undefined)?.warmUp) {
+  const controller = new AbortController();
+  warming = controller;
+  void warmUp(controller.signal).finally(() => {
+    if (warming === controller) warming = undefined;
+  });
+}
 
 const send = (message: FromWorker) => port.postMessage(message);
 
@@ -131,6 +142,8 @@ port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'validate':
     case 'execute':
+      warming?.abort();
+      warming = undefined;
       void runJob(message);
       return;
     case 'written':

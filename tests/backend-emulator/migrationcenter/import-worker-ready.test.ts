@@ -1,0 +1,80 @@
+/**
+ * The import worker kept ready (import-thread.ts keepImportWorkerReady, which the CLI turns on):
+ * it warms up on a generated vmInfo.csv before any job (worker-warm-up.ts). The warm-up file must
+ * be one the engine reads without a single error (or the warm-up would compile the error paths),
+ * and a job that comes during the warm-up must get exactly its own report and assets: the warm-up
+ * writes nothing and leaves nothing behind.
+ */
+import { Readable } from 'stream';
+import type { FastifyInstance } from 'fastify';
+import { validateImport } from '../../../backend-emulator/import-engine';
+import { closeIdleImportWorker, keepImportWorkerReady } from '../../../backend-emulator/migrationcenter/import-jobs/import-thread';
+import { warmUpVmInfo } from '../../../backend-emulator/migrationcenter/import-jobs/worker-warm-up';
+import { BASE, VM_HEADER, act, call, createJob, csv, inlinePayload, newApp, ok, vmRow } from '../../support/migrationcenter';
+
+const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
+
+describe('the warm-up file', () => {
+  const bytes = warmUpVmInfo(10);
+  const text = bytes.toString('utf8');
+  const files = [{ name: 'vmInfo.csv', size: bytes.length, open: () => Readable.from([bytes]) }];
+
+  test('has the header and one line per machine, the first half CRLF and the rest LF, with both date forms', () => {
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(11);
+    expect(lines[0].startsWith('MachineId,MachineName,')).toBe(true);
+    expect(lines.slice(0, 6).every((l) => l.endsWith('\r'))).toBe(true);
+    expect(lines.slice(6).some((l) => l.endsWith('\r'))).toBe(false);
+    expect(text).toContain('2023-05-01T08:00:00Z');
+    expect(text).toContain('2024-01-15 10:00:00');
+  });
+
+  test('validates without a job, file or row error', async () => {
+    expect(await validateImport(FORMAT, files)).toEqual({
+      fileValidations: [{ fileName: 'vmInfo.csv', rowErrors: [], partialReport: false, fileErrors: [] }],
+      jobErrors: [],
+    });
+  });
+});
+
+describe('with a ready import worker', () => {
+  let app: FastifyInstance;
+
+  beforeEach(() => {
+    app = newApp();
+  });
+
+  afterEach(async () => {
+    await app.close();
+  });
+
+  afterAll(async () => {
+    keepImportWorkerReady(false);
+    await closeIdleImportWorker();
+  });
+
+  test('a job sent while the ready worker warms up gets its own report, and its run writes only its machines', async () => {
+    // Started now: the job below reaches the worker while it loads or warms up.
+    keepImportWorkerReady();
+    const payload = csv(VM_HEADER, vmRow('m-1', 'web-1'), vmRow('m-1', 'web-2'), vmRow('m-3', 'db-1', { MemoryGiB: 'lots' }), vmRow('m-4', 'app-1'));
+    ok(await createJob(app, 'ready', { inlinePayload: inlinePayload({ 'vmInfo.csv': payload }) }));
+    const [validated, job] = await act(app, 'ready', 'validate');
+    expect(validated.error).toBeUndefined();
+    expect(job.state).toBe('IMPORT_JOB_STATE_FAILED_VALIDATION');
+    const rows = job.validationReport.fileValidations[0].rowErrors.map((e: any) => [e.rowNumber, e.errors.map((x: any) => x.errorDetails)]);
+    expect(rows).toEqual([
+      [3, ['MachineId "m-1" is a duplicate: row 2 has the same MachineId']],
+      [4, [expect.stringMatching(/^MemoryGiB /)]],
+    ]);
+
+    // A clean payload, validated and run by the same (now warm) worker.
+    ok(await createJob(app, 'clean', { inlinePayload: inlinePayload({ 'vmInfo.csv': csv(VM_HEADER, vmRow('c-1', 'web-1'), vmRow('c-2', 'web-2')) }) }));
+    expect((await act(app, 'clean', 'validate'))[1].state).toBe('IMPORT_JOB_STATE_READY');
+    const [ran, done] = await act(app, 'clean', 'run');
+    expect(ran.error).toBeUndefined();
+    expect(done.executionReport.framesReported).toBe(2);
+    const assets = ok(await call(app, 'GET', `${BASE}/assets?pageSize=100`)).assets ?? [];
+    expect(assets.map((a: any) => a.attributes?.MachineId ?? a.virtualMachineDetails?.vmUuid).sort()).toEqual(['c-1', 'c-2']);
+  }, 60_000);
+});
