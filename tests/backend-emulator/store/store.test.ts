@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
+import Database from 'better-sqlite3';
+import { DATABASE_FILE_NAME, LARGE_DOCUMENT_CHARS, SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 import { DataDirError, LOCK_FILE_NAME } from '../../../backend-emulator/store/lock';
 import { tempDir } from '../../../support/temp-dir';
 
@@ -72,6 +73,104 @@ describe('SqliteStore', () => {
     store.put('b', 'k', 1);
     store.clear();
     expect(store.count('a') + store.count('b')).toBe(0);
+  });
+});
+
+describe('SqliteStore large documents', () => {
+  /** A document whose JSON text is `chars` long (its text is one string). */
+  const doc = (chars: number, fill = 'x') => ({ text: fill.repeat(chars - '{"text":""}'.length) });
+  const LARGE = LARGE_DOCUMENT_CHARS + 1;
+
+  /** The rows of the closed store's database: each `documents` row's text length, and the keys in `large_documents`. */
+  function rows(dir: string): { documents: Record<string, number>; large: string[] } {
+    const db = new Database(path.join(dir, DATABASE_FILE_NAME), { readonly: true });
+    try {
+      const documents = Object.fromEntries(
+        (db.prepare('SELECT key, length(value) AS n FROM documents').all() as Array<{ key: string; n: number }>).map((r) => [r.key, r.n]),
+      );
+      const large = (db.prepare('SELECT key FROM large_documents ORDER BY key').all() as Array<{ key: string }>).map((r) => r.key);
+      return { documents, large };
+    } finally {
+      db.close();
+    }
+  }
+
+  test('read back, listed and replaced like any other; kept apart from the documents table, and only while a row names them', () => {
+    const dir = tempDir();
+    let store = new SqliteStore({ dataDir: dir });
+    store.put('c', 'a', doc(LARGE_DOCUMENT_CHARS));
+    store.put('c', 'b', doc(LARGE, 'b'));
+    store.put('c', 'c', doc(LARGE, 'c'));
+    store.put('c', 'd', doc(LARGE, 'd'));
+    store.put('c', 'e', doc(LARGE, 'e'));
+    store.put('k', 'z', doc(LARGE, 'z'));
+    expect(store.get('c', 'b')).toEqual(doc(LARGE, 'b'));
+    expect(store.has('c', 'b')).toBe(true);
+    expect(store.list('c').map((e) => [e.key, e.value])).toEqual([
+      ['a', doc(LARGE_DOCUMENT_CHARS)],
+      ['b', doc(LARGE, 'b')],
+      ['c', doc(LARGE, 'c')],
+      ['d', doc(LARGE, 'd')],
+      ['e', doc(LARGE, 'e')],
+    ]);
+    expect(store.list('c', { after: 'c', limit: 1 }).map((e) => e.value)).toEqual([doc(LARGE, 'd')]);
+    store.put('c', 'b', { small: true }); // large to small
+    store.put('c', 'c', doc(LARGE + 5, 'C')); // large to large
+    store.put('c', 'a', doc(LARGE, 'A')); // small to large
+    expect(store.delete('c', 'd')).toBe(true);
+    expect(store.get('c', 'b')).toEqual({ small: true });
+    expect(store.get('c', 'c')).toEqual(doc(LARGE + 5, 'C'));
+    expect(store.get('c', 'd')).toBeUndefined();
+    store.close();
+    // A row of `documents` holds the text only up to LARGE_DOCUMENT_CHARS; a longer one is in `large_documents`.
+    expect(rows(dir)).toEqual({ documents: { a: 0, b: 14, c: 0, e: 0, z: 0 }, large: ['a', 'c', 'e', 'z'] });
+
+    store = new SqliteStore({ dataDir: dir });
+    expect(store.get('c', 'a')).toEqual(doc(LARGE, 'A'));
+    expect(store.deletePrefix('c', '')).toBe(4);
+    expect(store.list('c')).toEqual([]);
+    store.close();
+    expect(rows(dir)).toEqual({ documents: { z: 0 }, large: ['z'] });
+    store = new SqliteStore({ dataDir: dir });
+    store.clear();
+    store.close();
+    expect(rows(dir)).toEqual({ documents: {}, large: [] });
+  });
+
+  test('a transaction rolled back leaves neither table changed', () => {
+    const store = new SqliteStore({ inMemory: true });
+    try {
+      store.put('c', 'a', doc(LARGE, 'a'));
+      expect(() =>
+        store.transaction(() => {
+          store.put('c', 'a', doc(LARGE, 'b'));
+          store.put('c', 'n', doc(LARGE, 'n'));
+          throw new Error('rolled back');
+        }),
+      ).toThrow('rolled back');
+      expect(store.get('c', 'a')).toEqual(doc(LARGE, 'a'));
+      expect(store.get('c', 'n')).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+
+  test("a second connection reads the first one's large documents, and the first the second's", () => {
+    const dir = tempDir();
+    const first = new SqliteStore({ dataDir: dir });
+    try {
+      const second = new SqliteStore({ secondConnection: first.shared });
+      try {
+        first.put('c', 'a', doc(LARGE, 'a'));
+        second.put('c', 'b', doc(LARGE, 'b'));
+        expect(second.get('c', 'a')).toEqual(doc(LARGE, 'a'));
+        expect(first.get('c', 'b')).toEqual(doc(LARGE, 'b'));
+      } finally {
+        second.close();
+      }
+    } finally {
+      first.close();
+    }
   });
 });
 
