@@ -28,6 +28,7 @@ import { listStorePage, type ListFields, type ListPage, type ListRequest } from 
 import { RequestIds } from './request-ids';
 import { guardedResult, guardedWrite, write, type ResultWriteRequest, type WriteRequest } from './writes';
 import { WorkEnd, stopOutcome, type AbortReason, type RecoveryHook, type WorkState } from './work';
+import { ProgressWrites } from './progress-writes';
 
 export { WorkEnd, interruptedMessage, stopOutcome, type AbortReason, type RecoveryHook, type StopOutcome, type WorkState } from './work';
 
@@ -311,16 +312,20 @@ export class ServiceOperations {
     const run: Running = { controller, done: Promise.resolve(), generation, target: start.target, state: start.state, stopRecorded: false };
     /** Whether this work's end is no longer to be written: reset cleared the store, or `:cancel` recorded the stop. */
     const dropped = () => this.registry.generation !== generation || run.stopRecorded;
+    const progress = new ProgressWrites(this.store, (change) => {
+      if (this.registry.generation !== generation) return;
+      this.patch(op.name, (cur) => {
+        if (cur.done) return false;
+        cur.metadata = { ...cur.metadata, ...change };
+        return true;
+      });
+    });
     const ctl: OperationControl = {
       name: op.name,
       signal: controller.signal,
       progress: (statusMessage, metadata) => {
         if (this.registry.generation !== generation) return;
-        this.patch(op.name, (cur) => {
-          if (cur.done) return false;
-          cur.metadata = { ...cur.metadata, ...(metadata ?? {}), statusMessage };
-          return true;
-        });
+        progress.write({ ...(metadata ?? {}), statusMessage });
       },
     };
     const done = (async () => {
@@ -329,12 +334,15 @@ export class ServiceOperations {
         const response = controller.signal.aborted ? Promise.reject(abortError(controller.signal)) : start.work(ctl);
         const result = await response;
         if (dropped()) return;
+        // The progress still waiting is written before the end: the Operation ends saying how far it got.
+        progress.settle();
         if (result instanceof WorkEnd) {
           const outcome: Outcome = result.error === undefined ? { response: { '@type': start.responseType, ...result.response } } : { error: result.error };
           this.endWithState(op.name, outcome, result.writeState);
         } else this.finish(op.name, { '@type': start.responseType, ...(result ?? {}) });
       } catch (err) {
         if (dropped()) return;
+        progress.settle();
         const reason = controller.signal.aborted ? (controller.signal.reason as AbortReason) : undefined;
         // (A cancel is never seen here: `cancel` recorded it, and `dropped` is true.)
         if (start.state) this.stopped(op.name, err, reason, start.state);

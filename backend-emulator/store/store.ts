@@ -26,6 +26,8 @@ export interface SharedDatabase {
   file: string;
   /** A SharedArrayBuffer of one Int32: how many writes of the first connection are waiting or under way. */
   priority: SharedArrayBuffer;
+  /** A SharedArrayBuffer of one Int32: 1 while a second connection's write is under way. */
+  secondWriting: SharedArrayBuffer;
 }
 
 export interface Store {
@@ -42,6 +44,14 @@ export interface Store {
   deletePrefix(collection: string, prefix: string): number;
   /** Runs `fn` atomically; a throw rolls everything back. Nested calls join the outer one. */
   transaction<R>(fn: () => R): R;
+  /**
+   * A write nobody waits for, which a crash may lose (an Operation's progress): `fn` runs once no
+   * other connection's write is under way, without blocking the thread meanwhile (at once when
+   * none is: then `fn` has run when this returns; else when that write has committed, before that
+   * connection starts another), and its commit does not wait for the disk. A plain write would
+   * block the thread until the other's commit, then for its own fsync.
+   */
+  backgroundWrite<R>(fn: () => R): Promise<R>;
   /**
    * The documents' version: a number that changes whenever a document may have changed since it
    * was last asked (a write of this store, committed or rolled back, or a commit of any other

@@ -3,6 +3,7 @@ import * as path from 'path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE_NAME, LARGE_DOCUMENT_CHARS, SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 import { DataDirError, LOCK_FILE_NAME } from '../../../backend-emulator/store/lock';
+import { startWorker } from '../../../backend-emulator/worker-threads';
 import { tempDir } from '../../../support/temp-dir';
 
 describe('SqliteStore', () => {
@@ -169,6 +170,82 @@ describe('SqliteStore large documents', () => {
         second.close();
       }
     } finally {
+      first.close();
+    }
+  });
+});
+
+describe('SqliteStore backgroundWrite', () => {
+  test('with no other connection writing: runs at once', async () => {
+    const store = new SqliteStore({ dataDir: tempDir() });
+    try {
+      let ran = false;
+      const done = store.backgroundWrite(() => {
+        ran = true;
+        store.put('c', 'k', 1);
+        return 'result';
+      });
+      expect(ran).toBe(true);
+      expect(store.get('c', 'k')).toBe(1);
+      await expect(done).resolves.toBe('result');
+    } finally {
+      store.close();
+    }
+  });
+
+  test("waits for a second connection's write without blocking the thread, and runs before that connection's next write", async () => {
+    const dir = tempDir();
+    const first = new SqliteStore({ dataDir: dir });
+    // A writer thread on the second connection: a transaction held open until told to commit, then another write.
+    const entry = path.join(tempDir(), 'second-writer');
+    fs.writeFileSync(
+      `${entry}.ts`,
+      `
+const { parentPort, workerData } = require('worker_threads');
+const { SqliteStore } = require(${JSON.stringify(path.resolve(__dirname, '../../../backend-emulator/store/sqlite-store.ts'))});
+const release = new Int32Array(workerData.release);
+const second = new SqliteStore({ secondConnection: workerData.shared });
+second.transaction(() => {
+  second.put('c', 'second', 1);
+  parentPort.postMessage('writing');
+  Atomics.wait(release, 0, 0);
+});
+second.put('c', 'second-next', 1);
+second.close();
+parentPort.postMessage('done');
+`,
+    );
+    const release = new Int32Array(new SharedArrayBuffer(4));
+    const worker = startWorker(entry, { workerData: { shared: first.shared, release: release.buffer } });
+    try {
+      const messages: string[] = [];
+      const heard = (what: string) =>
+        new Promise<void>((resolve) => {
+          const look = () => (messages.includes(what) ? resolve() : setTimeout(look, 5));
+          look();
+        });
+      worker.on('message', (m: string) => messages.push(m));
+      await heard('writing');
+      let seen: { second?: number; next?: number } | undefined;
+      const done = first.backgroundWrite(() => {
+        seen = { second: first.get('c', 'second'), next: first.get('c', 'second-next') };
+        first.put('c', 'first', 1);
+      });
+      // Not run yet, and the thread is free meanwhile: a timer fires while the write waits.
+      expect(seen).toBeUndefined();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen).toBeUndefined();
+      Atomics.store(release, 0, 1);
+      Atomics.notify(release, 0);
+      await done;
+      // It ran after the second connection's commit, and before that connection's next write.
+      expect(seen).toEqual({ second: 1, next: undefined });
+      await heard('done');
+      expect([first.get('c', 'first'), first.get('c', 'second-next')]).toEqual([1, 1]);
+    } finally {
+      Atomics.store(release, 0, 1);
+      Atomics.notify(release, 0);
+      await worker.terminate();
       first.close();
     }
   });
