@@ -8,6 +8,7 @@ import { invalidArgument } from '../errors';
 import { hasLoneSurrogate } from '../unicode';
 import { googleFrontEndBody } from './front-end';
 import { firstDuplicateKey } from './json-duplicates';
+import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser with one that keeps its protections (`__proto__` and
@@ -28,6 +29,7 @@ export function installJsonParser(app: FastifyInstance): void {
       );
       return;
     }
+    if (bytes.length >= LARGE_BODY_BYTES) noteLargeBody(request);
     const text = bytes.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);

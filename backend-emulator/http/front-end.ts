@@ -22,6 +22,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { requestGoogleMethod, requestRoutedPath } from './request-method';
 import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, ProtoJsonText, toProtoJson } from './protojson';
+import { answering } from './large-bodies';
 
 /** Google's system parameters, accepted by every method (they are not fields of its request). */
 export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
@@ -87,6 +88,8 @@ function answerText(payload: unknown): string | Buffer {
 export function installGoogleFrontEnd(app: FastifyInstance): void {
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
   app.addHook('preSerialization', (request, reply, payload, done) => {
+    // After a large body, the request thread collects its garbage once this answer is out (large-bodies.ts).
+    answering(request, reply);
     // An answer written as text is sent as it is (another version's edge may still make it a value again).
     // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
     if (payload instanceof ProtoJsonText) reply.serializer(answerText as (payload: unknown) => string);

@@ -1,0 +1,71 @@
+/**
+ * A full garbage collection of the request thread once a request with a large body is answered.
+ *
+ * V8 allocates every string or buffer over about 128 KiB as a large object of its old generation,
+ * and frees it only in a full collection, which it starts once the old generation has grown past a
+ * limit it sets from the heap's size. The request thread's own work is small: after the create of
+ * a 100,000-row inline payload (15.6 MB of base64: the body's text, the parsed string, the stored
+ * Operation's JSON and the answer), 47 MB of such strings outlived the request through the whole
+ * import that followed, beside the import threads' heaps (the emulator's peak RSS target is
+ * 300 MB). So once such a request has been answered, the thread collects: one pause of a few ms
+ * to some tens of ms, after a request that took seconds.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import * as v8 from 'v8';
+import * as vm from 'vm';
+
+/** A body of at least this many bytes is collected after (a few of them stay under V8's large-object size). */
+export const LARGE_BODY_BYTES = 1 << 20;
+
+/** The requests whose body was large, until they are answered. */
+const largeBodies = new WeakSet<FastifyRequest>();
+
+/** The body parser read a large body for `request`. */
+export function noteLargeBody(request: FastifyRequest): void {
+  largeBodies.add(request);
+}
+
+let collectionQueued = false;
+
+/**
+ * `request` is being answered (the answer's text is made right after this): when its body was
+ * large, a full collection runs once the answer is sent. Not before: the socket holds the answer's
+ * text until its last byte is written, and its text is as large as the body was (a create answers
+ * the job as given).
+ */
+export function answering(request: FastifyRequest, reply: FastifyReply): void {
+  if (!largeBodies.delete(request)) return;
+  reply.raw.once('close', collectSoon);
+}
+
+/** A full collection in a later turn of the event loop (one for the large answers sent meanwhile). */
+function collectSoon(): void {
+  const collect = fullCollection();
+  if (!collect || collectionQueued) return;
+  collectionQueued = true;
+  setImmediate(() => {
+    collectionQueued = false;
+    collect();
+  });
+}
+
+let collector: (() => void) | undefined | null = null;
+
+/**
+ * V8's full collection (`gc()`), reached without starting the process with --expose-gc: the flag
+ * is set for as long as it takes to make a context, which then has `gc`, and unset. Undefined
+ * where the runtime refuses; the memory is then freed when V8 decides, as before.
+ */
+export function fullCollection(): (() => void) | undefined {
+  if (collector !== null) return collector;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = vm.runInNewContext('gc');
+    collector = typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    collector = undefined;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+  return collector;
+}

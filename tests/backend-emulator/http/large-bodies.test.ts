@@ -1,0 +1,65 @@
+/**
+ * A full garbage collection of the request thread once a request with a large body is answered
+ * (http/large-bodies.ts): V8 frees large strings only in a full collection, which the request
+ * thread's small work would not reach for a long time. Seen through V8's own record of its
+ * collections (perf_hooks 'gc' entries): the collection is a forced full one.
+ */
+import { constants, PerformanceObserver, type PerformanceEntry } from 'perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import { LARGE_BODY_BYTES, fullCollection } from '../../../backend-emulator/http/large-bodies';
+import { inMemoryApp } from '../../support/app';
+import { call, ok } from '../../support/inject';
+
+const PARENT = 'projects/lb/locations/us-central1';
+
+/** The forced full collections V8 records while `run` runs (and for two turns of the event loop after). */
+async function forcedFullCollections(run: () => Promise<unknown>): Promise<number> {
+  const entries: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    await run();
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Entries are delivered asynchronously: a timer turn lets the last ones arrive.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    observer.disconnect();
+  }
+  return entries.filter((e) => {
+    const detail = (e as PerformanceEntry & { detail?: { kind: number; flags: number } }).detail;
+    return detail !== undefined && detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && (detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0;
+  }).length;
+}
+
+test('fullCollection reaches V8 without --expose-gc, and forces a full collection', async () => {
+  const gc = fullCollection();
+  expect(typeof gc).toBe('function');
+  expect(await forcedFullCollections(async () => gc!())).toBeGreaterThanOrEqual(1);
+});
+
+describe('after a request', () => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = inMemoryApp();
+    await app.ready();
+    ok(await call(app, 'POST', `/v1alpha1/${PARENT}/sources?sourceId=src`, { type: 'SOURCE_TYPE_UPLOAD' }));
+  });
+  afterAll(() => app.close());
+
+  /** The create of an import job whose inline payload makes a body of about `bytes` (a little more). */
+  const create = async (id: string, bytes: number) =>
+    ok(
+      await call(app, 'POST', `/v1alpha1/${PARENT}/importJobs?importJobId=${id}`, {
+        assetSource: `${PARENT}/sources/src`,
+        inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QUFB'.repeat(Math.ceil(bytes / 4)) }] },
+      }),
+    );
+
+  test(`with a body of ${LARGE_BODY_BYTES} bytes or more: the request thread collects once the answer is out`, async () => {
+    expect(await forcedFullCollections(() => create('big', LARGE_BODY_BYTES))).toBe(1);
+  });
+
+  test('with a smaller body: no collection', async () => {
+    expect(await forcedFullCollections(() => create('small', LARGE_BODY_BYTES - 1000))).toBe(0);
+  });
+});
