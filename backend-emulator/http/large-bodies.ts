@@ -11,8 +11,7 @@
  * to some tens of ms, after a request that took seconds.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import * as v8 from 'v8';
-import * as vm from 'vm';
+import { fullCollection } from '../garbage-collection';
 
 /** A body of at least this many bytes is collected after (a few of them stay under V8's large-object size). */
 export const LARGE_BODY_BYTES = 1 << 20;
@@ -47,25 +46,4 @@ function collectSoon(): void {
     collectionQueued = false;
     collect();
   });
-}
-
-let collector: (() => void) | undefined | null = null;
-
-/**
- * V8's full collection (`gc()`), reached without starting the process with --expose-gc: the flag
- * is set for as long as it takes to make a context, which then has `gc`, and unset. Undefined
- * where the runtime refuses; the memory is then freed when V8 decides, as before.
- */
-export function fullCollection(): (() => void) | undefined {
-  if (collector !== null) return collector;
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    const gc: unknown = vm.runInNewContext('gc');
-    collector = typeof gc === 'function' ? (gc as () => void) : undefined;
-  } catch {
-    collector = undefined;
-  } finally {
-    v8.setFlagsFromString('--no-expose-gc');
-  }
-  return collector;
 }

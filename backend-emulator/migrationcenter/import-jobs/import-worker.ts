@@ -12,6 +12,7 @@
  * engine's own cleanup (temp databases of a join) runs as on any other stop.
  */
 import { parentPort, workerData } from 'worker_threads';
+import { fullCollection } from '../../garbage-collection';
 import * as engine from '../../import-engine';
 import type { ImportJobFormat } from '../../import-engine/types';
 import { fromPortable } from '../../payloads';
@@ -135,6 +136,8 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
   } finally {
     await closeWriter();
     job = undefined;
+    // Idle now, maybe for seconds (import-thread.ts keeps it): its heap's garbage goes at once.
+    fullCollection()?.();
   }
 }
 

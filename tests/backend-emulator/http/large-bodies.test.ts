@@ -6,7 +6,8 @@
  */
 import { constants, PerformanceObserver, type PerformanceEntry } from 'perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { LARGE_BODY_BYTES, fullCollection } from '../../../backend-emulator/http/large-bodies';
+import { fullCollection } from '../../../backend-emulator/garbage-collection';
+import { LARGE_BODY_BYTES } from '../../../backend-emulator/http/large-bodies';
 import { inMemoryApp } from '../../support/app';
 import { call, ok } from '../../support/inject';
 

@@ -1,0 +1,28 @@
+/**
+ * V8's full garbage collection, on demand, for the threads whose work leaves large garbage that V8
+ * would keep for a long time: the request thread after a large body (http/large-bodies.ts), an
+ * import worker going idle after a job (import-worker.ts).
+ */
+import * as v8 from 'v8';
+import * as vm from 'vm';
+
+let collector: (() => void) | undefined | null = null;
+
+/**
+ * V8's full collection (`gc()`) for the calling thread, reached without starting the process with
+ * --expose-gc: the flag is set for as long as it takes to make a context, which then has `gc`, and
+ * unset. Undefined where the runtime refuses; the memory is then freed when V8 decides, as before.
+ */
+export function fullCollection(): (() => void) | undefined {
+  if (collector !== null) return collector;
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = vm.runInNewContext('gc');
+    collector = typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    collector = undefined;
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
+  }
+  return collector;
+}
