@@ -428,7 +428,8 @@ const SECOND_CONNECTION_CACHE_KIB = 8_192;
  * - `synchronous = NORMAL`: in WAL mode each commit stays atomic and in order, and durable across
  *   a kill -9 (its bytes are in the OS's cache); the fsync is left to the next checkpoint, or to
  *   the next commit of the first connection (`synchronous = FULL`), whose fsync of the WAL covers
- *   every frame before its own. A run's end is such a commit (the job's state, written by the
+ *   every frame before its own (not a `backgroundWrite`'s: an Operation's progress does not
+ *   wait for the disk either). A run's end is such a commit (the job's state, written by the
  *   request thread once the writer has exited), so a run reported ended has every batch on disk;
  *   a power loss during a run can only take back its last batches together with the progress
  *   record that counted them.
