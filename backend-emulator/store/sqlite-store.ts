@@ -3,10 +3,9 @@
  * directory (durable) or `:memory:`.
  *
  * One table `documents(collection, key, value)` with primary key (collection, key); values are
- * JSON text (a large one in `large_documents`: LARGE_DOCUMENT_CHARS). WAL journal with `synchronous=FULL`, so a write is on disk (fsync of the WAL) before
- * `put` or the outer `transaction` returns: an acknowledged write survives kill -9 and power loss.
- * (A run's writer, the second connection below, leaves its fsyncs to the checkpoints and to the
- * first connection's next commit: SECOND_CONNECTION_PRAGMAS.)
+ * JSON text (a large one in `large_documents`: LARGE_DOCUMENT_CHARS). WAL journal with
+ * `synchronous=FULL`, so a write is on disk (fsync of the WAL) before `put` or the outer
+ * `transaction` returns: an acknowledged write survives kill -9 and power loss.
  * One emulator process per data dir is the guard database's business (lock.ts); within the process
  * a second connection may write the same file (the import worker's writer, `secondConnection`),
  * so every transaction starts with BEGIN IMMEDIATE (a deferred one that read first would get
@@ -164,7 +163,6 @@ export class SqliteStore implements Store {
       this.priority = new Int32Array(this.shared.priority);
       this.secondWriting = new Int32Array(this.shared.secondWriting);
       this.db = openShared(Database, this.location);
-      for (const pragma of SECOND_CONNECTION_PRAGMAS) this.db.pragma(pragma);
     } else if (options.inMemory || !options.dataDir) {
       this.location = ':memory:';
       this.db = new Database(':memory:');
@@ -378,21 +376,6 @@ export class SqliteStore implements Store {
     }
   }
 
-  /**
-   * A checkpoint that also truncates the WAL (a run's grows to about 64 MB, and SQLite reuses the
-   * file rather than shrink it: the data dir would keep those bytes). It waits for the readers of
-   * the WAL for at most CLOSE_CHECKPOINT_WAIT_MS; busy or failed, the frames it could not copy
-   * are left to the next checkpoint.
-   */
-  private checkpointQuietly(): void {
-    try {
-      this.db.pragma(`busy_timeout = ${CLOSE_CHECKPOINT_WAIT_MS}`);
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // The next checkpoint copies these frames.
-    }
-  }
-
   /** Whether a transaction is open (for assertions in domain code and tests). */
   get inTransaction(): boolean {
     return this.db.inTransaction;
@@ -405,9 +388,6 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    // A second connection checkpoints seldom (SECOND_CONNECTION_PRAGMAS): the WAL it leaves is
-    // copied now, on its own thread, not by the first connection's next commit (a request's).
-    if (this.isSecond) this.checkpointQuietly();
     this.db.close();
     if (this.dataDir) removeLockFile(this.dataDir);
     this.hold?.release();
@@ -421,28 +401,6 @@ export class SqliteStore implements Store {
  * (13.0-14.6 s against 13.5-13.7 s, two runs each at load 9).
  */
 const SECOND_CONNECTION_CACHE_KIB = 8_192;
-
-/**
- * A second connection (a run's writer) commits without waiting for the disk, and checkpoints
- * seldom; it leaves the WAL checkpointed when it closes (`close`).
- * - `synchronous = NORMAL`: in WAL mode each commit stays atomic and in order, and durable across
- *   a kill -9 (its bytes are in the OS's cache); the fsync is left to the next checkpoint, or to
- *   the next commit of the first connection (`synchronous = FULL`), whose fsync of the WAL covers
- *   every frame before its own (not a `backgroundWrite`'s: an Operation's progress does not
- *   wait for the disk either). A run's end is such a commit (the job's state, written by the
- *   request thread once the writer has exited), so a run reported ended has every batch on disk;
- *   a power loss during a run can only take back its last batches together with the progress
- *   record that counted them.
- * - `wal_autocheckpoint = 8000` pages (64 MB) instead of 1,000: each checkpoint syncs the WAL and
- *   the database file, and copies the index pages a run rewrites at each commit once per
- *   checkpoint rather than once per 8 MB.
- * Measured on a 600,000-row run (the writer alone, strace): fsyncs 553 -> 64, their wall time
- * 3.5 -> 2.0 s, bytes written 1,080 -> 1,031 MB, on the run's slower stage.
- */
-const SECOND_CONNECTION_PRAGMAS: readonly string[] = ['synchronous = NORMAL', 'wal_autocheckpoint = 8000'];
-
-/** How long a second connection's last checkpoint waits for readers (`checkpointQuietly`). */
-const CLOSE_CHECKPOINT_WAIT_MS = 200;
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take
