@@ -119,25 +119,6 @@ function splitName(name: string): { parent: string; id: string } | undefined {
   return { parent: name.slice(0, at), id: name.slice(at + '/assets/'.length) };
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
-/**
- * Deletes the labels of row `id` that `after` drops and adds to `setLabels` those it adds or
- * changes. A function of its own, apart from `updateBodies`' loop: the label maps of a batch come
- * in several shapes (parsed, copied, empty), and each new shape deoptimised the whole loop of
- * 1,000 updates (seen with --trace-deopt on the first calls of a process); here it costs only this.
- */
-function diffLabels(
-  id: number,
-  before: Readonly<Record<string, string>>,
-  after: Readonly<Record<string, string>>,
-  dropLabel: BetterSqlite3.Statement,
-  setLabels: Array<[number, string, string]>,
-): void {
-  for (const key in before) if (!hasOwn.call(after, key)) dropLabel.run(id, key);
-  for (const key in after) if (!hasOwn.call(before, key) || before[key] !== after[key]) setLabels.push([id, key, after[key]]);
-}
-
 /** The asset tables and their indexes as this store makes them (the benchmarks' bare floor uses the same). */
 export const ASSET_TABLES_SQL = `${TABLES}\n${INDEXES}`;
 
@@ -438,6 +419,7 @@ export class SqliteAssetStore implements AssetStore {
     if (rows.length === 0) return;
     const update = this.statement('UPDATE assets SET update_ms = ?, body = ? WHERE id = ?');
     const dropLabel = this.statement('DELETE FROM asset_labels WHERE asset = ? AND key = ?');
+    const hasOwn = Object.prototype.hasOwnProperty;
     // The labels added or changed, [row id, key, value] each: written by one statement at the end
     // (a statement call per label was most of the label writes' time).
     const setLabels: Array<[number, string, string]> = [];
@@ -446,7 +428,10 @@ export class SqliteAssetStore implements AssetStore {
       const id = rowIds.get(change.id);
       if (id === undefined) continue;
       update.run(time, change.body, id);
-      diffLabels(id, change.previousLabels, change.labels, dropLabel, setLabels);
+      const before = change.previousLabels;
+      const after = change.labels;
+      for (const key in before) if (!hasOwn.call(after, key)) dropLabel.run(id, key);
+      for (const key in after) if (!hasOwn.call(before, key) || before[key] !== after[key]) setLabels.push([id, key, after[key]]);
     }
     if (setLabels.length > 0)
       this.statement('INSERT OR REPLACE INTO asset_labels (asset, key, value) SELECT l.value ->> 0, l.value ->> 1, l.value ->> 2 FROM json_each(?) l').run(
