@@ -53,6 +53,21 @@ try {
 } catch {}
 `;
 
+let threadPoolMade = false;
+
+/**
+ * Makes libuv's thread pool (fs, zlib, dns, crypto: one per process, made at its first use) from
+ * this thread, before a worker can: a thread takes the priority of the thread that makes it, and a
+ * pool made by a worker's first file read would run every request's uploads and downloads at the
+ * worker's lower priority for the life of the process (LOWER_PRIORITY). One access of a file
+ * makes it, on this thread's call.
+ */
+function makeThreadPoolHere(): void {
+  if (threadPoolMade) return;
+  threadPoolMade = true;
+  fs.access(__filename, () => undefined);
+}
+
 /** The transpiled sources' cache: in the package's node_modules (sources run only in a checkout). */
 const CACHE_DIR = path.resolve(__dirname, '..', 'node_modules', '.cache', 'worker-transpiled');
 
@@ -103,6 +118,7 @@ require(${JSON.stringify(file)});
 
 /** A worker thread running the module `entry` (an absolute path without extension), WORKER_NICE_STEPS below the main thread. */
 export function startWorker(entry: string, options: WorkerOptions = {}): Worker {
+  makeThreadPoolHere();
   const { file, kind } = resolveWorkerEntry(entry);
   const bootstrap = kind === 'compiled' ? `${LOWER_PRIORITY}\nrequire(${JSON.stringify(file)});` : sourceBootstrap(file);
   return new Worker(bootstrap, { ...options, eval: true });
