@@ -6,21 +6,25 @@
 import * as v8 from 'v8';
 import * as vm from 'vm';
 
-let collector: (() => void) | undefined | null = null;
+let collector: (() => void) | undefined;
 
 /**
  * V8's full collection (`gc()`) for the calling thread, reached without starting the process with
- * --expose-gc: the flag is set for as long as it takes to make a context, which then has `gc`, and
- * unset. Undefined where the runtime refuses; the memory is then freed when V8 decides, as before.
+ * --expose-gc: the `gc` of a process started with it, or else the flag is set for as long as it
+ * takes to make a context, which then has `gc`, and unset. The flag is the whole process's, and
+ * another thread may unset it in between: a failure is not kept, the next call tries again.
+ * Undefined where the runtime refuses; the memory is then freed when V8 decides, as before.
  */
 export function fullCollection(): (() => void) | undefined {
-  if (collector !== null) return collector;
+  if (collector) return collector;
+  const exposed: unknown = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return (collector = exposed as () => void);
   try {
     v8.setFlagsFromString('--expose-gc');
     const gc: unknown = vm.runInNewContext('gc');
-    collector = typeof gc === 'function' ? (gc as () => void) : undefined;
+    if (typeof gc === 'function') collector = gc as () => void;
   } catch {
-    collector = undefined;
+    // Refused, or unset by another thread meanwhile: no collection this time.
   } finally {
     v8.setFlagsFromString('--no-expose-gc');
   }
