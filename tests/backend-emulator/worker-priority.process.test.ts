@@ -15,17 +15,22 @@ jest.setTimeout(120_000);
 
 const onLinux = process.platform === 'linux';
 
-/** A worker that reads a file first (the pool's first use, if nothing made it before), then says so. */
-const WORKER = `require('fs').readFile(__filename, () => require('worker_threads').parentPort.postMessage('read'));\n`;
+/**
+ * A worker that reads a file first (the pool's first use, if nothing made it before), then sends
+ * its thread id (threads' names differ between Node lines: a worker is `node` on 22).
+ */
+const WORKER = `const fs = require('fs');
+fs.readFile(__filename, () => require('worker_threads').parentPort.postMessage(fs.readlinkSync('/proc/thread-self').split('/').pop()));
+`;
 
 /** Starts the worker through the package's startWorker, then prints each thread's name and nice. */
 const MAIN = (workerThreads: string, worker: string) => `
 const fs = require('fs');
 const { startWorker } = require(${JSON.stringify(workerThreads)});
-startWorker(${JSON.stringify(worker)}).on('message', () => {
+startWorker(${JSON.stringify(worker)}).on('message', (workerTid) => {
   const threads = fs.readdirSync('/proc/self/task').map((tid) => {
     const stat = fs.readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
-    return { name: fs.readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim(), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+    return { main: tid === String(process.pid), worker: tid === workerTid, name: fs.readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim(), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
   });
   process.stdout.write(JSON.stringify(threads));
   process.exit(0);
@@ -43,10 +48,10 @@ startWorker(${JSON.stringify(worker)}).on('message', () => {
     const run = spawnSync(process.execPath, [main], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     fs.rmSync(dir, { recursive: true, force: true });
     expect(run.stderr).toBe('');
-    const threads = JSON.parse(run.stdout) as Array<{ name: string; nice: number }>;
-    const mainNice = threads.find((t) => t.name === 'node-MainThread')?.nice as number;
+    const threads = JSON.parse(run.stdout) as Array<{ main: boolean; worker: boolean; name: string; nice: number }>;
+    const mainNice = threads.find((t) => t.main)?.nice as number;
     const pool = threads.filter((t) => t.name === 'libuv-worker');
-    const workers = threads.filter((t) => t.name === 'WorkerThread');
+    const workers = threads.filter((t) => t.worker);
     expect(pool.length).toBeGreaterThan(0);
     expect(pool.map((t) => t.nice)).toEqual(pool.map(() => mainNice));
     expect(workers.map((t) => t.nice)).toEqual([Math.min(19, mainNice + 10)]);
