@@ -17,14 +17,15 @@
  * between two polls, for seconds (measured: a cancel took 4.6 s, a request 2.8 s). So the first
  * connection counts its writes waiting or under way in a shared cell (`priority`), and a second
  * connection starts no transaction while that count is above zero: the first waits for at most
- * the transaction under way. A second connection's write under way is told in another cell
- * (`secondWriting`): a write of the first that nobody waits for (`backgroundWrite`) waits for
- * that one's commit without blocking the request thread, where SQLite's busy handler would have
+ * the transaction under way. A second connection's write under way is marked in a cell of its own
+ * (writer-cells.ts): a write of the first that nobody waits for (`backgroundWrite`) waits for
+ * those commits without blocking the request thread, where SQLite's busy handler would have
  * slept in it (20 to 155 ms per progress write of a run, on a loaded machine).
  */
 import * as path from 'path';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ListOptions, SharedDatabase, Store, StoredEntry } from './store';
+import type { LentDatabase, ListOptions, SharedDatabase, Store, StoredEntry } from './store';
+import { newWriterCells, WriterCell, WriterCellLender } from './writer-cells';
 import type { AssetStore } from './asset-store';
 import { SqliteAssetStore } from './sqlite-assets';
 import { DataDirError, holdDataDir, prepareDataDir, removeLockFile, writeLockFile, type DataDirHold } from './lock';
@@ -50,24 +51,17 @@ const SYNCHRONOUS_NORMAL = 1;
 /**
  * How long `backgroundWrite` waits for a second connection's write before writing anyway (and
  * waiting for SQLite's lock as any write does): a group of a run's batches commits well within it;
- * a thread terminated in the middle of a write never says it is done.
+ * a thread terminated in the middle of a write leaves its cell marked until the cell is given back.
  */
 const WHEN_FREE_WAIT_MS = 1_000;
-
-/** Atomics.waitAsync (Node 16 on), typed here: TypeScript has it from its ES2024 library, after the project's ES2022. */
-const waitAsync = (
-  Atomics as unknown as {
-    waitAsync(cells: Int32Array, index: number, value: number, timeoutMs: number): { async: false } | { async: true; value: Promise<string> };
-  }
-).waitAsync.bind(Atomics);
 
 export interface SqliteStoreOptions {
   /** A directory for the database file; ignored when `inMemory`. */
   dataDir?: string;
   inMemory?: boolean;
   /**
-   * The database of a store this process already holds (its `shared`), opened as a second
-   * connection: no data dir guard of its own (the holder's covers it), and its transactions wait
+   * The database of a store this process already holds (its `lendSecondConnection`), opened as a
+   * second connection: no data dir guard of its own (the holder's covers it), and its transactions wait
    * for the holder's writes. The import worker's writer.
    */
   secondConnection?: SharedDatabase;
@@ -132,11 +126,14 @@ export class SqliteStore implements Store {
   private readonly db: BetterSqlite3.Database;
   private readonly stmts: Statements;
   readonly assets: AssetStore;
-  readonly shared?: SharedDatabase;
+  /** The first connection's database as a second connection opens it, without a writer cell. */
+  private readonly shared?: SharedDatabase;
   /** The shared count of the first connection's writes (see the module comment). */
   private readonly priority?: Int32Array;
-  /** The shared cell that is 1 while a second connection's write is under way (see the module comment). */
-  private readonly secondWriting?: Int32Array;
+  /** The first connection's side of the writer cells. */
+  private readonly writerCells?: WriterCellLender;
+  /** A second connection's own writer cell. */
+  private readonly writerCell?: WriterCell;
   private readonly isSecond: boolean;
   private readonly runInTransaction: (fn: () => unknown) => unknown;
   /** The data dir guard this store holds (the first connection of a file-backed store). */
@@ -158,10 +155,10 @@ export class SqliteStore implements Store {
     const Database = require('better-sqlite3') as typeof BetterSqlite3;
     this.isSecond = options.secondConnection !== undefined;
     if (options.secondConnection) {
-      this.shared = options.secondConnection;
-      this.location = this.shared.file;
-      this.priority = new Int32Array(this.shared.priority);
-      this.secondWriting = new Int32Array(this.shared.secondWriting);
+      const second = options.secondConnection;
+      this.location = second.file;
+      this.priority = new Int32Array(second.priority);
+      if (second.writerCell !== undefined) this.writerCell = new WriterCell(second.writerCells, second.writerCell);
       this.db = openShared(Database, this.location);
     } else if (options.inMemory || !options.dataDir) {
       this.location = ':memory:';
@@ -170,9 +167,9 @@ export class SqliteStore implements Store {
       const dir = prepareDataDir(options.dataDir);
       this.dataDir = dir;
       this.location = path.join(dir, DATABASE_FILE_NAME);
-      this.shared = { file: this.location, priority: new SharedArrayBuffer(4), secondWriting: new SharedArrayBuffer(4) };
+      this.shared = { file: this.location, priority: new SharedArrayBuffer(4), writerCells: newWriterCells() };
       this.priority = new Int32Array(this.shared.priority);
-      this.secondWriting = new Int32Array(this.shared.secondWriting);
+      this.writerCells = new WriterCellLender(this.shared.writerCells);
       // The guard first: a second emulator must not touch the database at all.
       this.hold = holdDataDir(Database, dir);
       try {
@@ -296,7 +293,7 @@ export class SqliteStore implements Store {
   private writeInTurn<R>(fn: () => R): R {
     const priority = this.priority;
     if (!priority || this.db.inTransaction) return fn();
-    if (this.isSecond) return this.secondWriteInTurn(priority, this.secondWriting!, fn);
+    if (this.isSecond) return this.secondWriteInTurn(priority, fn);
     Atomics.add(priority, 0, 1);
     try {
       return fn();
@@ -312,38 +309,43 @@ export class SqliteStore implements Store {
    * sequentially consistent, so at least one of the two sees the other: the second gives way, or
    * the first waits for its commit.
    */
-  private secondWriteInTurn<R>(priority: Int32Array, writing: Int32Array, fn: () => R): R {
+  private secondWriteInTurn<R>(priority: Int32Array, fn: () => R): R {
+    const cell = this.writerCell;
     for (;;) {
       for (let waiting = Atomics.load(priority, 0); waiting > 0; waiting = Atomics.load(priority, 0)) Atomics.wait(priority, 0, waiting, YIELD_POLL_MS);
-      Atomics.store(writing, 0, 1);
+      cell?.mark();
       if (Atomics.load(priority, 0) === 0) break;
-      this.secondWriteDone(writing);
+      cell?.unmark();
     }
     try {
       return fn();
     } finally {
-      this.secondWriteDone(writing);
+      cell?.unmark();
     }
   }
 
-  private secondWriteDone(writing: Int32Array): void {
-    Atomics.store(writing, 0, 0);
-    Atomics.notify(writing, 0);
+  lendSecondConnection(): LentDatabase | undefined {
+    const { shared, writerCells } = this;
+    if (!shared || !writerCells || this.closed) return undefined;
+    const writerCell = writerCells.lend();
+    let lent = writerCell !== undefined;
+    return {
+      database: { ...shared, writerCell },
+      giveBack: () => {
+        if (lent) writerCells.giveBack(writerCell!);
+        lent = false;
+      },
+    };
   }
 
   async backgroundWrite<R>(fn: () => R): Promise<R> {
-    const { priority, secondWriting: writing } = this;
+    const { priority, writerCells } = this;
     if (this.db.inTransaction) return fn();
-    if (!priority || !writing || this.isSecond) return this.withoutDiskWait(fn);
-    // Counted first: the second connection starts no other write from now on (secondWriteInTurn).
+    if (!priority || !writerCells) return this.withoutDiskWait(fn);
+    // Counted first: second connections start no other write from now on (secondWriteInTurn).
     Atomics.add(priority, 0, 1);
     try {
-      const deadline = Date.now() + WHEN_FREE_WAIT_MS;
-      for (let left = WHEN_FREE_WAIT_MS; left > 0; left = deadline - Date.now()) {
-        const wait = waitAsync(writing, 0, 1, left);
-        if (!wait.async) break;
-        await wait.value;
-      }
+      if (writerCells.anyWriting()) await writerCells.untilNoneWriting(WHEN_FREE_WAIT_MS);
       return this.withoutDiskWait(fn);
     } finally {
       Atomics.sub(priority, 0, 1);

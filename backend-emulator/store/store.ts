@@ -26,8 +26,16 @@ export interface SharedDatabase {
   file: string;
   /** A SharedArrayBuffer of one Int32: how many writes of the first connection are waiting or under way. */
   priority: SharedArrayBuffer;
-  /** A SharedArrayBuffer of one Int32: 1 while a second connection's write is under way. */
-  secondWriting: SharedArrayBuffer;
+  /** The cells through which second connections mark their writes (writer-cells.ts). */
+  writerCells: SharedArrayBuffer;
+  /** This second connection's cell in `writerCells`; none: its writes are not marked. */
+  writerCell?: number;
+}
+
+/** A second connection's database, lent by the store that holds it, and `giveBack` once the connection's thread has ended. */
+export interface LentDatabase {
+  database: SharedDatabase;
+  giveBack(): void;
 }
 
 export interface Store {
@@ -66,12 +74,13 @@ export interface Store {
    */
   readonly assets: AssetStore;
   /**
-   * When the store is file-backed: its database file, which a second connection in this process
-   * (the import worker's writer, run-writer.ts) may open to write beside this one, and the cell
-   * through which this store's writes go first (SqliteStore's `priority`). Undefined for an
-   * in-memory store, which no second connection can share.
+   * When the store is file-backed: its database file, for a second connection in this process
+   * (the import worker's writer, run-writer.ts) to write beside this one, with the cells through
+   * which this store's writes go first (SqliteStore's `priority`) and the lent connection marks
+   * its own. Undefined for an in-memory store, which no second connection can share, and for a
+   * second connection.
    */
-  readonly shared?: SharedDatabase;
+  lendSecondConnection(): LentDatabase | undefined;
   /** Drops every document of every collection, and every asset. */
   clear(): void;
   close(): void;

@@ -75,10 +75,14 @@ export function executeImportWriting(
     sinkBatchSize: number;
     onStored: (framesWritten: number) => void;
     refusal: (reason: 'job' | 'source') => Error;
+    /** Once the worker no longer writes (import-thread.ts); at once when there is no worker. */
+    onWorkerDone: () => void;
   },
 ): Promise<ExecutionReport> | undefined {
   const portable = portablePayload(files);
-  return portable ? executeWritingInWorker(format, portable, options.sinkBatchSize, target, options) : undefined;
+  if (portable) return executeWritingInWorker(format, portable, options.sinkBatchSize, target, options);
+  options.onWorkerDone();
+  return undefined;
 }
 
 export function executeImport<T = Asset>(format: string, files: PayloadFile[], sink: AssetSink<T>, options: EngineCallOptions): Promise<ExecutionReport> {

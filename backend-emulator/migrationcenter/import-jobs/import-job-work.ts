@@ -309,7 +309,9 @@ export class ImportJobWork {
       };
       // Written by the import worker on its own connection when the store is a file and the
       // payload can be read there (run-writer.ts: the same checks and progress record per batch).
-      const target = this.store.shared && { database: this.store.shared, job: name, operation: ctl.name, parent, reporter, assetSource: job.assetSource };
+      // The connection is lent until the worker is done with it, which a stopped run outlives.
+      const lent = this.store.lendSecondConnection();
+      const target = lent && { database: lent.database, job: name, operation: ctl.name, parent, reporter, assetSource: job.assetSource };
       const inWorker =
         target &&
         engine.executeImportWriting(format, files, target, {
@@ -317,6 +319,7 @@ export class ImportJobWork {
           sinkBatchSize: RUN_BATCH_SIZE,
           onStored: written,
           refusal: (reason) => (reason === 'source' && job.assetSource ? jobSourceDeleted(name, job.assetSource, 'running') : new JobGone(name, state)),
+          onWorkerDone: lent.giveBack,
         });
       // Otherwise each asset becomes its stored row as soon as it is built (in the import worker,
       // when the payload can be read there): the batch waiting for its transaction holds rows, not

@@ -166,6 +166,11 @@ interface JobCallbacks {
   onStored?: (framesWritten: number) => void;
   /** A run written by the worker stopped by a batch's checks: the error the job ends with. */
   refusal?: (reason: 'job' | 'source') => Error;
+  /**
+   * Once the worker is done with the job: it told its end (its writer thread closed before), or it
+   * was terminated. Later than the job's own end when the job was stopped early.
+   */
+  onWorkerDone?: () => void;
 }
 
 /**
@@ -202,8 +207,22 @@ export class WriteQueue {
 /** Sends one job to a worker and settles with its end; see the module comment for stops. */
 function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, callbacks: JobCallbacks): Promise<R> {
   const { signal } = callbacks;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  let workerDone = callbacks.onWorkerDone;
+  const done = () => {
+    workerDone?.();
+    workerDone = undefined;
+  };
+  if (signal?.aborted) {
+    done();
+    return Promise.reject(abortError(signal));
+  }
   const worker = takeWorker();
+  /** The worker is handed back to the pool (reused or ended): it is done with this job. */
+  const release = () => {
+    releaseWorker(worker);
+    done();
+  };
+  const terminate = () => void worker.terminate().then(done, done);
   return new Promise<R>((resolve, reject) => {
     let settled = false;
     const post = (message: ToWorker) => worker.postMessage(message);
@@ -219,7 +238,7 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
       let terminated = false;
       const timer = setTimeout(() => {
         terminated = true;
-        void worker.terminate();
+        terminate();
         replenish();
       }, STOP_GRACE_MS);
       worker.removeAllListeners('message');
@@ -227,7 +246,7 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
         if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'refused' && m.type !== 'validated' && m.type !== 'executed') return;
         clearTimeout(timer);
         // Its end can still arrive after the grace ran out: a worker being terminated is never reused.
-        if (!terminated) releaseWorker(worker);
+        if (!terminated) release();
       });
     };
     const onAbort = () => {
@@ -264,21 +283,21 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
           return;
         case 'refused':
           if (finish()) {
-            releaseWorker(worker);
+            release();
             reject(callbacks.refusal?.(m.reason) ?? new Error(`the import worker refused a batch (${m.reason})`));
           }
           return;
         case 'validated':
         case 'executed':
           if (finish()) {
-            releaseWorker(worker);
+            release();
             resolve(m.report as R);
           }
           return;
         case 'stopped':
         case 'failed':
           if (finish()) {
-            releaseWorker(worker);
+            release();
             reject(new Error(m.type === 'failed' ? m.message : 'the import worker stopped'));
           }
           return;
@@ -286,11 +305,12 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
     });
     worker.on('error', (err) => {
       if (finish()) reject(err);
-      void worker.terminate();
+      terminate();
       replenish();
     });
     worker.on('exit', (code) => {
       if (finish()) reject(new Error(`the import worker exited (code ${code}) before the job ended`));
+      done();
       replenish();
     });
     post(job);

@@ -21,7 +21,7 @@ import { RUN_PROGRESS, type RunProgress } from './import-job-model';
 
 /** What a worker needs to write a run's batches (sent with the job, import-worker-protocol.ts). */
 export interface RunTarget {
-  /** The store's database (Store.shared). */
+  /** The store's database, lent for the run (Store.lendSecondConnection). */
   database: SharedDatabase;
   job: string;
   operation: string;

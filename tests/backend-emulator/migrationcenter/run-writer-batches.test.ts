@@ -20,7 +20,7 @@ beforeEach(() => {
   dataDir = tempDir('mc-run-writer-batches-');
   store = new SqliteStore({ dataDir });
   store.put(RUN_PROGRESS, 'job', { operation: 'op', framesWritten: 0 });
-  writer = new RunWriter({ database: store.shared!, job: 'job', operation: 'op', parent: PARENT, reporter: 'job' });
+  writer = new RunWriter({ database: store.lendSecondConnection()!.database, job: 'job', operation: 'op', parent: PARENT, reporter: 'job' });
 });
 afterEach(() => {
   writer.close();

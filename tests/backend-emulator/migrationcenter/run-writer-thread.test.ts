@@ -29,7 +29,7 @@ beforeEach(() => {
   store = new SqliteStore({ dataDir });
   store.put(COLLECTIONS.sources, SOURCE, {});
   store.put(RUN_PROGRESS, 'job', { operation: 'op', framesWritten: 0 });
-  target = { database: store.shared!, job: 'job', operation: 'op', parent: PARENT, reporter: SOURCE, assetSource: SOURCE };
+  target = { database: store.lendSecondConnection()!.database, job: 'job', operation: 'op', parent: PARENT, reporter: SOURCE, assetSource: SOURCE };
 });
 afterEach(() => {
   store.close();

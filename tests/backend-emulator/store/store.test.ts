@@ -160,7 +160,7 @@ describe('SqliteStore large documents', () => {
     const dir = tempDir();
     const first = new SqliteStore({ dataDir: dir });
     try {
-      const second = new SqliteStore({ secondConnection: first.shared });
+      const second = new SqliteStore({ secondConnection: first.lendSecondConnection()!.database });
       try {
         first.put('c', 'a', doc(LARGE, 'a'));
         second.put('c', 'b', doc(LARGE, 'b'));
@@ -193,10 +193,11 @@ describe('SqliteStore backgroundWrite', () => {
     }
   });
 
-  test("waits for a second connection's write without blocking the thread, and runs before that connection's next write", async () => {
-    const dir = tempDir();
-    const first = new SqliteStore({ dataDir: dir });
-    // A writer thread on the second connection: a transaction held open until told to commit, then another write.
+  /**
+   * A writer thread on a second connection: it says 'starting', then holds a transaction that
+   * wrote `key` open (saying 'writing') until `release` or `holdMs`, then writes `${key}-next`.
+   */
+  function secondWriter(database: unknown, key: string, holdMs = -1) {
     const entry = path.join(tempDir(), 'second-writer');
     fs.writeFileSync(
       `${entry}.ts`,
@@ -204,28 +205,50 @@ describe('SqliteStore backgroundWrite', () => {
 const { parentPort, workerData } = require('worker_threads');
 const { SqliteStore } = require(${JSON.stringify(path.resolve(__dirname, '../../../backend-emulator/store/sqlite-store.ts'))});
 const release = new Int32Array(workerData.release);
-const second = new SqliteStore({ secondConnection: workerData.shared });
+const second = new SqliteStore({ secondConnection: workerData.database });
+parentPort.postMessage('starting');
 second.transaction(() => {
-  second.put('c', 'second', 1);
+  second.put('c', workerData.key, 1);
   parentPort.postMessage('writing');
-  Atomics.wait(release, 0, 0);
+  if (workerData.holdMs < 0) Atomics.wait(release, 0, 0);
+  else Atomics.wait(release, 0, 0, workerData.holdMs);
 });
-second.put('c', 'second-next', 1);
+second.put('c', workerData.key + '-next', 1);
 second.close();
 parentPort.postMessage('done');
 `,
     );
     const release = new Int32Array(new SharedArrayBuffer(4));
-    const worker = startWorker(entry, { workerData: { shared: first.shared, release: release.buffer } });
-    try {
-      const messages: string[] = [];
-      const heard = (what: string) =>
+    const worker = startWorker(entry, { workerData: { database, key, holdMs, release: release.buffer } });
+    const messages: string[] = [];
+    worker.on('message', (m: string) => messages.push(m));
+    return {
+      worker,
+      heard: (what: string) =>
         new Promise<void>((resolve) => {
           const look = () => (messages.includes(what) ? resolve() : setTimeout(look, 5));
           look();
-        });
-      worker.on('message', (m: string) => messages.push(m));
-      await heard('writing');
+        }),
+      release: () => {
+        Atomics.store(release, 0, 1);
+        Atomics.notify(release, 0);
+      },
+    };
+  }
+
+  /** Resolves once `test` holds, looked at every 5 ms. */
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const look = () => (test() ? resolve() : setTimeout(look, 5));
+      look();
+    });
+
+  test("waits for a second connection's write without blocking the thread, and runs before that connection's next write", async () => {
+    const first = new SqliteStore({ dataDir: tempDir() });
+    const lent = first.lendSecondConnection()!;
+    const writer = secondWriter(lent.database, 'second');
+    try {
+      await writer.heard('writing');
       let seen: { second?: number; next?: number } | undefined;
       const done = first.backgroundWrite(() => {
         seen = { second: first.get('c', 'second'), next: first.get('c', 'second-next') };
@@ -235,17 +258,82 @@ parentPort.postMessage('done');
       expect(seen).toBeUndefined();
       await new Promise((resolve) => setTimeout(resolve, 20));
       expect(seen).toBeUndefined();
-      Atomics.store(release, 0, 1);
-      Atomics.notify(release, 0);
+      writer.release();
       await done;
       // It ran after the second connection's commit, and before that connection's next write.
       expect(seen).toEqual({ second: 1, next: undefined });
-      await heard('done');
+      await writer.heard('done');
       expect([first.get('c', 'first'), first.get('c', 'second-next')]).toEqual([1, 1]);
     } finally {
-      Atomics.store(release, 0, 1);
-      Atomics.notify(release, 0);
-      await worker.terminate();
+      writer.release();
+      await writer.worker.terminate();
+      lent.giveBack();
+      first.close();
+    }
+  });
+
+  test('with two second connections writing one after the other: waits for both commits, not the first only', async () => {
+    const first = new SqliteStore({ dataDir: tempDir() });
+    const lentA = first.lendSecondConnection()!;
+    const lentB = first.lendSecondConnection()!;
+    expect(lentB.database.writerCell).not.toBe(lentA.database.writerCell);
+    const a = secondWriter(lentA.database, 'a');
+    let b: ReturnType<typeof secondWriter> | undefined;
+    const cells = new Int32Array(lentB.database.writerCells);
+    try {
+      await a.heard('writing');
+      // Started once A holds SQLite's lock. B commits on its own 2 s after it got the lock,
+      // should this thread be blocked meanwhile.
+      b = secondWriter(lentB.database, 'b', 2_000);
+      // B has marked its write, and waits for A's transaction to end (SQLite's lock).
+      await until(() => Atomics.load(cells, lentB.database.writerCell!) === 1);
+      let seen: { a?: number; b?: number } | undefined;
+      const done = first.backgroundWrite(() => {
+        seen = { a: first.get('c', 'a'), b: first.get('c', 'b') };
+      });
+      a.release();
+      await b.heard('writing');
+      expect(seen).toBeUndefined();
+      b.release();
+      await done;
+      expect(seen).toEqual({ a: 1, b: 1 });
+    } finally {
+      a.release();
+      b?.release();
+      await Promise.all([a.worker.terminate(), b?.worker.terminate()]);
+      lentA.giveBack();
+      lentB.giveBack();
+      first.close();
+    }
+  });
+
+  test('a cell given back is cleared, whatever its thread left: a writer terminated in a write holds no later write back', async () => {
+    const first = new SqliteStore({ dataDir: tempDir() });
+    const lent = first.lendSecondConnection()!;
+    const writer = secondWriter(lent.database, 'stopped');
+    try {
+      await writer.heard('writing');
+      // Terminated in its transaction: its \`finally\` does not run, its cell stays marked.
+      await writer.worker.terminate();
+      let ran = false;
+      const waiting = first.backgroundWrite(() => (ran = true));
+      expect(ran).toBe(false);
+      lent.giveBack();
+      await waiting;
+      // Given back: the next write runs at once, and the terminated transaction left nothing.
+      let next = false;
+      const done = first.backgroundWrite(() => {
+        next = true;
+        first.put('c', 'after', 1);
+      });
+      expect(next).toBe(true);
+      await done;
+      expect([first.get('c', 'stopped'), first.get('c', 'after')]).toEqual([undefined, 1]);
+      // A cell given back is lent again.
+      const again = first.lendSecondConnection()!;
+      expect(again.database.writerCell).toBe(lent.database.writerCell);
+      again.giveBack();
+    } finally {
       first.close();
     }
   });
@@ -299,7 +387,7 @@ describe('SqliteStore documentsVersion', () => {
     const dir = tempDir();
     const first = new SqliteStore({ dataDir: dir });
     try {
-      const second = new SqliteStore({ secondConnection: first.shared });
+      const second = new SqliteStore({ secondConnection: first.lendSecondConnection()!.database });
       try {
         const before = first.documentsVersion();
         expect(first.documentsVersion()).toBe(before);
