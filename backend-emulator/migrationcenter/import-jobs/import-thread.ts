@@ -193,12 +193,27 @@ export class WriteQueue {
     this.schedule();
   }
 
+  /**
+   * Writes every batch still queued now, in order (a run that failed keeps what it built before
+   * its failure, as a run written by the worker does); stops where `write` says the job is over.
+   */
+  flush(): void {
+    while (this.batches.length > 0) {
+      if (!this.write(this.batches.shift()!)) {
+        this.batches.length = 0;
+        return;
+      }
+    }
+  }
+
   private schedule(): void {
     if (this.scheduled || this.batches.length === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.write(this.batches.shift()!)) this.schedule();
+      const rows = this.batches.shift();
+      if (!rows) return; // flushed meanwhile
+      if (this.write(rows)) this.schedule();
       else this.batches.length = 0;
     });
   }
@@ -296,6 +311,8 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
           return;
         case 'stopped':
         case 'failed':
+          // The batches it sent before its failure came first (a port keeps the order).
+          if (m.type === 'failed') writes.flush();
           if (finish()) {
             release();
             reject(new Error(m.type === 'failed' ? m.message : 'the import worker stopped'));

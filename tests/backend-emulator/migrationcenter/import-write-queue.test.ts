@@ -55,3 +55,17 @@ test('a batch pushed after the queue ran dry is written on the next turn', async
   await nextTurn();
   expect(written).toEqual(['a', 'b']);
 });
+
+test('flush writes every batch still queued at once, in order, and stops where a write says the job is over', async () => {
+  const written: string[] = [];
+  const queue = new WriteQueue((rows) => {
+    written.push(rows[0].id);
+    return rows[0].id !== 'c';
+  });
+  for (const id of ['a', 'b', 'c', 'd']) queue.push(batch(id));
+  queue.flush();
+  expect(written).toEqual(['a', 'b', 'c']);
+  // Nothing is left for a later turn: 'd' was dropped with the job's end.
+  for (let i = 0; i < 3; i++) await nextTurn();
+  expect(written).toEqual(['a', 'b', 'c']);
+});
