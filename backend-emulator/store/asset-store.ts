@@ -158,11 +158,16 @@ export interface AssetStore {
   removeReporter(reporter: string): number;
   count(): number;
   /**
-   * Refreshes the query planner's statistics of the asset tables on this connection: after
-   * another connection of this process wrote many assets (a run the import worker wrote), whose
-   * statistics this connection would not load until its next schema change.
+   * Refreshes the query planner's statistics of the asset tables (ANALYZE: a whole pass over the
+   * assets). A run's writer does it at the run's end, on its own connection.
    */
   refreshStatistics(): void;
+  /**
+   * Loads the statistics another connection of this process refreshed (a run the import worker
+   * wrote), which this connection would not read until its next schema change. Cheap: nothing is
+   * analyzed.
+   */
+  reloadStatistics(): void;
 
   // Group membership (groups/): `aids` are asset ids under `parent`, the group's location.
   /** Of `aids`: those that are no asset of `parent`, and those already members of `group`. */

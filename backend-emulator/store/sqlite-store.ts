@@ -204,7 +204,7 @@ export class SqliteStore implements Store {
       dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
       synchronous: this.db.prepare<[], number>('PRAGMA synchronous').pluck(),
     };
-    this.assets = new SqliteAssetStore(this.db, this.isSecond ? SECOND_CONNECTION_CACHE_KIB : undefined);
+    this.assets = new SqliteAssetStore(this.db, this.isSecond ? { cacheKiB: SECOND_CONNECTION_CACHE_KIB, analyzeAsItGrows: false } : {});
     // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
     // nested transaction is atomic inside the outer one and commits only with it. IMMEDIATE: see
     // the module comment.

@@ -339,7 +339,8 @@ export class ImportJobWork {
         written(n);
       };
       report = await raceAbort(inWorker || engine.executeImportRows(format, files, write, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
-      if (inWorker) this.store.assets.refreshStatistics();
+      // The writer refreshed them at the run's end, on its connection (run-writer.ts).
+      if (inWorker) this.store.assets.reloadStatistics();
       status.flush();
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };

@@ -52,8 +52,11 @@ export interface RunWriterData {
 export type ToRunWriter =
   /** The run's next batch, in order. */
   | { type: 'batch'; rows: AssetRowBatch }
-  /** No more batches: the writer closes its connection and its thread ends. */
-  | { type: 'close' };
+  /**
+   * No more batches: the writer closes its connection and its thread ends; first, unless the run
+   * was stopped, it refreshes the planner's statistics of what it wrote (`refreshStatistics`).
+   */
+  | { type: 'close'; refreshStatistics: boolean };
 
 export type FromRunWriter =
   /** A batch committed, with the frames written so far. */

@@ -75,11 +75,15 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
   const rowsRead = progress();
   const onProgress = (p: { rowsRead: number; file: string }) => rowsRead.tick(p);
   let writer: RunWriterThread | undefined;
-  /** The writer thread's end, before the job's end is told: nothing of a run is written after it. */
+  /**
+   * The writer thread's end, before the job's end is told: nothing of a run is written after it.
+   * A run that was not stopped has the planner's statistics refreshed first, on the writer's
+   * connection (its pages are in that cache; the request thread then only reloads them).
+   */
   const closeWriter = async () => {
     const closing = writer;
     writer = undefined;
-    await closing?.close();
+    await closing?.close(!signal.aborted);
   };
   try {
     if (message.type === 'validate') {

@@ -107,12 +107,16 @@ export class RunWriterThread {
     return this.waitWhile(() => this.inFlight > 0);
   }
 
-  /** Stops the writing and waits for the thread's end. */
-  async close(): Promise<void> {
+  /**
+   * Stops the writing and waits for the thread's end; with `refreshStatistics` (a run that was
+   * not stopped), the thread first refreshes the planner's statistics of the assets.
+   */
+  async close(refreshStatistics = false): Promise<void> {
     this.closing = true;
     this.signal.removeEventListener('abort', this.onAbort);
-    Atomics.store(this.stop, 0, 1);
-    this.post({ type: 'close' });
+    // A stop drops the batch under way at once; a run that ends well has none left (drained).
+    if (!refreshStatistics || this.signal.aborted) Atomics.store(this.stop, 0, 1);
+    this.post({ type: 'close', refreshStatistics });
     await this.exited;
   }
 

@@ -80,6 +80,15 @@ function writeGroup(group: AssetRowBatch[]): void {
   }
 }
 
+/** The statistics at the run's end; a failure to refresh them loses nothing written (the next refresh makes them). */
+function refreshStatistics(): void {
+  try {
+    writer.refreshStatistics();
+  } catch {
+    // The planner keeps the statistics it had.
+  }
+}
+
 function report(framesAfterEach: number[]): void {
   for (const framesWritten of framesAfterEach) send({ type: 'stored', framesWritten });
 }
@@ -94,6 +103,7 @@ port.on('message', (message: ToRunWriter) => {
   if (message.type === 'close') {
     ended = true;
     queued = [];
+    if (message.refreshStatistics && Atomics.load(stopped, 0) === 0) refreshStatistics();
     writer.close();
     port.close();
     return;

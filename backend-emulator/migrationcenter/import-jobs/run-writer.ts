@@ -76,6 +76,11 @@ export class RunWriter {
     return after;
   }
 
+  /** The planner's statistics of the assets, refreshed once the run's last batch is written (the writer does not refresh them as the table grows). */
+  refreshStatistics(): void {
+    this.store.assets.refreshStatistics();
+  }
+
   close(): void {
     this.store.close();
   }

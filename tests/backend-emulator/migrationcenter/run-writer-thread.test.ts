@@ -77,3 +77,30 @@ test('a close (the run stopped or ended) does not fire `stopped`', async () => {
   expect(writer.stopped.aborted).toBe(false);
   expect(store.assets.count()).toBe(BATCH);
 });
+
+/** The assets' row count recorded in sqlite_stat1 (undefined: never analyzed), read on a connection of its own. */
+function recordedCount(file: string): number | undefined {
+  const db = new Database(file, { readonly: true });
+  try {
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() === undefined) return undefined;
+    const stat = db.prepare("SELECT stat FROM sqlite_stat1 WHERE tbl = 'assets' LIMIT 1").pluck().get() as string | undefined;
+    return stat === undefined ? undefined : Number.parseInt(stat, 10);
+  } finally {
+    db.close();
+  }
+}
+
+test("a run that ends well has the planner's statistics refreshed by the writer at its close; a stopped one does not", async () => {
+  const big = (k: number): AssetRow[] => Array.from({ length: 700 }, (_, i) => ({ id: `s${k}-${i}`, labels: {}, body: '{"a":{},"d":{}}' }));
+  const stopped = new RunWriterThread(target, 16, new AbortController().signal, () => undefined);
+  for (let k = 0; k < 3; k++) await stopped.write(big(k));
+  await stopped.drain();
+  await stopped.close();
+  // 2,100 assets written, and none analyzed as they were (the writer leaves that to the end).
+  expect(recordedCount(store.location)).toBeUndefined();
+  const ended = new RunWriterThread(target, 16, new AbortController().signal, () => undefined);
+  await ended.write(big(3));
+  await ended.drain();
+  await ended.close(true);
+  expect(recordedCount(store.location)).toBe(2_800);
+});
