@@ -18,7 +18,7 @@ import type { ServiceOperations } from '../../operations/operations';
 import { requestHash } from '../../operations/request-ids';
 import { invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { schemaViolations } from '../../http/validation';
-import { ProtoJsonText, protoJsonListBytes, toProtoJson } from '../../http/protojson';
+import { ProtoJsonText, protoJsonListText, toProtoJson } from '../../http/protojson';
 import { RESOURCE_ID } from '../../http/names';
 import { RESOURCE_TYPES } from '../names';
 import { checkRequestId } from '../request-id-rule';
@@ -204,7 +204,7 @@ export class AssetWrites {
         return assetProtoJson(stored);
       });
       // Already ProtoJSON (a list of 1,000 assets is not walked again for defaults): its text's bytes.
-      return new ProtoJsonText(protoJsonListBytes('assets', assets));
+      return protoJsonListText('assets', assets);
     });
   }
 
