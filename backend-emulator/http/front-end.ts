@@ -92,7 +92,11 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
     answering(request, reply);
     // An answer written as text is sent as it is (another version's edge may still make it a value again).
     // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
-    if (payload instanceof ProtoJsonText) reply.serializer(answerText as (payload: unknown) => string);
+    if (payload instanceof ProtoJsonText) {
+      reply.serializer(answerText as (payload: unknown) => string);
+      // Its bytes may be a buffer lent for this answer (answer-bytes.ts): back once the last byte is sent.
+      if (payload.release) reply.raw.once('finish', payload.release);
+    }
     done(null, isGoogleApiPath(requestRoutedPath(request) ?? request.url.split('?')[0]) ? toProtoJson(payload) : payload);
   });
 }

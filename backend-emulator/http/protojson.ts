@@ -16,6 +16,7 @@
  * list the maps and enums of the two emulated APIs.
  */
 import { invalidArgument } from '../errors';
+import { answerBytes } from './answer-bytes';
 
 /** The URL prefixes of the emulated Google APIs (the console and admin routes are not Google's). */
 const GOOGLE_API_PATH = /^\/v1(?:alpha1)?\//;
@@ -105,8 +106,14 @@ function hasOwnKey(o: object): boolean {
  * the writes the route exists for.
  */
 export class ProtoJsonText {
-  /** The text, or its UTF-8 bytes (sent as they are: see `protoJsonListBytes`). */
-  constructor(readonly text: string | Buffer) {}
+  /**
+   * The text, or its UTF-8 bytes (sent as they are: see `protoJsonListText`); `release`, when
+   * given, is called once the answer is sent (its bytes are then the kept buffer's, answer-bytes.ts).
+   */
+  constructor(
+    readonly text: string | Buffer,
+    readonly release?: () => void,
+  ) {}
 
   /** The answer as a value, for what must rewrite it (another API version's edge). */
   value(): unknown {
@@ -114,7 +121,7 @@ export class ProtoJsonText {
   }
 }
 
-/** How many list items `protoJsonListBytes` stringifies at a time: texts of some 40 KB. */
+/** How many list items `protoJsonListText` stringifies at a time: texts of some 40 KB. */
 const LIST_SLICE = 100;
 
 /**
@@ -122,10 +129,11 @@ const LIST_SLICE = 100;
  * `JSON.stringify({ [field]: items })`, for items already in ProtoJSON. Made a slice of items at a
  * time, each slice's text written into one buffer: a 1,000-asset answer as one string was 385 KB
  * that V8 keeps in pages of their own (large objects), fresh from the system for each answer and
- * made twice (the text, then its flat copy as it is sent), where the buffer's memory is reused.
+ * made twice (the text, then its flat copy as it is sent), where the buffer's memory is reused
+ * (answer-bytes.ts: the front end gives it back once the answer is sent).
  */
-export function protoJsonListBytes(field: string, items: readonly unknown[]): Buffer {
-  if (items.length === 0) return Buffer.from('{}');
+export function protoJsonListText(field: string, items: readonly unknown[]): ProtoJsonText {
+  if (items.length === 0) return new ProtoJsonText(Buffer.from('{}'));
   const head = `{${JSON.stringify(field)}:`;
   const texts: string[] = [];
   // Each slice's text is `[...]`; written one after the other, each from the previous one's `]`,
@@ -136,7 +144,7 @@ export function protoJsonListBytes(field: string, items: readonly unknown[]): Bu
     texts.push(text);
     length += Buffer.byteLength(text) - (i > 0 ? 1 : 0);
   }
-  const bytes = Buffer.allocUnsafe(length);
+  const { bytes, release } = answerBytes(length);
   let at = bytes.write(head, 0);
   for (let k = 0; k < texts.length; k++) {
     if (k > 0) at--;
@@ -145,8 +153,8 @@ export function protoJsonListBytes(field: string, items: readonly unknown[]): Bu
     if (k > 0) bytes[start] = 0x2c; // ','
   }
   bytes[at++] = 0x7d; // '}'
-  if (at !== length) throw new Error(`protoJsonListBytes: wrote ${at} bytes of ${length}`);
-  return bytes;
+  if (at !== length) throw new Error(`protoJsonListText: wrote ${at} bytes of ${length}`);
+  return new ProtoJsonText(bytes, release);
 }
 
 /**

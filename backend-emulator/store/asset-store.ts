@@ -45,7 +45,6 @@ export interface AssetRow {
 
 /** A patch of one asset: its new labels and the body that holds them (AssetRow's `body` format). */
 export interface AssetBodyChange {
-  id: string;
   labels: Record<string, string>;
   /** The labels the asset had (its body's, as read): only the labels that differ are written. */
   previousLabels: Record<string, string>;
@@ -144,11 +143,12 @@ export interface AssetStore {
   aggregate(parent: string, filter: FilterNode | undefined, aggregations: AssetAggregation[]): AssetAggregateResult[];
   /**
    * A user's change of existing assets of `parent` (call inside a transaction): reads the assets
-   * with these ids (one query, whatever their number; missing ones are absent from `found`), asks
-   * `changesOf` for their new labels and bodies (it may throw: nothing is written then), and
-   * writes them with updateTime `time`. The typed columns, the sources and createTime stay.
+   * with these ids (distinct; one query, whatever their number), asks `changesOf` for their new
+   * labels and bodies (it may throw: nothing is written then), and writes them with updateTime
+   * `time`. The typed columns, the sources and createTime stay. `found[i]` is the asset of
+   * `ids[i]` (undefined when there is none), and the change at `i` is that asset's.
    */
-  updateBodies(parent: string, ids: string[], time: number, changesOf: (found: Map<string, StoredAsset>) => AssetBodyChange[]): void;
+  updateBodies(parent: string, ids: string[], time: number, changesOf: (found: ReadonlyArray<StoredAsset | undefined>) => AssetBodyChange[]): void;
   /**
    * Deletes assets of `parent` by id, and every row keyed by them in the other asset tables
    * (ASSET_KEYED_TABLES of sqlite-assets.ts), in the caller's transaction. Returns the ids that existed.

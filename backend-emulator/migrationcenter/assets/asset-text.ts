@@ -8,8 +8,8 @@
  */
 import type { StoredAsset } from '../../store/asset-store';
 import { wireTime } from '../../store/asset-sql';
-import { setProtoJsonField } from '../../http/protojson';
-import { wireAttributes, wireDetails, type StoredBody } from './assets';
+import { setProtoJsonField, toProtoJson } from '../../http/protojson';
+import { DETAIL_COLUMNS, hasKeys, wireAttributes, wireDetails, type StoredBody } from './assets';
 
 /** A stored asset in ProtoJSON, FULL view (assets.ts `toWire`'s fields, in its order). */
 export function assetProtoJson(stored: StoredAsset): Record<string, unknown> {
@@ -25,7 +25,21 @@ export function assetProtoJson(stored: StoredAsset): Record<string, unknown> {
   setProtoJsonField(asset, 'attributes', putsBackMachineId ? wireAttributes(stored) : body.a);
   setProtoJsonField(asset, 'sources', stored.sources);
   setProtoJsonField(asset, 'assignedGroups', stored.groups);
-  setProtoJsonField(asset, 'virtualMachineDetails', wireDetails(stored));
+  // A message field: set even when it holds only defaults (`{}`), as `setProtoJsonField` sets it.
+  asset.virtualMachineDetails = detailsProtoJson(stored, body);
   setProtoJsonField(asset, 'performanceData', body.p);
   return asset;
+}
+
+/**
+ * The asset's `virtualMachineDetails` in ProtoJSON (assets.ts `wireDetails`, defaults left out).
+ * Most assets' details are only their typed columns: those are set one by one, in the same order,
+ * without the wire object and its walk for defaults (a key list per asset); details with more
+ * (the body's, the disk capacity) are made and walked as before.
+ */
+function detailsProtoJson(stored: StoredAsset, body: StoredBody): Record<string, unknown> {
+  if (stored.diskBytes !== undefined || hasKeys(body.d)) return toProtoJson(wireDetails(stored)) as Record<string, unknown>;
+  const details: Record<string, unknown> = {};
+  for (let i = 0; i < DETAIL_COLUMNS.length; i++) setProtoJsonField(details, DETAIL_COLUMNS[i], stored[DETAIL_COLUMNS[i]]);
+  return details;
 }

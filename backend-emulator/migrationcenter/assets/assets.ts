@@ -65,7 +65,7 @@ export function assetInView(asset: AssetWire, view: AssetView): AssetWire {
  * The details held in typed columns, in Google's field order; the body keeps the others. (The
  * disk capacity, `vmDisks.hddTotalCapacityBytes`, has a column too, put back into `vmDisks`.)
  */
-const DETAIL_COLUMNS = ['vmUuid', 'vmName', 'coreCount', 'memoryMb', 'powerState', 'osFamily'] as const;
+export const DETAIL_COLUMNS = ['vmUuid', 'vmName', 'coreCount', 'memoryMb', 'powerState', 'osFamily'] as const;
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);

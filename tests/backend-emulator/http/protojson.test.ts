@@ -3,7 +3,7 @@
  * accepted in requests (Google's JSON parser accepts both), a field given twice refused.
  */
 import type { FastifyInstance } from 'fastify';
-import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, protoJsonListBytes, toProtoJson } from '../../../backend-emulator/http/protojson';
+import { fromProtoJsonBody, fromProtoJsonQuery, jsonName, protoJsonListText, toProtoJson } from '../../../backend-emulator/http/protojson';
 import { PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
 
 describe('toProtoJson', () => {
@@ -73,13 +73,13 @@ describe('toProtoJson copies only what it changes', () => {
   });
 });
 
-describe('protoJsonListBytes', () => {
+describe('protoJsonListText', () => {
   it('writes the bytes JSON.stringify writes, whatever the number of items and their characters', () => {
     const item = (i: number) => ({ name: `a-${i}`, labels: { k: i % 3 === 0 ? 'é"\\\u2028' : '' }, list: [i, { x: '\u{1F600}' }] });
     for (const n of [0, 1, 2, 99, 100, 101, 250]) {
       const items = Array.from({ length: n }, (_, i) => item(i));
       const expected = n === 0 ? '{}' : JSON.stringify({ assets: items });
-      expect([n, protoJsonListBytes('assets', items).toString('utf8')]).toEqual([n, expected]);
+      expect([n, protoJsonListText('assets', items).text.toString('utf8')]).toEqual([n, expected]);
     }
   });
 });
