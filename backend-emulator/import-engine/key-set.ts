@@ -11,8 +11,8 @@
  * not three), and the table is filled to three quarters before it doubles, not to half: a table
  * for 600,000 keys is 12 MB, not 24, and its growths touch 24 MB, not 48. Measured in a fresh
  * process, 600,000 keys went from about 13,000 page faults and 0.4 CPU-s to 6,500 and 0.25 CPU-s
- * (docs/benchmarks.md, issue 27); linear probing at that load reads about 2.7 slots per key,
- * growths included.
+ * (docs/benchmarks.md, issue 27). Linear probing at that load passes about 2.7 taken slots per
+ * key, the growths' re-inserts included: neighbours, mostly in the same cache line.
  *
  * Two different keys with the same 64-bit hash would be taken for one. For n keys that happens
  * with a probability of about n² / 2^65: once in 37 million imports of a million machines. The
