@@ -4,7 +4,7 @@ import { hasLoneSurrogate } from '../unicode';
 
 /**
  * A copy of `s` in storage of its own, that does not keep alive the (large) string it was sliced
- * from. Reader batches are decoded into one string per ~1 MiB, and V8 keeps substrings of 13
+ * from. Reader batches are decoded into one string per batch, and V8 keeps substrings of 13
  * characters or more as views of their parent, so any cell kept for long (a shared string of a
  * workbook, a label held until its machine is built) would pin the whole batch. The UTF-8 round
  * trip is the fast copy; it would replace a lone surrogate (which an XLSX `_xD800_` escape can

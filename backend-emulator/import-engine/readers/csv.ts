@@ -7,8 +7,9 @@
  *    most one unfinished record, and never more than `maxRowBytes` of it: a longer record is
  *    dropped as it streams and reported as a row error, so a 50 MB field costs no memory and no
  *    quadratic re-parsing.
- * 2. Whole records are gathered into batches of about BATCH_BYTES, checked to be valid UTF-8
- *    (`buffer.isUtf8`, the same check as `new TextDecoder('utf-8', {fatal: true})`) and decoded.
+ * 2. Whole records are gathered into batches of about 64 KiB (see BATCH_BYTES), checked to be valid
+ *    UTF-8 (`buffer.isUtf8`, the same check as `new TextDecoder('utf-8', {fatal: true})`) and
+ *    decoded.
  * 3. Each batch goes through papaparse's parser (`Papa.Parser` on the batch text, delimiter `,`,
  *    quote `"`), which takes its no-quote fast path when a batch holds no quote. Because batches end on record
  *    boundaries papaparse never re-parses a partial line.
@@ -24,7 +25,17 @@ import { error } from '../report';
 import { formatBytes } from '../source';
 import type { Reader, ReaderEvent, ReaderRowIssue } from '../types';
 
-const BATCH_BYTES = 256 * 1024;
+/**
+ * The scanner is fed pieces of at most SCAN_PIECE_BYTES, and records are parsed as soon as
+ * BATCH_BYTES of them are gathered: one piece's records make a batch, about 64 KiB. A batch's
+ * text and its cells then live and die in V8's young generation. Batches of 256 KiB were decoded
+ * into strings of V8's large-object space (over 128 KiB), each on pages of its own mapped afresh,
+ * and their cells outlived a young-generation collection more often: a 600,000-row validation in
+ * a worker like the import worker cost about a third more CPU with them, and twice the page faults
+ * (docs/benchmarks.md, issue 27).
+ */
+const BATCH_BYTES = 32 * 1024;
+const SCAN_PIECE_BYTES = 64 * 1024;
 const NL = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
@@ -416,8 +427,9 @@ export const csvReader: Reader = async function* csvReader(bytes, ctx): AsyncGen
         return;
       }
     }
-    for (let at = 0; at < piece.length; at += maxRow) {
-      const sub = piece.length <= maxRow ? piece : piece.subarray(at, Math.min(piece.length, at + maxRow));
+    const step = Math.min(maxRow, SCAN_PIECE_BYTES);
+    for (let at = 0; at < piece.length; at += step) {
+      const sub = piece.length <= step ? piece : piece.subarray(at, Math.min(piece.length, at + step));
       if (yield* emit(handle(scanner.push(sub)))) return;
     }
   }

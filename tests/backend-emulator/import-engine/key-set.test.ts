@@ -1,7 +1,7 @@
 /** KeySet: the hashed key index of the import pipeline must behave as a Map of key -> first row. */
 import { KeySet } from '../../../backend-emulator/import-engine/key-set';
 
-// 60,000 keys grow the table from 2,048 slots to 131,072: six growths (in jest's sandbox typed-array code
+// 60,000 keys grow the table from 1,024 slots to 131,072: seven growths (in jest's sandbox typed-array code
 // runs several times slower than in the emulator, so more keys would only cost time).
 test('60,000 keys through several growths: each found with its first row, absent keys absent', () => {
   const set = new KeySet();
