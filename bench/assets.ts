@@ -181,6 +181,8 @@ interface EmulatorFigures {
   inline?: { validate: ImportFigures; run: ImportFigures; frames: number };
   pages?: { firstPage: number; filtered: number; ordered: number; lookup: number; aggregate: number };
   peakRss: number;
+  /** The peak RSS of each step (the step that holds the peak is where to cut). */
+  stepPeaks: Record<string, number>;
   /** RSS once the compiled emulator listens, before any import. */
   startRss: number;
 }
@@ -193,12 +195,19 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
   const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--storage-dir', storageDir, '--log-level', 'silent'], {}, 60_000);
   const pid = server.child.pid as number;
   let peak = processRssBytes(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, processRssBytes(pid))), 50);
+  let step = 'start';
+  const stepPeaks: Record<string, number> = {};
+  const sampler = setInterval(() => {
+    const rss = processRssBytes(pid);
+    peak = Math.max(peak, rss);
+    stepPeaks[step] = Math.max(stepPeaks[step] ?? 0, rss);
+  }, 50);
   try {
     const startRss = processRssBytes(pid);
     const { req, waitOp } = emulatorRest(server.url);
     /** `verb` on a job until its Operation is done, with the concurrent client beside it. */
     const timedImport = async (job: string, verb: 'validate' | 'run'): Promise<ImportFigures & { op: any }> => {
+      step = `${job} :${verb}`;
       const start = process.hrtime.bigint();
       const cpu0 = processCpuSeconds(pid);
       const op = await req('POST', `/v1alpha1/${PARENT}/importJobs/${job}:${verb}`, {});
@@ -229,6 +238,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
 
     let pages: EmulatorFigures['pages'];
     if (options.pages) {
+      step = 'pages';
       const list = (q: string) => () => req('GET', `/v1alpha1/${PARENT}/assets?pageSize=50${q}`);
       const firstPage = await median(5, list(''));
       const some = (await list('')()).assets[7].name as string;
@@ -251,6 +261,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
 
     let cancel: EmulatorFigures['cancel'];
     if (STEPS.has('cancel')) {
+      step = 'cancel';
       // Cancel during a run: once a batch is written, operations.cancel, then reads until done.
       await gcsJob('cancelled');
       await waitOp((await req('POST', `/v1alpha1/${PARENT}/importJobs/cancelled:validate`, {})).name);
@@ -276,6 +287,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
 
     let inline: EmulatorFigures['inline'];
     if (options.inline) {
+      step = 'inline create';
       await req('POST', `/v1alpha1/${PARENT}/importJobs?importJobId=inline`, {
         assetSource: `${PARENT}/sources/src`,
         inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: options.inline }] },
@@ -294,6 +306,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
       inline,
       pages,
       peakRss: peak,
+      stepPeaks,
       startRss,
     };
   } finally {
@@ -372,6 +385,11 @@ async function runShape(shape: Shape, root: string): Promise<void> {
   console.log(`data dir per asset                 ${perAsset.toFixed(0).padStart(9)} B  (target 1024 B: ${perAsset <= 1024 ? 'met' : 'NOT met'})`);
   console.log(
     `emulator peak RSS                  ${(e.peakRss / 1e6).toFixed(0).padStart(9)} MB (target 300 MB: ${e.peakRss / 1e6 <= 300 ? 'met' : 'NOT met'}; ${(e.startRss / 1e6).toFixed(0)} MB at start)`,
+  );
+  console.log(
+    `  by step: ${Object.entries(e.stepPeaks)
+      .map(([step, bytes]) => `${step} ${(bytes / 1e6).toFixed(0)}`)
+      .join(', ')} MB`,
   );
 }
 
