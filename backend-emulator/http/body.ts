@@ -8,6 +8,7 @@ import { invalidArgument } from '../errors';
 import { hasLoneSurrogate } from '../unicode';
 import { googleFrontEndBody } from './front-end';
 import { firstDuplicateKey } from './json-duplicates';
+import { readBodyBytes } from './body-bytes';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
 
 /**
@@ -20,8 +21,13 @@ export function installJsonParser(app: FastifyInstance): void {
   const strict = app.getDefaultJsonParser('error', 'error');
   // Only JSON: fastify's text/plain parser would hand routes a string.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  // The body's bytes are read by readBodyBytes (one buffer of the declared length, not chunks and a copy).
+  app.addContentTypeParser('application/json', (request, payload, done) =>
+    readBodyBytes(request, payload, (err, bytes) => (err || !bytes ? done(err, undefined) : parseJsonBody(request, bytes, done))),
+  );
+
+  /** The body's bytes as a JSON value, with the rules above. */
+  function parseJsonBody(request: FastifyRequest, bytes: Buffer, done: (err: Error | null, body: unknown) => void): void {
     if (!isUtf8(bytes)) {
       done(
         invalidArgument([{ field: '', description: 'the body is not valid UTF-8' }], 'Invalid JSON payload received. The body is not valid UTF-8.'),
@@ -64,7 +70,7 @@ export function installJsonParser(app: FastifyInstance): void {
       }
       done(null, read);
     });
-  });
+  }
 }
 
 /** A `\uD800`-`\uDFFF` escape in JSON text (the only way a parsed string can hold a surrogate). */

@@ -1,5 +1,5 @@
 /**
- * A full garbage collection of the request thread once a request with a large body is answered.
+ * Full garbage collections of the request thread around the answer to a request with a large body.
  *
  * V8 allocates every string or buffer over about 128 KiB as a large object of its old generation,
  * and frees it only in a full collection, which it starts once the old generation has grown past a
@@ -7,8 +7,9 @@
  * a 100,000-row inline payload (15.6 MB of base64: the body's text, the parsed string, the stored
  * Operation's JSON and the answer), 47 MB of such strings outlived the request through the whole
  * import that followed, beside the import threads' heaps (the emulator's peak RSS target is
- * 300 MB). So once such a request has been answered, the thread collects: one pause of a few ms
- * to some tens of ms, after a request that took seconds.
+ * 300 MB). So the thread collects twice: before the answer's text is made (the body's copies are
+ * garbage by then) and once the answer has been sent; each a pause of a few ms to some tens of ms,
+ * in a request that took seconds.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fullCollection } from '../garbage-collection';
@@ -34,6 +35,10 @@ let collectionQueued = false;
  */
 export function answering(request: FastifyRequest, reply: FastifyReply): void {
   if (!largeBodies.delete(request)) return;
+  // The body's copies (its bytes, their text, the payload's bytes written to disk) are garbage by
+  // now: collected before the answer's text (as large as the body) is made, they are not resident
+  // beside it (the peak of an inline create was all of them at once).
+  fullCollection()?.();
   reply.raw.once('close', collectSoon);
 }
 
