@@ -6,8 +6,8 @@
  * that wrote through it has ended: a single on/off cell was wrong in two ways. Two runs writing at
  * once cleared each other's mark (the first to commit said "nobody writes" while the other still
  * did), and a thread terminated in the middle of a write (its `finally` does not run) left the
- * mark set for good, so that every later progress write waited out its whole timeout. A cell
- * given back is cleared, whatever its thread left in it.
+ * mark set until another run's writer wrote, so that every progress write meanwhile waited out
+ * its whole timeout. A cell given back is cleared, whatever its thread left in it.
  */
 
 /** How many second connections can mark their writes at once; one more writes unmarked (see `lend`). */
