@@ -164,8 +164,8 @@ export interface AssetStore {
   refreshStatistics(): void;
   /**
    * Loads the statistics another connection of this process refreshed (a run the import worker
-   * wrote), which this connection would not read until its next schema change. Cheap: nothing is
-   * analyzed.
+   * wrote), which this connection would not read until its next schema change (call inside a
+   * transaction: it is a small write). Cheap: nothing is analyzed.
    */
   reloadStatistics(): void;
 

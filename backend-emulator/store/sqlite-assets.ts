@@ -239,7 +239,7 @@ export class SqliteAssetStore implements AssetStore {
 
   reloadStatistics(): void {
     // ANALYZE of the schema table analyzes nothing: it makes the connection read the statistics
-    // tables again (a small write transaction of its own).
+    // tables again (a write: the caller's transaction).
     this.db.exec('ANALYZE sqlite_schema');
     this.writtenSinceAnalyze = 0;
     this.analyzedCount = this.analyzedRowCount();

@@ -339,8 +339,9 @@ export class ImportJobWork {
         written(n);
       };
       report = await raceAbort(inWorker || engine.executeImportRows(format, files, write, { signal, sinkBatchSize: RUN_BATCH_SIZE }), signal);
-      // The writer refreshed them at the run's end, on its connection (run-writer.ts).
-      if (inWorker) this.store.assets.reloadStatistics();
+      // The writer refreshed them at the run's end, on its connection (run-writer.ts). A write, in
+      // its turn: another run's writer may be writing.
+      if (inWorker) this.store.transaction(() => this.store.assets.reloadStatistics());
       status.flush();
       if (errors.length > 0)
         report = { ...report, executionErrors: { ...report.executionErrors, jobErrors: [...errors.map(jobError), ...report.executionErrors.jobErrors] } };

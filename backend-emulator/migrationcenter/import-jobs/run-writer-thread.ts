@@ -114,9 +114,11 @@ export class RunWriterThread {
   async close(refreshStatistics = false): Promise<void> {
     this.closing = true;
     this.signal.removeEventListener('abort', this.onAbort);
-    // A stop drops the batch under way at once; a run that ends well has none left (drained).
-    if (!refreshStatistics || this.signal.aborted) Atomics.store(this.stop, 0, 1);
-    this.post({ type: 'close', refreshStatistics });
+    // A stopped run's writer does not refresh them; a stop drops the batch under way at once (a
+    // run that ends well has none left: drained).
+    const refresh = refreshStatistics && !this.signal.aborted;
+    if (!refresh) Atomics.store(this.stop, 0, 1);
+    this.post({ type: 'close', refreshStatistics: refresh });
     await this.exited;
   }
 

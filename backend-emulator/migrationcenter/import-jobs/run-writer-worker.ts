@@ -103,7 +103,7 @@ port.on('message', (message: ToRunWriter) => {
   if (message.type === 'close') {
     ended = true;
     queued = [];
-    if (message.refreshStatistics && Atomics.load(stopped, 0) === 0) refreshStatistics();
+    if (message.refreshStatistics) refreshStatistics();
     writer.close();
     port.close();
     return;

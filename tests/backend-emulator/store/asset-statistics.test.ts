@@ -46,7 +46,7 @@ test('a second connection (a run writer) does not refresh them as it writes, onl
     writer.assets.refreshStatistics();
     expect(new Set(recordedCounts(first.location))).toEqual(new Set([2500]));
     // The first connection reads them without analyzing anything itself.
-    first.assets.reloadStatistics();
+    first.transaction(() => first.assets.reloadStatistics());
     expect(first.assets.count()).toBe(2500);
   } finally {
     writer.close();

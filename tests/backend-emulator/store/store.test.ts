@@ -193,6 +193,13 @@ describe('SqliteStore backgroundWrite', () => {
     }
   });
 
+  /** Resolves once `test` holds, looked at every 5 ms. */
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const look = () => (test() ? resolve() : setTimeout(look, 5));
+      look();
+    });
+
   /**
    * A writer thread on a second connection: it says 'starting', then holds a transaction that
    * wrote `key` open (saying 'writing') until `release` or `holdMs`, then writes `${key}-next`.
@@ -224,24 +231,13 @@ parentPort.postMessage('done');
     worker.on('message', (m: string) => messages.push(m));
     return {
       worker,
-      heard: (what: string) =>
-        new Promise<void>((resolve) => {
-          const look = () => (messages.includes(what) ? resolve() : setTimeout(look, 5));
-          look();
-        }),
+      heard: (what: string) => until(() => messages.includes(what)),
       release: () => {
         Atomics.store(release, 0, 1);
         Atomics.notify(release, 0);
       },
     };
   }
-
-  /** Resolves once `test` holds, looked at every 5 ms. */
-  const until = (test: () => boolean) =>
-    new Promise<void>((resolve) => {
-      const look = () => (test() ? resolve() : setTimeout(look, 5));
-      look();
-    });
 
   test("waits for a second connection's write without blocking the thread, and runs before that connection's next write", async () => {
     const first = new SqliteStore({ dataDir: tempDir() });
@@ -313,7 +309,7 @@ parentPort.postMessage('done');
     const writer = secondWriter(lent.database, 'stopped');
     try {
       await writer.heard('writing');
-      // Terminated in its transaction: its \`finally\` does not run, its cell stays marked.
+      // Terminated in its transaction: its `finally` does not run, its cell stays marked.
       await writer.worker.terminate();
       let ran = false;
       const waiting = first.backgroundWrite(() => (ran = true));
