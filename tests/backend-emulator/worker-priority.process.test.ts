@@ -17,10 +17,14 @@ const onLinux = process.platform === 'linux';
 
 /**
  * A worker that reads a file first (the pool's first use, if nothing made it before), then sends
- * its thread id (threads' names differ between Node lines: a worker is `node` on 22).
+ * its thread id (threads' names differ between Node lines: a worker is `node` on 22), and stays
+ * until the process ends (ended, its thread left /proc while the main thread read it).
  */
 const WORKER = `const fs = require('fs');
-fs.readFile(__filename, () => require('worker_threads').parentPort.postMessage(fs.readlinkSync('/proc/thread-self').split('/').pop()));
+fs.readFile(__filename, () => {
+  require('worker_threads').parentPort.postMessage(fs.readlinkSync('/proc/thread-self').split('/').pop());
+  setInterval(() => undefined, 60_000);
+});
 `;
 
 /** Starts the worker through the package's startWorker, then prints each thread's name and nice. */
@@ -28,10 +32,18 @@ const MAIN = (workerThreads: string, worker: string) => `
 const fs = require('fs');
 const { startWorker } = require(${JSON.stringify(workerThreads)});
 startWorker(${JSON.stringify(worker)}).on('message', (workerTid) => {
-  const threads = fs.readdirSync('/proc/self/task').map((tid) => {
-    const stat = fs.readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
-    return { main: tid === String(process.pid), worker: tid === workerTid, name: fs.readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim(), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
-  });
+  const threads = [];
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    let stat, name;
+    try {
+      stat = fs.readFileSync('/proc/self/task/' + tid + '/stat', 'utf8');
+      name = fs.readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim();
+    } catch (err) {
+      if (err.code === 'ENOENT') continue; // a short-lived thread of the runtime, ended since the listing
+      throw err;
+    }
+    threads.push({ main: tid === String(process.pid), worker: tid === workerTid, name, nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) });
+  }
   process.stdout.write(JSON.stringify(threads));
   process.exit(0);
 });
