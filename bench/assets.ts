@@ -37,6 +37,14 @@ const SHAPES = (process.env.ASSETS_BENCH_SHAPES ?? 'lean,full').split(',') as Sh
  * `inline`. Leaving some out shortens a comparison of :validate and :run alone.
  */
 const STEPS = new Set((process.env.ASSETS_BENCH_STEPS ?? 'pages,cancel,inline').split(','));
+/**
+ * ASSETS_BENCH_REPEAT (default 1): how many times each shape's bare parse, bare floor, :validate
+ * and :run are measured, each time afresh (a new floor database, a new emulator on an empty data
+ * dir), one after the other. Single samples of these figures move by about a tenth between runs
+ * on the same machine; with repeats the bench prints each ratio's median and range. The other
+ * steps run in the first repeat only.
+ */
+const REPEAT = Math.max(1, Number(process.env.ASSETS_BENCH_REPEAT ?? 1));
 const INLINE_ROWS = 100_000;
 const PARENT = 'projects/bench/locations/us-central1';
 const POLICY = 'projects/bench/locations/global/endpointPolicies/ep-bench';
@@ -191,7 +199,7 @@ interface EmulatorFigures {
  * The emulator as users run it: the compiled CLI in a process of its own, with a durable data
  * dir, reached over HTTP; its RSS sampled every 50 ms from /proc.
  */
-async function emulatorOverHttp(dataDir: string, storageDir: string, options: { pages: boolean; inline?: string }): Promise<EmulatorFigures> {
+async function emulatorOverHttp(dataDir: string, storageDir: string, options: { pages: boolean; cancel: boolean; inline?: string }): Promise<EmulatorFigures> {
   const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--storage-dir', storageDir, '--log-level', 'silent'], {}, 60_000);
   const pid = server.child.pid as number;
   let peak = processRssBytes(pid);
@@ -260,7 +268,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
     }
 
     let cancel: EmulatorFigures['cancel'];
-    if (STEPS.has('cancel')) {
+    if (options.cancel) {
       step = 'cancel';
       // Cancel during a run: once a batch is written, operations.cancel, then reads until done.
       await gcsJob('cancelled');
@@ -325,14 +333,51 @@ function latencyLine(label: string, f: ImportFigures): string {
   ].join('\n');
 }
 
+/** One repeat's ratios, for the summary of a shape measured more than once. */
+interface RepeatRatios {
+  validate: number;
+  run: number;
+  validateCpu: number;
+  runCpu: number;
+}
+
 async function runShape(shape: Shape, root: string): Promise<void> {
   const dir = path.join(root, shape);
-  const dataDir = path.join(dir, 'data');
   const storageDir = path.join(dir, 'storage');
   fs.mkdirSync(path.join(storageDir, 'bench'), { recursive: true });
   const file = path.join(storageDir, 'bench', 'vmInfo.csv');
   const bytes = shape === 'lean' ? await generateLeanVmInfo(file, ROWS) : await generateVmInfo(file, ROWS);
   console.log(`assets (${shape} shape): ${ROWS} rows, ${(bytes / 1e6).toFixed(1)} MB vmInfo.csv`);
+  const repeats: RepeatRatios[] = [];
+  for (let repeat = 1; repeat <= REPEAT; repeat++) {
+    const repeatDir = path.join(dir, `repeat-${repeat}`);
+    fs.mkdirSync(repeatDir);
+    if (REPEAT > 1) console.log(`repeat ${repeat} of ${REPEAT} (${shape})`);
+    repeats.push(await measureShape(shape, file, repeatDir, storageDir, repeat === 1));
+    fs.rmSync(repeatDir, { recursive: true, force: true });
+  }
+  if (REPEAT > 1) {
+    const spread = (label: string, of: (r: RepeatRatios) => number, target?: number) => {
+      const values = repeats.map(of).sort((a, b) => a - b);
+      const half = values.length >> 1;
+      const mid = values.length % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
+      const verdict =
+        target === undefined
+          ? ''
+          : ` (target ${target}x: ${values.every((v) => v <= target) ? 'met in every repeat' : `NOT met in ${values.filter((v) => v > target).length} of ${values.length}`})`;
+      return `  ${label.padEnd(34)} median ${mid.toFixed(2)}x, range ${values[0].toFixed(2)}x to ${values[values.length - 1].toFixed(2)}x${verdict}`;
+    };
+    console.log(`${shape} shape over ${REPEAT} repeats:`);
+    console.log(spread(':validate (REST) / bare parse', (r) => r.validate, 1.0));
+    console.log(spread(':run (REST) / bare floor', (r) => r.run, 1.0));
+    console.log(spread(':validate CPU / bare parse time', (r) => r.validateCpu));
+    console.log(spread(':run CPU / bare floor time', (r) => r.runCpu));
+  }
+}
+
+/** One repeat of a shape: the bare baselines, then the emulator (every step when `allSteps`). */
+async function measureShape(shape: Shape, file: string, dir: string, storageDir: string, allSteps: boolean): Promise<RepeatRatios> {
+  const dataDir = path.join(dir, 'data');
   console.log(
     `  cores ${os.cpus().length}, load average before ${os
       .loadavg()
@@ -341,8 +386,12 @@ async function runShape(shape: Shape, root: string): Promise<void> {
   );
   const [parseS] = await time(() => parse(file, () => undefined));
   const [floorS, floorDb] = await time(() => bareFloor(file, dir));
-  const inline = shape === 'lean' && STEPS.has('inline') ? firstRowsBase64(file, INLINE_ROWS) : undefined;
-  const e = await emulatorOverHttp(dataDir, storageDir, { pages: shape === 'full' && STEPS.has('pages'), inline });
+  const inline = allSteps && shape === 'lean' && STEPS.has('inline') ? firstRowsBase64(file, INLINE_ROWS) : undefined;
+  const e = await emulatorOverHttp(dataDir, storageDir, {
+    pages: allSteps && shape === 'full' && STEPS.has('pages'),
+    cancel: allSteps && STEPS.has('cancel'),
+    inline,
+  });
   const bareAggregate = await median(3, async () => {
     floorDb.prepare('SELECT total(cores) FROM a').get();
     floorDb.prepare('SELECT os, count(*) FROM a GROUP BY os').all();
@@ -391,6 +440,12 @@ async function runShape(shape: Shape, root: string): Promise<void> {
       .map(([step, bytes]) => `${step} ${(bytes / 1e6).toFixed(0)}`)
       .join(', ')} MB`,
   );
+  return {
+    validate: e.validate.seconds / parseS,
+    run: e.run.seconds / floorS,
+    validateCpu: e.validate.cpuSeconds / parseS,
+    runCpu: e.run.cpuSeconds / floorS,
+  };
 }
 
 export async function runAssetsBench(): Promise<void> {
