@@ -48,15 +48,8 @@ export class KeySet {
 
   /** The row recorded for `key`, or undefined. */
   get(key: string): number | undefined {
-    const lo = hashId(key);
-    const hi = hashHi(key);
-    const t = this.table;
-    const mask = this.mask;
-    for (let i = lo & mask; t[i * STRIDE + 2] !== 0; i = (i + 1) & mask) {
-      const at = i * STRIDE;
-      if (t[at] === lo && t[at + 1] === hi) return t[at + 2];
-    }
-    return undefined;
+    const row = this.table[this.slotOf(hashId(key), hashHi(key)) * STRIDE + 2];
+    return row === 0 ? undefined : row;
   }
 
   has(key: string): boolean {
@@ -80,18 +73,25 @@ export class KeySet {
 
   private insert(lo: number, hi: number, row: number): number | undefined {
     const t = this.table;
-    const mask = this.mask;
-    let i = lo & mask;
-    for (; t[i * STRIDE + 2] !== 0; i = (i + 1) & mask) {
-      const at = i * STRIDE;
-      if (t[at] === lo && t[at + 1] === hi) return t[at + 2];
-    }
-    const at = i * STRIDE;
+    const at = this.slotOf(lo, hi) * STRIDE;
+    if (t[at + 2] !== 0) return t[at + 2];
     t[at] = lo;
     t[at + 1] = hi;
     t[at + 2] = row;
     this.count++;
     return undefined;
+  }
+
+  /** The slot holding the hash (lo, hi), or the empty slot where it would go: linear probing. */
+  private slotOf(lo: number, hi: number): number {
+    const t = this.table;
+    const mask = this.mask;
+    let i = lo & mask;
+    for (; t[i * STRIDE + 2] !== 0; i = (i + 1) & mask) {
+      const at = i * STRIDE;
+      if (t[at] === lo && t[at + 1] === hi) break;
+    }
+    return i;
   }
 
   private grow(): void {
