@@ -190,3 +190,34 @@ test('a report a crash left PENDING is FAILED at the next start, its Operation A
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+test('an emulator shut down while a report is PENDING ends it FAILED and its Operation ABORTED, as the next start reads them', async () => {
+  const dir = tempDir('mc-report-shutdown-');
+  const first = newApp({ dataDir: dir, inMemory: false });
+  let opName = '';
+  try {
+    await importMachines(first);
+    first.emulator.store.put('migrationcenter.preferenceSets', MODERATE, { name: MODERATE, createTime: '2026-01-01T00:00:00Z' });
+    ok(await call(first, 'POST', `${BASE}/groups?groupId=web`, {}));
+    ok(await call(first, 'POST', `${BASE}/reportConfigs?reportConfigId=tco`, { groupPreferencesetAssignments: [{ group: GROUP, preferenceSet: MODERATE }] }));
+    const held = hold();
+    opName = ok(await call(first, 'POST', `/v1alpha1/${CONFIG}/reports?reportId=stopped`, {})).name;
+    await snapshotOpen(held);
+  } finally {
+    await first.close();
+    release();
+  }
+  const second = newApp({ dataDir: dir, inMemory: false });
+  try {
+    const report = ok(await call(second, 'GET', `/v1alpha1/${CONFIG}/reports/stopped?view=REPORT_VIEW_FULL`));
+    expect(report.state).toBe('FAILED');
+    expect(report.summary).toBeUndefined();
+    expect(ok(await call(second, 'GET', `/v1alpha1/${opName}`))).toMatchObject({
+      done: true,
+      error: { code: 10, message: 'interrupted: the emulator stopped while this report was PENDING' },
+    });
+  } finally {
+    await second.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
