@@ -112,7 +112,7 @@ async function groupOfAllAssets(client: GoogleRestClient, parent: string, id: st
   return group;
 }
 
-/** The report in the FULL view once it is no longer PENDING (the emulator's is done at once). */
+/** The report in the FULL view once it is no longer PENDING (its Operation is done by then, on the emulator as on Google). */
 async function finishedReport(client: GoogleRestClient, name: string): Promise<ReportWire> {
   const deadline = Date.now() + REPORT_WAIT_MS;
   for (;;) {

@@ -56,6 +56,8 @@ export const COLLECTIONS = {
   reportConfigs: 'migrationcenter.reportConfigs',
   /** Reports; key `{reportConfig}/reports/{id}`, value the wire Report with its whole summary. */
   reports: 'migrationcenter.reports',
+  /** The Operation computing a PENDING report's summary, keyed by the report's name (reports/report-work.ts). */
+  reportRuns: 'migrationcenter.reportRuns',
   preferenceSets: 'migrationcenter.preferenceSets',
   /** The settings of a location; key `projects/{p}/locations/{l}/settings`. */
   settings: 'migrationcenter.settings',

@@ -117,6 +117,7 @@ interface Statements {
   clear: BetterSqlite3.Statement<[]>;
   dataVersion: BetterSqlite3.Statement<[], number>;
   synchronous: BetterSqlite3.Statement<[], number>;
+  schemaRead: BetterSqlite3.Statement<[], number>;
 }
 
 export class SqliteStore implements Store {
@@ -203,6 +204,8 @@ export class SqliteStore implements Store {
       // A read of the connection's own page cache state (no table is read): about a sixth of a get.
       dataVersion: this.db.prepare<[], number>('PRAGMA data_version').pluck(),
       synchronous: this.db.prepare<[], number>('PRAGMA synchronous').pluck(),
+      // A read of the schema's first page: it opens a read transaction's snapshot (readSnapshot).
+      schemaRead: this.db.prepare<[], number>('SELECT count(*) FROM sqlite_master').pluck(),
     };
     this.assets = new SqliteAssetStore(this.db, this.isSecond ? { cacheKiB: SECOND_CONNECTION_CACHE_KIB, analyzeAsItGrows: false } : {});
     // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
@@ -264,6 +267,23 @@ export class SqliteStore implements Store {
         this.transactionDepth--;
       }
     });
+  }
+
+  /**
+   * Runs `fn`'s reads in one read transaction: they all see the database as it was when the
+   * transaction began (WAL keeps that snapshot while other connections commit). The snapshot is
+   * taken at once, by a first read, not at `fn`'s first query. For a second connection's long
+   * reads (a report's summary, reports/report-snapshot.ts): it takes no write lock and waits for
+   * no write, and writes of both connections go on beside it.
+   */
+  readSnapshot<R>(fn: () => R): R {
+    this.db.exec('BEGIN');
+    try {
+      this.stmts.schemaRead.get();
+      return fn();
+    } finally {
+      this.db.exec('COMMIT');
+    }
   }
 
   documentsVersion(): number | undefined {

@@ -25,6 +25,7 @@ import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
 import type { FromWorker, ImportWorkerData, ToWorker } from './import-worker-protocol';
 import type { RunTarget } from './run-writer';
+import type { ReportSummaryJob } from '../reports/report-snapshot';
 
 /** How long a stopped job's worker has to end its job before it is terminated. */
 export const STOP_GRACE_MS = 1_000;
@@ -220,7 +221,7 @@ export class WriteQueue {
 }
 
 /** Sends one job to a worker and settles with its end; see the module comment for stops. */
-function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, callbacks: JobCallbacks): Promise<R> {
+function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 'report' }>, callbacks: JobCallbacks): Promise<R> {
   const { signal } = callbacks;
   let workerDone = callbacks.onWorkerDone;
   const done = () => {
@@ -258,7 +259,8 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
       }, STOP_GRACE_MS);
       worker.removeAllListeners('message');
       worker.on('message', (m: FromWorker) => {
-        if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'refused' && m.type !== 'validated' && m.type !== 'executed') return;
+        if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'refused' && m.type !== 'validated' && m.type !== 'executed' && m.type !== 'summarized')
+          return;
         clearTimeout(timer);
         // Its end can still arrive after the grace ran out: a worker being terminated is never reused.
         if (!terminated) release();
@@ -307,6 +309,12 @@ function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' }>, 
           if (finish()) {
             release();
             resolve(m.report as R);
+          }
+          return;
+        case 'summarized':
+          if (finish()) {
+            release();
+            resolve(m.summary as R);
           }
           return;
         case 'stopped':
@@ -362,4 +370,17 @@ export function executeWritingInWorker(
   callbacks: JobCallbacks & { onStored: (framesWritten: number) => void; refusal: (reason: 'job' | 'source') => Error },
 ): Promise<ExecutionReport> {
   return workerJob<ExecutionReport>({ type: 'execute', format, files, sinkBatchSize, maxInFlight: MAX_BATCHES_IN_FLIGHT, target }, callbacks);
+}
+
+/**
+ * A report's summary computed by an import worker on a second connection (reports/report-snapshot.ts);
+ * undefined when workers are off (useImportWorkers). A stop rejects at once; the worker, busy in
+ * its SQL until the summary is done, is terminated after STOP_GRACE_MS.
+ */
+export function summarizeReportInWorker(
+  job: ReportSummaryJob,
+  callbacks: Pick<JobCallbacks, 'signal' | 'onWorkerDone'>,
+): Promise<Record<string, unknown>> | undefined {
+  if (!workersEnabled) return undefined;
+  return workerJob<Record<string, unknown>>({ type: 'report', job }, callbacks);
 }

@@ -6,13 +6,15 @@
  * when a batch's checks fail. Without one (an in-memory store), the worker sends the rows in
  * batches; the request thread writes each batch in its transaction and says so (`written`), and
  * the worker keeps at most `maxInFlight` batches unwritten: the pipeline's memory stays bounded
- * however fast the worker parses.
+ * however fast the worker parses. The worker also computes reports' summaries (`report`), the
+ * other long work that must not hold the request thread.
  */
 import type { PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
 import type { AssetRowBatch } from './asset-row-batch';
 import type { RunTarget } from './run-writer';
+import type { ReportSummaryJob } from '../reports/report-snapshot';
 
 /** The import worker's workerData. */
 export interface ImportWorkerData {
@@ -23,6 +25,8 @@ export interface ImportWorkerData {
 export type ToWorker =
   | { type: 'validate'; format: string; files: PortableFile[] }
   | { type: 'execute'; format: string; files: PortableFile[]; sinkBatchSize: number; maxInFlight: number; target?: RunTarget }
+  /** A report's summary, read on a second connection (reports/report-snapshot.ts): not an import, but long work of the same kind. */
+  | { type: 'report'; job: ReportSummaryJob }
   /** The oldest batch sent is written: the worker may send another. */
   | { type: 'written' }
   /** Stop the job (cancel, shutdown, a failed write): the worker ends it with `stopped`. */
@@ -37,6 +41,7 @@ export type FromWorker =
   | { type: 'refused'; reason: 'job' | 'source' }
   | { type: 'validated'; report: ValidationReport }
   | { type: 'executed'; report: ExecutionReport }
+  | { type: 'summarized'; summary: Record<string, unknown> }
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 

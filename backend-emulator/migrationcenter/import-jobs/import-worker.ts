@@ -9,7 +9,8 @@
  * in-memory store (which no second connection can open) it sends the rows and the request thread
  * writes them, the two stages overlapping. `abort` stops the job at the engine's next check
  * (between chunks of rows, between batches, or while waiting for a batch to be written); the
- * engine's own cleanup (temp databases of a join) runs as on any other stop.
+ * engine's own cleanup (temp databases of a join) runs as on any other stop. It also computes a
+ * report's summary (`report`: reports/report-snapshot.ts), on a second connection of its own.
  */
 import { parentPort, workerData } from 'worker_threads';
 import { fullCollection } from '../../garbage-collection';
@@ -20,6 +21,7 @@ import type { AssetRow } from '../../store/asset-store';
 import { assetRow } from '../assets/assets';
 import type { FromWorker, ImportWorkerData, ToWorker } from './import-worker-protocol';
 import { RunRefused } from './run-writer';
+import { summaryInSnapshot } from '../reports/report-snapshot';
 import { RunWriterThread } from './run-writer-thread';
 import { warmUp } from './worker-warm-up';
 
@@ -145,8 +147,22 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
   }
 }
 
+/** A report's summary: synchronous (SQL aggregates), so an `abort` is seen only once it is done. */
+function runReport(message: Extract<ToWorker, { type: 'report' }>): void {
+  try {
+    send({ type: 'summarized', summary: summaryInSnapshot(message.job) });
+  } catch (err) {
+    send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
+  }
+}
+
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
+    case 'report':
+      warming?.abort();
+      warming = undefined;
+      runReport(message);
+      return;
     case 'validate':
     case 'execute':
       warming?.abort();

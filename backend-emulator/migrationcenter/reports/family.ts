@@ -1,7 +1,7 @@
 /**
  * Reports of a report config (reports.ts has the rules; report-summary.ts the summary).
  *
- *   POST   {location}/reportConfigs/{config}/reports?reportId=&requestId=  -> Operation (done; response Report)
+ *   POST   {location}/reportConfigs/{config}/reports?reportId=&requestId=  -> Operation (not done; response Report)
  *   GET    {location}/reportConfigs/{config}/reports?pageSize=&pageToken=&filter=&orderBy=&view=
  *   GET    {location}/reportConfigs/{config}/reports/{id}?view=
  *   DELETE {location}/reportConfigs/{config}/reports/{id}?requestId=       -> Operation (done; response Empty)
@@ -20,7 +20,9 @@ type ReportParams = LocationParams & { config: string; id: string };
 export const reportsFamily: Family<'reports'> = {
   key: 'reports',
   build(scope) {
-    return new Reports(scope.store, scope.ops, scope.domain('reportConfigs'), scope.domain('groups'), preferenceSetLookup(scope));
+    const reports = new Reports(scope.store, scope.ops, scope.domain('reportConfigs'), scope.domain('groups'), preferenceSetLookup(scope));
+    scope.ops.onRestart(reports.recovery);
+    return reports;
   },
   routes(scope, reports) {
     collectionRoutes(scope, reports, { under: 'reportConfigs', methods: ['create', 'delete'] });

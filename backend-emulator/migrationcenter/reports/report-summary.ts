@@ -134,24 +134,34 @@ function preferenceSetFinding(set: PreferenceSetWire, shapes: ReturnType<AssetSt
 }
 
 export interface SummarySources {
-  assets: AssetStore;
   findGroup(name: string): GroupWire | undefined;
   preferenceSets: PreferenceSetLookup;
 }
 
 /**
- * The summary of a report of `config`. A group or preference set of the config that no longer
+ * What a report's summary is computed from besides the assets: its config, and the config's
+ * groups and preference sets as they were when the report was created. Plain data, so that it can
+ * go to the worker that computes the summary (report-snapshot.ts).
+ */
+export interface SummaryInputs {
+  config: ReportConfigWire;
+  groups: GroupWire[];
+  /** The config's preference sets by name. */
+  preferenceSets: Record<string, PreferenceSetWire>;
+}
+
+/**
+ * The config's groups and preference sets. A group or preference set of the config that no longer
  * exists is FAILED_PRECONDITION naming it (the config keeps the names; the report cannot be made).
  */
-export function reportSummary(config: ReportConfigWire, sources: SummarySources): Record<string, unknown> {
-  const location = config.name.slice(0, config.name.indexOf('/reportConfigs/'));
+export function summaryInputs(config: ReportConfigWire, sources: SummarySources): SummaryInputs {
   const groupNames = [...new Set(config.groupPreferencesetAssignments.map((a) => a.group))];
   const groups = groupNames.map((name) => {
     const group = sources.findGroup(name);
     if (!group) throw failedPrecondition(`Group ${name} of report config ${config.name} was deleted: create it again, or create a report config without it.`);
     return group;
   });
-  const sets = new Map<string, PreferenceSetWire>();
+  const preferenceSets: Record<string, PreferenceSetWire> = {};
   for (const { preferenceSet } of config.groupPreferencesetAssignments) {
     const set = sources.preferenceSets.find(preferenceSet);
     if (!set) {
@@ -159,14 +169,22 @@ export function reportSummary(config: ReportConfigWire, sources: SummarySources)
         `Preference set ${preferenceSet} of report config ${config.name} was deleted: create it again, or create a report config without it.`,
       );
     }
-    sets.set(preferenceSet, set);
+    preferenceSets[preferenceSet] = set;
   }
+  return { config, groups, preferenceSets };
+}
+
+/** The summary of a report of `inputs.config`, from `assets` (the assets of its groups, read in one snapshot by the caller). */
+export function reportSummary(inputs: SummaryInputs, assets: AssetStore): Record<string, unknown> {
+  const { config, groups } = inputs;
+  const location = config.name.slice(0, config.name.indexOf('/reportConfigs/'));
+  const groupNames = groups.map((g) => g.name);
   // Each distinct set of groups is aggregated once (a config of one group: its stats are all the stats).
   const computed = new Map<string, Record<string, unknown>>();
   const stats = (names: string[]) => {
     const key = JSON.stringify([...names].sort());
     let found = computed.get(key);
-    if (!found) computed.set(key, (found = statsOf(sources.assets, names)));
+    if (!found) computed.set(key, (found = statsOf(assets, names)));
     return found;
   };
   const all = stats(groupNames);
@@ -175,14 +193,14 @@ export function reportSummary(config: ReportConfigWire, sources: SummarySources)
     // Every asset the emulator holds is a virtual machine (databases are not emulated).
     virtualMachineStats: all,
     groupFindings: groups.map((group) => {
-      const shapes = sources.assets.groupShapes([group.name]);
+      const shapes = assets.groupShapes([group.name]);
       const setNames = config.groupPreferencesetAssignments.filter((a) => a.group === group.name).map((a) => a.preferenceSet);
       return compact({
         displayName: group.displayName,
         description: group.description,
         group: group.name,
         assetAggregateStats: stats([group.name]),
-        preferenceSetFindings: setNames.map((name) => preferenceSetFinding(sets.get(name)!, shapes, location)),
+        preferenceSetFindings: setNames.map((name) => preferenceSetFinding(inputs.preferenceSets[name], shapes, location)),
       });
     }),
   };

@@ -2,11 +2,13 @@
  * Reports (`.../reportConfigs/{reportConfig}/reports/{report}`): a point-in-time rendering of a
  * report config. Create, get, list and delete (Google has no patch).
  *
- * Creating a report computes its whole summary (report-summary.ts) inside the create's
- * transaction, from the assets of the config's groups at that moment, so the Operation is done at
- * once and the report is `SUCCEEDED` (Google's create is a long-running Operation that goes
- * PENDING -> SUCCEEDED; clients poll it either way). The summary is stored with the report: later
- * changes to the assets or groups do not change it.
+ * Create answers at once with its long-running Operation, as Google's does: the report is stored
+ * `PENDING`, and its summary (report-summary.ts) is computed afterwards from the assets of the
+ * config's groups at that moment, off the request thread (report-work.ts); the report then is
+ * `SUCCEEDED` with its summary (or `FAILED`), and the Operation is done with the finished report as
+ * its response. The config's groups and preference sets are read in the create's transaction: one
+ * that no longer exists refuses the create. The summary is stored with the report: later changes to
+ * the assets or groups do not change it.
  *
  * `view` (ReportView) of get and list: BASIC (the default, as Google documents: no summary),
  * STANDARD (the summary without the copies of each preference set in its findings), FULL
@@ -22,7 +24,11 @@ import { ResourceCollection } from '../resource-collection';
 import type { Groups } from '../groups/groups';
 import type { ReportConfigs } from '../report-configs/report-configs';
 import type { PreferenceSetLookup } from '../report-configs/preference-set-lookup';
-import { reportSummary } from './report-summary';
+import { summaryInputs } from './report-summary';
+import { ReportWork } from './report-work';
+import type { Operation } from '../../operations/operations';
+import { requestHash } from '../../operations/request-ids';
+import { checkRequestId } from '../request-id-rule';
 
 export interface ReportWire {
   name: string;
@@ -97,7 +103,16 @@ function checkReportBody(body: Record<string, unknown>): Record<string, unknown>
 }
 
 export class Reports extends ResourceCollection<ReportWire> {
-  constructor(store: Store, ops: ServiceOperations, configs: ReportConfigs, groups: Groups, preferenceSets: () => PreferenceSetLookup, now?: () => string) {
+  private readonly work: ReportWork;
+
+  constructor(
+    store: Store,
+    ops: ServiceOperations,
+    private readonly configs: ReportConfigs,
+    private readonly groups: Groups,
+    private readonly preferenceSets: () => PreferenceSetLookup,
+    now?: () => string,
+  ) {
     super(
       {
         segment: 'reports',
@@ -111,9 +126,7 @@ export class Reports extends ResourceCollection<ReportWire> {
         listFields: REPORT_LIST_FIELDS,
         create(name, input, time) {
           const configName = name.slice(0, name.lastIndexOf('/reports/'));
-          const config = configs.find(configName);
-          if (!config) throw notFound(RESOURCE_TYPES.reportConfig, configName);
-          const summary = reportSummary(config, { assets: store.assets, findGroup: (g) => groups.find(g), preferenceSets: preferenceSets() });
+          if (!configs.find(configName)) throw notFound(RESOURCE_TYPES.reportConfig, configName);
           return {
             name,
             createTime: time,
@@ -121,15 +134,40 @@ export class Reports extends ResourceCollection<ReportWire> {
             ...(input.displayName !== undefined ? { displayName: input.displayName as string } : {}),
             ...(input.description !== undefined ? { description: input.description as string } : {}),
             ...(input.type !== undefined && input.type !== 'TYPE_UNSPECIFIED' ? { type: input.type as string } : {}),
-            state: 'SUCCEEDED',
-            summary,
+            state: 'PENDING',
           };
         },
+        beforeDelete: (report) => this.work.forget(report.name),
       },
       store,
       ops,
       now,
     );
+    this.work = new ReportWork(store, ops, this.now);
+    configs.onRemove((config) => this.work.forgetUnder(config.name));
+  }
+
+  /** Start-up recovery of reports a stopped emulator left PENDING (report-work.ts). */
+  get recovery(): ReportWork['recovery'] {
+    return this.work.recovery;
+  }
+
+  /**
+   * CreateReport: the report is stored PENDING, with the config's groups and preference sets read
+   * in the same transaction, and its Operation (not done) is answered; the summary follows.
+   */
+  override create(parent: string, id: string | undefined, requestId: unknown, body: Record<string, unknown>, location = parent): Operation {
+    const checkedId = this.checkId(id);
+    const checkedRequest = checkRequestId(requestId);
+    const input = this.spec.check(body);
+    const name = `${parent}/${this.spec.segment}/${checkedId}`;
+    const hash = requestHash(this.spec.methodNames.create, name, input);
+    const write = { parent: location, target: name, verb: 'create', responseType: this.spec.wireType, requestId: checkedRequest, requestHash: hash };
+    return this.ops.writeStarting(write, () => {
+      const report = this.insert(name, input);
+      const inputs = summaryInputs(this.configs.get(parent), { findGroup: (g) => this.groups.find(g), preferenceSets: this.preferenceSets() });
+      return this.work.start(report, location, inputs);
+    });
   }
 
   /** GetReport in `view` (BASIC by default). */

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
-import { BASE, EMPTY_TYPE, PARENT, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
+import { BASE, EMPTY_TYPE, PARENT, call, googleError, newApp, ok, violations, waitOperation } from '../../support/migrationcenter';
 import { assetOf, importMachines } from '../../support/mc-inventory';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 
@@ -60,6 +60,17 @@ const ASSIGNMENTS = [
   { group: WEB, preferenceSet: RIGHTSIZED },
   { group: DB, preferenceSet: RIGHTSIZED },
 ];
+
+/**
+ * Creates a report as a client does: the create answers its Operation at once, not done (the
+ * summary is computed afterwards), and is polled until done. Returns the done Operation.
+ */
+async function createReport(app: FastifyInstance, config: string, id: string, body: Record<string, unknown> = {}): Promise<any> {
+  const started = ok(await call(app, 'POST', `/v1alpha1/${config}/reports?reportId=${id}`, body));
+  expect(started).toMatchObject({ metadata: { verb: 'create', target: `${config}/reports/${id}` } });
+  expect(started.done).toBeUndefined();
+  return waitOperation(app, started.name);
+}
 
 /** Counts of a histogram's buckets ('0' where ProtoJSON leaves the count out). */
 const counts = (h: { buckets: Array<{ count?: string }> }) => h.buckets.map((b) => b.count ?? '0');
@@ -118,7 +129,7 @@ describe('report configs and reports', () => {
   });
 
   test('a report sums the assets of its groups at creation (totals, histograms, charts, OS)', async () => {
-    const op = ok(await call(app, 'POST', `/v1alpha1/${CONFIG}/reports?reportId=first`, { displayName: 'First', type: 'TOTAL_COST_OF_OWNERSHIP' }));
+    const op = await createReport(app, CONFIG, 'first', { displayName: 'First', type: 'TOTAL_COST_OF_OWNERSHIP' });
     expect(op).toMatchObject({
       done: true,
       metadata: { verb: 'create', target: `${CONFIG}/reports/first` },
@@ -184,7 +195,7 @@ describe('report configs and reports', () => {
   });
 
   test('findings: machine series by the sizing rule, no cost fields', async () => {
-    ok(await call(app, 'POST', `/v1alpha1/${CONFIG}/reports?reportId=findings`, {}));
+    await createReport(app, CONFIG, 'findings');
     const report = ok(await call(app, 'GET', `/v1alpha1/${CONFIG}/reports/findings?view=REPORT_VIEW_FULL`));
     const [web, db] = report.summary.groupFindings;
     expect(web.preferenceSetFindings).toHaveLength(2);
@@ -226,7 +237,7 @@ describe('report configs and reports', () => {
   });
 
   test('views: BASIC by default (no summary), STANDARD without the preference set copies, FULL', async () => {
-    ok(await call(app, 'POST', `/v1alpha1/${CONFIG}/reports?reportId=views`, { displayName: 'Views' }));
+    await createReport(app, CONFIG, 'views', { displayName: 'Views' });
     const basic = ok(await call(app, 'GET', `/v1alpha1/${CONFIG}/reports/views`));
     expect(basic.summary).toBeUndefined();
     expect(basic).toMatchObject({ displayName: 'Views', state: 'SUCCEEDED' });
@@ -252,9 +263,9 @@ describe('report configs and reports', () => {
       }),
     );
     const temp = `${PARENT}/reportConfigs/temp`;
-    ok(await call(app, 'POST', `/v1alpha1/${temp}/reports?reportId=before`, {}));
+    await createReport(app, temp, 'before');
     ok(await call(app, 'POST', `/v1alpha1/${PARENT}/groups/temp:addAssets`, { assets: { assetIds: [assetOf('m-2')] } }));
-    ok(await call(app, 'POST', `/v1alpha1/${temp}/reports?reportId=after`, {}));
+    await createReport(app, temp, 'after');
     const total = async (id: string) => ok(await call(app, 'GET', `/v1alpha1/${temp}/reports/${id}?view=REPORT_VIEW_FULL`)).summary.allAssetsStats.totalAssets;
     expect([await total('before'), await total('after')]).toEqual(['1', '2']);
 
@@ -303,7 +314,13 @@ describe('groups, report configs and reports through googleapis-latest', () => {
     });
     expect(config.data.response).toMatchObject({ '@type': CONFIG_TYPE, name: `${PARENT}/reportConfigs/c1` });
     const created = await locations.reportConfigs.reports.create({ parent: `${PARENT}/reportConfigs/c1`, reportId: 'r1', requestBody: { displayName: 'R1' } });
-    expect(created.data).toMatchObject({ done: true, response: { state: 'SUCCEEDED' } });
+    expect(created.data.done).toBeFalsy();
+    let done = created.data;
+    for (let i = 0; i < 1500 && !done.done; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      done = (await locations.operations.get({ name: created.data.name! })).data;
+    }
+    expect(done).toMatchObject({ done: true, response: { state: 'SUCCEEDED' } });
     const report = await locations.reportConfigs.reports.get({ name: `${PARENT}/reportConfigs/c1/reports/r1`, view: 'REPORT_VIEW_FULL' });
     // m-1..m-4: 2+4+8+16 cores, 8+16+32+64 GiB.
     expect(report.data.summary?.allAssetsStats).toMatchObject({ totalAssets: '4', totalCores: '30', totalMemoryBytes: String(120 * GIB) });
