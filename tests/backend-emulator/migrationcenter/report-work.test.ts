@@ -194,7 +194,7 @@ test('a report a crash left PENDING is FAILED at the next start, its Operation A
 test('an emulator shut down while a report is PENDING ends it FAILED and its Operation ABORTED, as the next start reads them', async () => {
   const dir = tempDir('mc-report-shutdown-');
   const first = newApp({ dataDir: dir, inMemory: false });
-  let opName = '';
+  let opName: string;
   try {
     await importMachines(first);
     first.emulator.store.put('migrationcenter.preferenceSets', MODERATE, { name: MODERATE, createTime: '2026-01-01T00:00:00Z' });
