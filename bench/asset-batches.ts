@@ -27,10 +27,11 @@
  * Each figure is the median of RUNS calls, each on 1,000 assets not touched before (the
  * deletions) or the same 1,000 (the updates, new labels each time): the wall time, and the CPU
  * time of the process (user + system; the emulator's includes `inject`'s side), which load moves
- * less than the wall time. Before the timed calls, each side makes one untimed call of each
- * method, the same as a timed one (the emulator's first call compiled its code: some 170 ms of
- * CPU, where later calls take 20 to 30; the bare side's first transaction compiles its loop):
- * the figures are of a process that has served the method before, on both sides.
+ * less than the wall time. Before the timed calls, each side makes WARM_UP untimed calls of each
+ * method, the same as the timed ones: the figures are of a process that has served the method
+ * before, on both sides. (A fresh emulator's batchUpdate took some 200 ms of CPU in its first call,
+ * 35 to 46 ms in its second and third, while V8 compiled its code on its helper threads, and 15 to
+ * 30 ms from then on; the bare side's first transaction compiles its loop.)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -44,6 +45,7 @@ import { DATABASE_PRAGMAS } from '../backend-emulator/store/sqlite-store';
 const ASSETS = Number(process.env.ASSET_BATCH_BENCH_ASSETS ?? 10_000);
 const BATCH = 1000;
 const RUNS = 5;
+const WARM_UP = 3;
 const PARENT = 'projects/bench/locations/us-central1';
 
 function seconds(start: bigint): number {
@@ -111,18 +113,20 @@ async function emulatorRuns(dir: string): Promise<{ update: Medians; remove: Med
       for await (const chunk of res.stream()) chunks.push(chunk as Buffer);
       if (res.statusCode !== 200) throw new Error(`${verb}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`);
     };
-    const update = (run: number | 'warm-up') =>
+    const update = (run: number | string) =>
       request({
         requests: Array.from({ length: BATCH }, (_, i) => ({
           asset: { name: `${PARENT}/assets/vm-${machineId(i)}`, labels: { env: 'dev', run: `r${run}` }, attributes: { owner: `team-${run}` } },
           updateMask: 'labels,attributes',
         })),
       });
-    // The deletion of call `run`: 1,000 assets counted from the end, none deleted before (the warm-up's is `run` RUNS).
+    // The deletion of call `run`: 1,000 assets counted from the end, none deleted before (the warm-ups' are `run` RUNS and on).
     const deletion = (run: number) =>
       request({ names: Array.from({ length: BATCH }, (_, i) => `${PARENT}/assets/vm-${machineId(ASSETS - (run + 1) * BATCH + i)}`) });
-    await post('batchUpdate', update('warm-up'));
-    await post('batchDelete', deletion(RUNS));
+    for (let call = 0; call < WARM_UP; call++) {
+      await post('batchUpdate', update(`warm-up-${call}`));
+      await post('batchDelete', deletion(RUNS + call));
+    }
     const updates: Timing[] = [];
     for (let run = 0; run < RUNS; run++) {
       const bytes = update(run);
@@ -183,7 +187,7 @@ async function bareRuns(dir: string, indexes: 'emulator' | 'one'): Promise<{ upd
     const groupsOf = db.prepare('SELECT asset, grp FROM asset_members WHERE asset IN (SELECT value FROM json_each(?))');
     const update = db.prepare('UPDATE assets SET update_ms = ?, body = ? WHERE id = ?');
     const dropLabels = db.prepare('DELETE FROM asset_labels WHERE asset = ?');
-    const updateCall = (run: number | 'warm-up') => {
+    const updateCall = (run: number | string) => {
       const time = Date.now();
       db.transaction(() => {
         const ids: number[] = [];
@@ -212,9 +216,11 @@ async function bareRuns(dir: string, indexes: 'emulator' | 'one'): Promise<{ upd
         for (const statement of deletes) statement.run(rows);
       })();
     };
-    // One untimed call of each, as on the emulator's side.
-    updateCall('warm-up');
-    deleteCall(deletionIds(RUNS));
+    // Untimed calls of each, as on the emulator's side.
+    for (let call = 0; call < WARM_UP; call++) {
+      updateCall(`warm-up-${call}`);
+      deleteCall(deletionIds(RUNS + call));
+    }
     const updates: Timing[] = [];
     for (let run = 0; run < RUNS; run++) updates.push(await timed(() => updateCall(run)));
     const removals: Timing[] = [];
@@ -229,6 +235,8 @@ async function bareRuns(dir: string, indexes: 'emulator' | 'one'): Promise<{ upd
 }
 
 export async function runAssetBatchesBench(): Promise<void> {
+  if (ASSETS < (RUNS + WARM_UP) * BATCH)
+    throw new Error(`ASSET_BATCH_BENCH_ASSETS must be at least ${(RUNS + WARM_UP) * BATCH}: each deletion takes assets not deleted before`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'asset-batches-'));
   try {
     fs.mkdirSync(path.join(root, 'emulator'));
@@ -239,7 +247,7 @@ export async function runAssetBatchesBench(): Promise<void> {
     const line = (method: string, e: Medians, b: Medians, o: Medians) =>
       `  ${method}  emulator ${ms(e.wall)}  bare transaction ${ms(b.wall)}  ratio ${(e.wall / b.wall).toFixed(2)}x (target 2x)` +
       `  [CPU ${ms(e.cpu)} / ${ms(b.cpu)}: ${(e.cpu / b.cpu).toFixed(2)}x]  [bare on one index: ${ms(o.wall)}, ${(e.wall / o.wall).toFixed(2)}x]`;
-    console.log(`asset batches: ${BATCH} of ${ASSETS} assets, median of ${RUNS} calls (load average ${os.loadavg()[0].toFixed(1)})`);
+    console.log(`asset batches: ${BATCH} of ${ASSETS} assets, median of ${RUNS} calls after ${WARM_UP} untimed (load average ${os.loadavg()[0].toFixed(1)})`);
     console.log(line('batchUpdate', emulator.update, bare.update, oneIndex.update));
     console.log(line('batchDelete', emulator.remove, bare.remove, oneIndex.remove));
   } finally {
