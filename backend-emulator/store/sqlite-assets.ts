@@ -432,8 +432,7 @@ export class SqliteAssetStore implements AssetStore {
    * rows are read without its name. Each row comes with its place in `ids` (`json_each`'s key; a
    * CROSS JOIN keeps the list as the outer loop, each id found by the (parent, aid) index), so the
    * assets and their changes are matched by index: two maps of 1,000 keys were most of the read's
-   * garbage after the rows themselves. The writes are one statement each over a JSON list. Only the
-   * labels that changed are written (a key dropped is
+   * garbage after the rows themselves. Only the labels that changed are written (a key dropped is
    * deleted, a key added or given a new value replaced), against the labels the change says the
    * asset had (its body's, which asset_labels mirrors: both are written together, here and in
    * `upsert`), so an update that keeps the labels writes none and no label is read.
@@ -455,32 +454,22 @@ export class SqliteAssetStore implements AssetStore {
     }
     const changes = changesOf(found);
     if (rows.length === 0) return;
+    const update = this.statement('UPDATE assets SET update_ms = ?, body = ? WHERE id = ?');
+    const dropLabel = this.statement('DELETE FROM asset_labels WHERE asset = ? AND key = ?');
     const hasOwn = Object.prototype.hasOwnProperty;
-    // Each kind of write is one statement over a JSON list, not a statement call per asset (about
-    // 1.1 to 1.4 ms less CPU for a call of 1,000): the rows' new bodies ([row id, body] each; the
-    // update time is the batch's), the labels dropped ([row id, key]) and the labels added or
-    // changed ([row id, key, value]).
-    const bodies: Array<[number, string]> = [];
-    const droppedLabels: Array<[number, string]> = [];
+    // The labels added or changed, [row id, key, value] each: written by one statement at the end
+    // (a statement call per label was most of the label writes' time).
     const setLabels: Array<[number, string, string]> = [];
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i];
       const id = rowIds[i];
       if (id === undefined) continue;
-      bodies.push([id, change.body]);
+      update.run(time, change.body, id);
       const before = change.previousLabels;
       const after = change.labels;
-      for (const key in before) if (!hasOwn.call(after, key)) droppedLabels.push([id, key]);
+      for (const key in before) if (!hasOwn.call(after, key)) dropLabel.run(id, key);
       for (const key in after) if (!hasOwn.call(before, key) || before[key] !== after[key]) setLabels.push([id, key, after[key]]);
     }
-    this.statement('UPDATE assets SET update_ms = ?, body = b.value ->> 1 FROM json_each(?) b WHERE assets.id = b.value ->> 0').run(
-      time,
-      JSON.stringify(bodies),
-    );
-    if (droppedLabels.length > 0)
-      this.statement('DELETE FROM asset_labels WHERE (asset, key) IN (SELECT l.value ->> 0, l.value ->> 1 FROM json_each(?) l)').run(
-        JSON.stringify(droppedLabels),
-      );
     if (setLabels.length > 0)
       this.statement('INSERT OR REPLACE INTO asset_labels (asset, key, value) SELECT l.value ->> 0, l.value ->> 1, l.value ->> 2 FROM json_each(?) l').run(
         JSON.stringify(setLabels),
