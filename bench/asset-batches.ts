@@ -12,7 +12,7 @@
  * decoding that as a string (`inject`'s default: two more copies of a 385 KB answer, each into
  * fresh pages, some 190 page faults per call) is the client's work, as making the request's bytes
  * is: it was inside the clock until the eighth session, and was most of what the emulator's
- * calls spent outside the route (about 6 ms of CPU per call at load 4).
+ * calls spent outside the route (about 6 ms of CPU per call at load 5 to 8).
  *
  * The bare floor does the durable work a user's request needs, no more and no less: one
  * better-sqlite3 database with the store's settings (page size, WAL, synchronous FULL, exclusive
