@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'util';
 import { normalizeOrigin } from './http/request-origin';
+import { reexecWithFewerArenas } from './malloc-arenas';
 import { unsupportedNode } from './node-version';
 import { ConfigError, DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_LOG_LEVEL, DEFAULT_PORT, loadAuthFile, parseLogLevel, parsePort } from './config';
 
@@ -184,6 +185,8 @@ if (require.main === module) {
     process.stderr.write(`${refused}\n`);
     process.exitCode = 1;
   } else {
+    // Two malloc arenas for the emulator: this process starts again once with them (malloc-arenas.ts).
+    reexecWithFewerArenas();
     void main(process.argv.slice(2));
   }
 }

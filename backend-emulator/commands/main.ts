@@ -10,6 +10,7 @@ import { reportCommand, REPORT_HELP } from './report';
 import { templatesCommand, TEMPLATES_HELP } from './templates';
 import { validateCommand, VALIDATE_HELP } from './validate';
 import { UsageError } from './local-files';
+import { reexecWithFewerArenas } from '../malloc-arenas';
 import { unsupportedNode } from '../node-version';
 
 const HELP = `Usage: google-native-local COMMAND [OPTIONS]
@@ -72,6 +73,8 @@ if (require.main === module) {
     process.stderr.write(`google-native-local: ${refused}\n`);
     process.exitCode = 1;
   } else {
+    // The emulator gets two malloc arenas: this process starts again once with them (malloc-arenas.ts).
+    if (process.argv[2] === 'serve') reexecWithFewerArenas();
     main(process.argv.slice(2)).then(
       (code) => {
         if (code >= 0) process.exitCode = code;

@@ -27,7 +27,19 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
   {
     name: 'leaves',
-    units: ['schemas', 'config', 'logging', 'unicode', 'random', 'temp-folders', 'node-version', 'worker-threads', 'garbage-collection', 'http/google-methods'],
+    units: [
+      'schemas',
+      'config',
+      'logging',
+      'unicode',
+      'random',
+      'temp-folders',
+      'node-version',
+      'malloc-arenas',
+      'worker-threads',
+      'garbage-collection',
+      'http/google-methods',
+    ],
     peers: true,
   },
   { name: 'errors', units: ['errors'], peers: false },

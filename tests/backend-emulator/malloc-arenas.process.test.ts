@@ -1,0 +1,89 @@
+/**
+ * The emulator's two malloc arenas (backend-emulator/malloc-arenas.ts): when the serving entry
+ * points re-execute themselves, and that the compiled CLI does so in the same process (its pid),
+ * quietly, leaving a variable the user set as it is.
+ */
+import * as fs from 'fs';
+import { fewerArenasReexec, type ProcessFacts } from '../../backend-emulator/malloc-arenas';
+import { http, spawnListening } from '../../support/cli-process';
+import { compiledPackage } from '../../support/compiled';
+import * as path from 'path';
+import { cliStarterOfThisFile } from '../support/cli-processes';
+
+jest.setTimeout(60_000);
+
+const linuxNode: ProcessFacts = {
+  platform: 'linux',
+  env: { PATH: '/usr/bin', HOME: '/home/u' },
+  execPath: '/opt/node/bin/node',
+  execArgv: ['--require', '/tmp/preload.js'],
+  argv: ['/opt/node/bin/node', '/app/dist/backend-emulator/cli.js', '--port', '0'],
+  canExecve: true,
+  glibc: true,
+};
+
+describe('when the entry point starts again', () => {
+  test('on Linux with glibc and process.execve, without the variable: the same node, flags, script and arguments, with MALLOC_ARENA_MAX=2', () => {
+    expect(fewerArenasReexec(linuxNode)).toEqual({
+      file: '/opt/node/bin/node',
+      args: ['/opt/node/bin/node', '--require', '/tmp/preload.js', '/app/dist/backend-emulator/cli.js', '--port', '0'],
+      env: { PATH: '/usr/bin', HOME: '/home/u', MALLOC_ARENA_MAX: '2' },
+    });
+  });
+
+  test('never when the variable is set (by the user, or by the re-exec itself), nor off Linux, without execve or without glibc', () => {
+    expect(fewerArenasReexec({ ...linuxNode, env: { ...linuxNode.env, MALLOC_ARENA_MAX: '8' } })).toBeUndefined();
+    expect(fewerArenasReexec({ ...linuxNode, env: { ...linuxNode.env, MALLOC_ARENA_MAX: '' } })).toBeUndefined();
+    expect(fewerArenasReexec({ ...linuxNode, platform: 'darwin' })).toBeUndefined();
+    expect(fewerArenasReexec({ ...linuxNode, canExecve: false })).toBeUndefined();
+    expect(fewerArenasReexec({ ...linuxNode, glibc: false })).toBeUndefined();
+  });
+});
+
+/** The environment a running process was started with (its image's, so after any re-exec). */
+function environOf(pid: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+const execve = typeof (process as { execve?: unknown }).execve === 'function';
+const glibc = process.platform === 'linux' && /\/libc\.so\.6$/m.test(fs.readFileSync('/proc/self/maps', 'utf8'));
+const canReexec = process.platform === 'linux' && execve && glibc;
+// Skips decided here, with their reason: the re-exec needs Linux's /proc, glibc and process.execve
+// (Node >= 22.15), and a jest started with the variable set would not show the default.
+const whenReexecs = canReexec && process.env.MALLOC_ARENA_MAX === undefined ? describe : describe.skip;
+if (!canReexec) console.warn('malloc-arenas.process.test: skipped, needs Linux with glibc and process.execve (Node >= 22.15)');
+else if (process.env.MALLOC_ARENA_MAX !== undefined) console.warn('malloc-arenas.process.test: skipped, MALLOC_ARENA_MAX is set in the test environment');
+
+whenReexecs('the compiled entry points', () => {
+  const start = cliStarterOfThisFile();
+
+  test('the CLI serves in the process it was started as, with MALLOC_ARENA_MAX=2, and nothing on stderr', async () => {
+    const p = await start(['--port', '0', '--in-memory']);
+    expect(environOf(p.child.pid as number).MALLOC_ARENA_MAX).toBe('2');
+    expect((await http(`${p.url}/healthz`, 'GET')).status).toBe(200);
+    expect(p.stderr()).toBe('');
+    expect(p.stdout()).toBe(`listening on ${p.url}\n`);
+  });
+
+  test('a MALLOC_ARENA_MAX the user set is kept', async () => {
+    const p = await start(['--port', '0', '--in-memory'], { MALLOC_ARENA_MAX: '4' });
+    expect(environOf(p.child.pid as number).MALLOC_ARENA_MAX).toBe('4');
+  });
+
+  test('google-native-local serve starts again the same way', async () => {
+    const p = await spawnListening([path.join(compiledPackage(), 'backend-emulator', 'commands', 'main.js'), 'serve', '--port', '0', '--in-memory']);
+    try {
+      expect(environOf(p.child.pid as number).MALLOC_ARENA_MAX).toBe('2');
+      expect((await http(`${p.url}/healthz`, 'GET')).status).toBe(200);
+      expect(p.stderr()).toBe('');
+    } finally {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+  });
+});
