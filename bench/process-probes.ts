@@ -74,7 +74,7 @@ export function emulatorRest(baseUrl: string): {
     const res = await fetch(`${baseUrl}${url}`, {
       method,
       headers: body !== undefined ? { 'content-type': 'application/json' } : {},
-      body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body),
+      body: body === undefined || typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
     });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
