@@ -16,8 +16,9 @@
  *                                          indexed: a group's assets for reports and `assignedGroups:`
  *                                          filters, an asset's groups for its wire shape
  *
- * An asset is written by one SQL upsert on (parent, aid): no read of the previous row, its
- * createTime kept by the conflict clause, its reporter added to asset_sources.
+ * New assets are inserted many to a statement (INSERT OR IGNORE on (parent, aid)); an asset stored
+ * already is then updated by its row id, its createTime kept. No read of the previous row in the
+ * common case; each asset's reporter is added to asset_sources.
  *
  * A database made before a column existed gets it on open (`ALTER TABLE ... ADD COLUMN`, before
  * the indexes): its rows hold NULL there until imported again (disk_bytes: the wire value stays
