@@ -217,8 +217,8 @@ export class Assets {
   ) {}
 
   /**
-   * Writes one batch (call inside a transaction): one SQL upsert per asset, no read of the
-   * previous row. `reporter` is the source (or, without one, the import job) added to each
+   * Writes one batch (call inside a transaction): new assets inserted many to a statement, no read
+   * of the previous row. `reporter` is the source (or, without one, the import job) added to each
    * asset's `sources`. Returns how many assets were written.
    */
   upsert(parent: string, reporter: string, batch: Asset[]): number {
