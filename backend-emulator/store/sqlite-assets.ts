@@ -120,7 +120,7 @@ function splitName(name: string): { parent: string; id: string } | undefined {
   return { parent: name.slice(0, at), id: name.slice(at + '/assets/'.length) };
 }
 
-/** The asset tables and their indexes as this store makes them (the benchmarks' bare floor uses the same). */
+/** The asset tables and their indexes as this store makes them (the asset-batches bench's bare transaction uses the same). */
 export const ASSET_TABLES_SQL = `${TABLES}\n${INDEXES}`;
 
 /** The columns of an asset row an insert binds. */
