@@ -158,8 +158,6 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(`listening on ${emulator.url}\n`);
-
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -177,6 +175,9 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // Only now: a supervisor may signal the moment it reads this line, and a signal that came before
+  // the handlers would end the process by its default action (no close, the data dir's lock left).
+  process.stdout.write(`listening on ${emulator.url}\n`);
 }
 
 if (require.main === module) {
