@@ -11,6 +11,7 @@
  */
 import type { Store } from '../store/store';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
+import type { WriteRequest } from '../operations/writes';
 import { requestHash } from '../operations/request-ids';
 import { alreadyExists, invalidArgument, notFound } from '../errors';
 import { RESOURCE_ID, RESOURCE_ID_REASON } from '../http/names';
@@ -74,15 +75,31 @@ export class ResourceCollection<W extends NamedResource> {
    * lives when `parent` is a resource under it (reports under a report config).
    */
   create(parent: string, id: string | undefined, requestId: unknown, body: Record<string, unknown>, location = parent): Operation {
+    const { name, input, write } = this.createRequest(parent, id, requestId, body, location);
+    return this.ops.write(write, () => this.insert(name, input));
+  }
+
+  /**
+   * A create's checks (id, requestId, body, before any write) and its write request: `create`, and
+   * a family whose create starts long work instead (reports).
+   */
+  protected createRequest(
+    parent: string,
+    id: string | undefined,
+    requestId: unknown,
+    body: Record<string, unknown>,
+    location: string,
+  ): { name: string; input: Record<string, unknown>; write: WriteRequest } {
     const checkedId = this.checkId(id);
     const checkedRequest = checkRequestId(requestId);
     const input = this.spec.check(body);
     const name = `${parent}/${this.spec.segment}/${checkedId}`;
     const hash = requestHash(this.spec.methodNames.create, name, input);
-    return this.ops.write(
-      { parent: location, target: name, verb: 'create', responseType: this.spec.wireType, requestId: checkedRequest, requestHash: hash },
-      () => this.insert(name, input),
-    );
+    return {
+      name,
+      input,
+      write: { parent: location, target: name, verb: 'create', responseType: this.spec.wireType, requestId: checkedRequest, requestHash: hash },
+    };
   }
 
   /** Update: the fields `updateMask` names (required; `*` for every updatable field). */

@@ -27,8 +27,6 @@ import type { PreferenceSetLookup } from '../report-configs/preference-set-looku
 import { summaryInputs } from './report-summary';
 import { ReportWork } from './report-work';
 import type { Operation } from '../../operations/operations';
-import { requestHash } from '../../operations/request-ids';
-import { checkRequestId } from '../request-id-rule';
 
 export interface ReportWire {
   name: string;
@@ -157,12 +155,7 @@ export class Reports extends ResourceCollection<ReportWire> {
    * in the same transaction, and its Operation (not done) is answered; the summary follows.
    */
   override create(parent: string, id: string | undefined, requestId: unknown, body: Record<string, unknown>, location = parent): Operation {
-    const checkedId = this.checkId(id);
-    const checkedRequest = checkRequestId(requestId);
-    const input = this.spec.check(body);
-    const name = `${parent}/${this.spec.segment}/${checkedId}`;
-    const hash = requestHash(this.spec.methodNames.create, name, input);
-    const write = { parent: location, target: name, verb: 'create', responseType: this.spec.wireType, requestId: checkedRequest, requestHash: hash };
+    const { name, input, write } = this.createRequest(parent, id, requestId, body, location);
     return this.ops.writeStarting(write, () => {
       const report = this.insert(name, input);
       const inputs = summaryInputs(this.configs.get(parent), { findGroup: (g) => this.groups.find(g), preferenceSets: this.preferenceSets() });
