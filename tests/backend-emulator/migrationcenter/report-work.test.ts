@@ -52,6 +52,18 @@ async function snapshotOpen(held: Int32Array): Promise<void> {
   }
 }
 
+/** After a restart: the report a stopped emulator left PENDING is FAILED, without a summary, and its Operation ended ABORTED. */
+async function expectInterrupted(restarted: FastifyInstance, name: string, opName: string): Promise<any> {
+  const report = ok(await call(restarted, 'GET', `/v1alpha1/${name}?view=REPORT_VIEW_FULL`));
+  expect(report.state).toBe('FAILED');
+  expect(report.summary).toBeUndefined();
+  expect(ok(await call(restarted, 'GET', `/v1alpha1/${opName}`))).toMatchObject({
+    done: true,
+    error: { code: 10, message: 'interrupted: the emulator stopped while this report was PENDING' },
+  });
+  return report;
+}
+
 async function createReport(id: string, config = CONFIG): Promise<any> {
   const op = ok(await call(app, 'POST', `/v1alpha1/${config}/reports?reportId=${id}`, { displayName: id }));
   expect(op.done).toBeUndefined();
@@ -177,14 +189,9 @@ test('a report a crash left PENDING is FAILED at the next start, its Operation A
   store.close();
   const restarted = newApp({ dataDir: dir, inMemory: false });
   try {
-    const report = ok(await call(restarted, 'GET', `/v1alpha1/${name}?view=REPORT_VIEW_FULL`));
+    const report = await expectInterrupted(restarted, name, opName);
     expect(report).toMatchObject({ name, createTime: time, state: 'FAILED' });
     expect(report.updateTime > time).toBe(true);
-    expect(report.summary).toBeUndefined();
-    expect(ok(await call(restarted, 'GET', `/v1alpha1/${opName}`))).toMatchObject({
-      done: true,
-      error: { code: 10, message: 'interrupted: the emulator stopped while this report was PENDING' },
-    });
   } finally {
     await restarted.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -209,13 +216,7 @@ test('an emulator shut down while a report is PENDING ends it FAILED and its Ope
   }
   const second = newApp({ dataDir: dir, inMemory: false });
   try {
-    const report = ok(await call(second, 'GET', `/v1alpha1/${CONFIG}/reports/stopped?view=REPORT_VIEW_FULL`));
-    expect(report.state).toBe('FAILED');
-    expect(report.summary).toBeUndefined();
-    expect(ok(await call(second, 'GET', `/v1alpha1/${opName}`))).toMatchObject({
-      done: true,
-      error: { code: 10, message: 'interrupted: the emulator stopped while this report was PENDING' },
-    });
+    await expectInterrupted(second, `${CONFIG}/reports/stopped`, opName);
   } finally {
     await second.close();
     fs.rmSync(dir, { recursive: true, force: true });
