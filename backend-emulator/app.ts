@@ -21,6 +21,7 @@ import { requestOriginGuard } from './http/request-origin';
 import { MAX_PATH_SEGMENT, clientErrorHandler, frameworkErrorHandler, installErrorHandlers } from './http/errors';
 import { unavailable } from './errors';
 import { installJsonParser } from './http/body';
+import { FilesFolder } from './temp-folders';
 import { setAnswerHeaders } from './http/answer-headers';
 import { googleFrontEndRequest, installGoogleFrontEnd } from './http/front-end';
 import { installRequestMethodSlots } from './http/request-method';
@@ -187,7 +188,11 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   installRequestMethodSlots(app);
 
   installErrorHandlers(app);
-  installJsonParser(app);
+  // Large inline payloads' texts, written by the body worker before a route moves them (http/large-bytes.ts).
+  const largeBytesFolder = new FilesFolder(config.dataDir, 'request-texts', 'request-texts');
+  largeBytesFolder.clear();
+  app.addHook('onClose', async () => largeBytesFolder.close());
+  installJsonParser(app, largeBytesFolder);
 
   // Shutting down: requests already under way finish; new ones are refused (503 UNAVAILABLE).
   let closing = false;

@@ -85,6 +85,12 @@ export class FilesFolder {
     return this.folder !== undefined;
   }
 
+  /** Removes everything the folder holds, if it was made (the folder stays). */
+  clear(): void {
+    if (this.folder === undefined) return;
+    for (const entry of fs.readdirSync(this.folder)) fs.rmSync(path.join(this.folder, entry), { recursive: true, force: true });
+  }
+
   /** Removes a temporary folder (a data dir's stays). */
   close(): void {
     this.closed = true;

@@ -7,6 +7,7 @@ import type { DataValidationCxt, ErrorObject } from 'ajv/dist/types';
 import { MAX_EXPRESSION_LENGTH, checkIamCondition } from './cel';
 import { firstDuplicateMember } from './members';
 import { refusedOnEndpointPolicies, unsupportedRoleMessage } from './endpoint-policy-roles';
+import { isBase64Text } from './base64';
 
 type KeywordValidate = ((schema: unknown, data: unknown, parentSchema?: unknown, cxt?: DataValidationCxt) => boolean) & {
   errors?: Partial<ErrorObject>[];
@@ -17,18 +18,13 @@ function fail(fn: KeywordValidate, keyword: string, instancePath: string, messag
   return false;
 }
 
-const BASE64 = /^[A-Za-z0-9+/\-_]*={0,2}$/;
-
 export function addKeywords(ajv: Ajv): void {
   // Annotations: plain-words failure reasons and per-value enum documentation.
   ajv.addKeyword({ keyword: 'x-reason', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
 
   const base64: KeywordValidate = (schema, data, _parent, cxt) => {
-    if (!schema || typeof data !== 'string') return true;
-    if (data.length % 4 === 0 || !data.endsWith('=')) {
-      if (BASE64.test(data)) return true;
-    }
+    if (!schema || typeof data !== 'string' || isBase64Text(data)) return true;
     return fail(base64, 'base64', cxt?.instancePath ?? '', "must be base64-encoded (the API's bytes fields are base64 in JSON)");
   };
   ajv.addKeyword({ keyword: 'base64', type: 'string', schemaType: 'boolean', errors: true, validate: base64 });

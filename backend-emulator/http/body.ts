@@ -1,96 +1,85 @@
 /**
  * Request bodies and query strings: JSON only, size-limited, objects only; a key given twice in a
- * JSON object and a query parameter given twice are rejected rather than silently picked.
+ * JSON object and a query parameter given twice are rejected rather than silently picked. A body's
+ * rules are json-body.ts's, applied here on the request thread, or by the body worker for a large
+ * body of a route that declares large `bytes` fields (large-bytes.ts).
  */
-import { isUtf8 } from 'buffer';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import * as fs from 'fs';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { invalidArgument } from '../errors';
-import { hasLoneSurrogate } from '../unicode';
-import { googleFrontEndBody } from './front-end';
-import { firstDuplicateKey } from './json-duplicates';
+import type { FilesFolder } from '../temp-folders';
+import { BodyWorker } from './body-thread';
 import { readBodyBytes } from './body-bytes';
+import { googlePath } from './front-end';
+import { readJsonBody } from './json-body';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
+import { declaredLargeBytesFields, withLargeBytesTexts, type LargeBytesRouteConfig, type LargeBytesText } from './large-bytes';
 
 /**
- * Replaces fastify's parsers (JSON and text/plain) with one JSON parser with one that keeps its protections (`__proto__` and
- * `constructor.prototype` keys are errors) but reads an empty body as "no body", as Google's
- * front end does for bodiless POSTs such as `:cancel`. A body that is not valid UTF-8 is refused
- * (JSON text is UTF-8; decoding it anyway would store U+FFFD in place of the bad bytes).
+ * Replaces fastify's parsers (JSON and text/plain) with one JSON parser (json-body.ts's rules).
+ * `largeBytesFolder`: where the body worker writes large `bytes` fields' texts.
  */
-export function installJsonParser(app: FastifyInstance): void {
-  const strict = app.getDefaultJsonParser('error', 'error');
+export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesFolder): void {
+  const bodyWorker = new BodyWorker(() => largeBytesFolder.path);
+  app.addHook('onClose', async () => bodyWorker.close());
   // Only JSON: fastify's text/plain parser would hand routes a string.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   // The body's bytes are read by readBodyBytes (one buffer of the declared length, not chunks and a copy).
   app.addContentTypeParser('application/json', (request, payload, done) =>
-    readBodyBytes(request, payload, (err, bytes) => (err || !bytes ? done(err, undefined) : parseJsonBody(request, bytes, done))),
-  );
-
-  /** The body's bytes as a JSON value, with the rules above. */
-  function parseJsonBody(request: FastifyRequest, bytes: Buffer, done: (err: Error | null, body: unknown) => void): void {
-    if (!isUtf8(bytes)) {
-      done(
-        invalidArgument([{ field: '', description: 'the body is not valid UTF-8' }], 'Invalid JSON payload received. The body is not valid UTF-8.'),
-        undefined,
-      );
-      return;
-    }
-    if (bytes.length >= LARGE_BODY_BYTES) noteLargeBody(request);
-    const text = bytes.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    // Google's parser refuses a field given twice; JSON.parse would keep the last one.
-    const duplicate = firstDuplicateKey(text);
-    if (duplicate) {
-      const field = duplicate.path ? `${duplicate.path}.${duplicate.key}` : duplicate.key;
-      done(invalidArgument([{ field, description: 'is given twice' }], `Invalid JSON payload received. Duplicate field "${duplicate.key}".`), undefined);
-      return;
-    }
-    strict(request, text, (err, value) => {
-      // `\uD800` escapes are valid JSON but no Unicode text: refused like invalid UTF-8 bytes.
-      if (!err && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) {
-        done(
-          invalidArgument(
-            [{ field: '', description: 'a string holds an unpaired UTF-16 surrogate' }],
-            'Invalid JSON payload received. A string holds an unpaired UTF-16 surrogate (\\uD800-\\uDFFF).',
-          ),
-          undefined,
+    readBodyBytes(request, payload, (err, bytes) => {
+      if (err || !bytes) return done(err, undefined);
+      const fields = bytes.length >= LARGE_BODY_BYTES ? declaredLargeBytesFields(request) : undefined;
+      if (fields) {
+        bodyWorker.read(bytes, googlePath(request), fields).then(
+          ({ value, texts }) => {
+            keepTexts(request, withLargeBytesTexts(value, fields, texts));
+            done(null, value);
+          },
+          (error: Error) => done(error, undefined),
         );
         return;
       }
-      if (err) return done(err, undefined);
-      // ProtoJSON in for a Google API route (the front end's rule, read as the body is parsed).
-      let read: unknown;
+      if (bytes.length >= LARGE_BODY_BYTES) noteLargeBody(request);
+      let value: unknown;
       try {
-        read = googleFrontEndBody(request, value, text);
+        value = readJsonBody(bytes, googlePath(request));
       } catch (error) {
         return done(error as Error, undefined);
       }
-      done(null, read);
-    });
-  }
+      done(null, value);
+    }),
+  );
+  // A route with large `bytes` fields removes the texts it did not move before its answer is sent
+  // (a client that has the answer finds nothing left), or when the client goes away first.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!(route.config as LargeBytesRouteConfig | undefined)?.largeBytesFields?.length) return;
+    route.onSend = [...hookList(route.onSend), (request, _reply, payload, done) => releaseTexts(request, () => done(null, payload))];
+    route.onRequestAbort = [...hookList(route.onRequestAbort), (request, done) => releaseTexts(request, done)];
+  });
 }
 
-/** A `\uD800`-`\uDFFF` escape in JSON text (the only way a parsed string can hold a surrogate). */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** The large texts of each request being answered (only requests that have some). */
+const requestTexts = new WeakMap<FastifyRequest, LargeBytesText[]>();
 
-/** Whether a string, or any key or string inside a parsed JSON value, holds an unpaired surrogate. */
-function holdsLoneSurrogate(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (hasLoneSurrogate(v)) return true;
-    } else if (v !== null && typeof v === 'object') {
-      for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-        if (hasLoneSurrogate(k)) return true;
-        stack.push(item);
-      }
-    }
-  }
-  return false;
+/** Keeps `texts` for removal once `request` is answered. */
+function keepTexts(request: FastifyRequest, texts: LargeBytesText[]): void {
+  if (texts.length === 0) return;
+  requestTexts.set(request, texts);
+  // A client gone while the worker read the body: nobody answers, nothing removes them later.
+  if (request.socket?.destroyed === true) releaseTexts(request, () => undefined);
+}
+
+/** Removes the files of the request's texts that its route did not move; `done` once they are gone. */
+function releaseTexts(request: FastifyRequest, done: () => void): void {
+  const texts = requestTexts.get(request);
+  requestTexts.delete(request);
+  if (!texts) return done();
+  let left = texts.length;
+  for (const text of texts) fs.rm(text.path, { force: true }, () => --left === 0 && done());
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /** The body as a JSON object; an absent body is `{}`; anything but an object is INVALID_ARGUMENT. */

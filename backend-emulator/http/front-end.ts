@@ -4,7 +4,7 @@
  *
  * The rules run in the order Google's front end applies them, after the Host/Origin guard and the
  * authorization decision (app.ts's one onRequest hook): the query (`googleFrontEndRequest`), then
- * the body as it is parsed (`googleFrontEndBody`, called by http/body.ts), then the answer
+ * the body as it is parsed (http/json-body.ts), then the answer
  * (`installGoogleFrontEnd`'s preSerialization).
  *
  * - The method is found once per request (http/request-method.ts: the path the router matched,
@@ -21,7 +21,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import { requestGoogleMethod, requestRoutedPath } from './request-method';
-import { fromProtoJsonBody, fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, ProtoJsonText, toProtoJson } from './protojson';
+import { fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, ProtoJsonText, toProtoJson } from './protojson';
 import { answering } from './large-bodies';
 
 /** Google's system parameters, accepted by every method (they are not fields of its request). */
@@ -39,8 +39,11 @@ export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
   'uploadType',
 ]);
 
-/** The routed path of a Google API request, or undefined for the emulator's own routes. */
-function googlePath(request: FastifyRequest): string | undefined {
+/**
+ * The routed path of a Google API request, or undefined for the emulator's own routes (a body's
+ * ProtoJSON rules follow it: json-body.ts).
+ */
+export function googlePath(request: FastifyRequest): string | undefined {
   const path = requestRoutedPath(request);
   return path !== undefined && isGoogleApiPath(path) ? path : undefined;
 }
@@ -68,12 +71,6 @@ export function googleFrontEndRequest(request: FastifyRequest): void {
   if (path === undefined) return;
   refuseUnknownQueryParameters(request);
   request.query = fromProtoJsonQuery((request.query ?? {}) as Record<string, unknown>, path);
-}
-
-/** A parsed JSON body (and its text) as a route reads it: ProtoJSON in (proto names, enum numbers) on a Google API route. */
-export function googleFrontEndBody(request: FastifyRequest, body: unknown, text?: string): unknown {
-  const path = googlePath(request);
-  return path === undefined || body === undefined ? body : fromProtoJsonBody(body, path, text);
 }
 
 /**

@@ -13,7 +13,10 @@
  */
 import * as fs from 'fs';
 import { Readable, Transform, pipeline, type TransformCallback } from 'stream';
+import { decodedBase64Size } from '../../schemas/base64';
 import type { PayloadFile } from './types';
+
+export { decodedBase64Size };
 
 export interface InlineFile {
   name: string;
@@ -29,12 +32,6 @@ export interface StoredInlineFile {
 
 /** Base64 characters decoded per chunk: a multiple of 4 (whole groups), 192 KiB of bytes. */
 const BASE64_CHUNK_CHARS = 256 * 1024;
-
-/** Size in bytes of the decoded base64 text, computed without decoding it. */
-export function decodedBase64Size(data: string): number {
-  const clean = data.replace(/=+$/, '');
-  return Math.floor((clean.length * 3) / 4);
-}
 
 /** The bytes of base64 `data` as a stream of chunks, each decoded when the reader asks for it. */
 export function base64Stream(data: string): Readable {

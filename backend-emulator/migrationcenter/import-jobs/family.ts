@@ -14,6 +14,7 @@ import type { Family, LocationParams } from '../family';
 import { idSegment, parentOf } from '../family';
 import { boolQueryParam, objectBody, queryParam } from '../../http/body';
 import { listRequest } from '../../http/list-request';
+import type { LargeBytesRouteConfig } from '../../http/large-bytes';
 import { verbBodyRequestId } from '../request-id-rule';
 import { ImportJobs, parseJobView } from './import-jobs';
 import { InlinePayloadFiles } from './inline-payload-files';
@@ -23,6 +24,12 @@ import { InlinePayloadFiles } from './inline-payload-files';
  * larger of this and the emulator's `bodyLimit`. Inline payloads are base64 (4/3 of the files).
  */
 export const INLINE_BODY_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * The large `bytes` fields of the bodies of create and patch: an inline payload's files, read by
+ * the body worker and kept in files, never as text on the request thread (http/large-bytes.ts).
+ */
+const LARGE_BYTES: LargeBytesRouteConfig = { largeBytesFields: ['inlinePayload.payload[].data'] };
 
 type JobParams = LocationParams & { importJob: string };
 
@@ -59,7 +66,7 @@ export const importJobsFamily: Family<'importJobs'> = {
       return { name: `${parent}/importJobs/${id}`, parent, ...(verb !== undefined ? { verb } : {}) };
     };
 
-    app.post<{ Params: LocationParams }>(`${prefix}/importJobs`, { bodyLimit }, async (request) =>
+    app.post<{ Params: LocationParams }>(`${prefix}/importJobs`, { bodyLimit, config: LARGE_BYTES }, async (request) =>
       jobs.create(parentOf(request), queryParam(request, 'importJobId'), queryParam(request, 'requestId'), objectBody(request)),
     );
     app.get<{ Params: LocationParams }>(`${prefix}/importJobs`, async (request) =>
@@ -68,7 +75,7 @@ export const importJobsFamily: Family<'importJobs'> = {
     app.get<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, async (request) =>
       jobs.get(jobName(request).name, parseJobView(queryParam(request, 'view'), 'IMPORT_JOB_VIEW_FULL')),
     );
-    app.patch<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, { bodyLimit }, async (request) => {
+    app.patch<{ Params: JobParams }>(`${prefix}/importJobs/:importJob`, { bodyLimit, config: LARGE_BYTES }, async (request) => {
       const { name, parent } = jobName(request);
       return jobs.patch(name, parent, queryParam(request, 'updateMask'), queryParam(request, 'requestId'), objectBody(request));
     });

@@ -23,7 +23,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../store/store';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../../operations/operations';
-import { storagePathProblem, type InlineFile, type PayloadFile, type StorageSettings } from '../../payloads';
+import { storagePathProblem, type PayloadFile, type StorageSettings } from '../../payloads';
+import { LargeBytesText } from '../../http/large-bytes';
 import type { WriteRequest } from '../../operations/writes';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from '../names';
 import { STATE, type ImportJobView, type ImportJobWire, type InlinePayloadRef, type InlinePayloadWire, type JobState, type StoredJob } from '../types';
@@ -37,7 +38,7 @@ import type { Sources } from '../sources/sources';
 import type { Assets } from '../assets/assets';
 import type { DataFileJobs, JobDataFiles } from '../import-data-files/import-data-files';
 import { ImportJobWork } from './import-job-work';
-import type { InlinePayloadFiles } from './inline-payload-files';
+import type { InlinePayloadFiles, InputInlineFile } from './inline-payload-files';
 import { readRowCells } from './engine';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
@@ -115,19 +116,50 @@ function withoutText(payload: InlinePayloadWire): InlinePayloadWire {
 }
 
 /**
+ * The job as a create's or a patch's Operation answers it: the FULL view, but an inline payload's
+ * files by name only. Their text is the caller's own, possibly megabytes, and an Operation is
+ * read at every poll; `get` shows it (docs/emulator.md, known differences).
+ */
+function answerJob(job: ImportJobWire): ImportJobWire {
+  return job.inlinePayload ? { ...job, inlinePayload: withoutText(job.inlinePayload) } : job;
+}
+
+function inputInlineFiles(wire: Partial<ImportJobWire>): InputInlineFile[] {
+  return (wire.inlinePayload?.payload ?? []) as unknown as InputInlineFile[];
+}
+
+/**
  * The request's fields for its requestId fingerprint, each inline file's text replaced by its
  * SHA-256: the same request gives the same fingerprint, and the text is hashed in one pass instead
- * of being copied into the canonical JSON first (2 s of a 100,000-row create under load).
+ * of being copied into the canonical JSON first (2 s of a 100,000-row create under load). A large
+ * text's hash was taken by the body worker.
  */
 function withTextDigests<T extends Partial<ImportJobWire>>(wire: T): T {
   if (!wire.inlinePayload) return wire;
-  const payload = wire.inlinePayload.payload.map((f) => ({
+  const payload = inputInlineFiles(wire).map((f) => ({
     name: f.name,
-    sha256: createHash('sha256')
-      .update(f.data ?? '', 'utf8')
-      .digest('hex'),
+    sha256:
+      f.data instanceof LargeBytesText
+        ? f.data.sha256
+        : createHash('sha256')
+            .update(f.data ?? '', 'utf8')
+            .digest('hex'),
   }));
   return { ...wire, inlinePayload: { ...wire.inlinePayload, payload } };
+}
+
+/**
+ * The job's fields as the schema checks them: a large text stands in as a short text its rule
+ * judges the same way (LargeBytesText.validationStandIn), so a refusal names the same field and rule.
+ */
+function forValidation(args: Record<string, unknown>): Record<string, unknown> {
+  const inline = args.inlinePayload as InlinePayloadWire | undefined;
+  if (!Array.isArray(inline?.payload) || !inline.payload.some((f) => (f as { data?: unknown } | null)?.data instanceof LargeBytesText)) return args;
+  const payload = (inline.payload as unknown[]).map((f) => {
+    const data = (f as { data?: unknown } | null)?.data;
+    return data instanceof LargeBytesText ? { ...(f as object), data: data.validationStandIn } : f;
+  });
+  return { ...args, inlinePayload: { ...inline, payload } };
 }
 
 export class ImportJobs implements DataFileJobs {
@@ -237,7 +269,7 @@ export class ImportJobs implements DataFileJobs {
     const args: Record<string, unknown> = { ...input };
     if (importJobId !== undefined) args.importJobId = importJobId;
     if (requestId !== undefined && requestId !== '') args.requestId = requestId;
-    const violations = importJobArgsViolations(args);
+    const violations = importJobArgsViolations(forValidation(args));
     if (violations.length > 0) throw invalidArgument(violations);
     const id = importJobId as string;
     const wire = input as Partial<ImportJobWire>;
@@ -246,7 +278,7 @@ export class ImportJobs implements DataFileJobs {
     const hash = requestHash('create', name, withTextDigests(wire));
 
     const write = { parent, target: name, verb: 'create', responseType: TYPES.importJob, requestId: requestId || undefined, requestHash: hash };
-    const text = wire.inlinePayload ? await this.deps.inlineFiles.write(name, wire.inlinePayload.payload as InlineFile[]) : undefined;
+    const text = wire.inlinePayload ? await this.deps.inlineFiles.write(name, inputInlineFiles(wire)) : undefined;
     try {
       return this.recordCreate(write, parent, name, wire, text);
     } finally {
@@ -267,12 +299,13 @@ export class ImportJobs implements DataFileJobs {
         updateTime: time,
         state: STATE.PENDING,
       } as ImportJobWire);
-      // The record names the payload's files instead of holding their text; the answer shows it as given.
+      // The record names the payload's files instead of holding their text; so does the answer
+      // (answerJob): the text was sent by the caller, and `get` shows it.
       const record: StoredJob = text
         ? { job: { ...job, inlinePayload: withoutText(job.inlinePayload!) }, attempt: 0, inlinePayloadFiles: text }
         : { job, attempt: 0 };
       this.store.put<StoredJob>(COLLECTIONS.importJobs, name, record);
-      return job;
+      return answerJob(record.job);
     });
   }
 
@@ -342,7 +375,7 @@ export class ImportJobs implements DataFileJobs {
     const cleared = paths.filter((p) => !isPayload(p) && !(p in input));
     const hash = requestHash('update', name, { paths: paths.map((p) => (isPayload(p) ? 'payload' : p)).sort(), values: withTextDigests(wireChanges) });
     const write = { parent, target: name, verb: 'update', responseType: TYPES.importJob, requestId, requestHash: hash };
-    const text = wireChanges.inlinePayload ? await this.deps.inlineFiles.write(name, wireChanges.inlinePayload.payload as InlineFile[]) : undefined;
+    const text = wireChanges.inlinePayload ? await this.deps.inlineFiles.write(name, inputInlineFiles(wireChanges)) : undefined;
     let replaced: InlinePayloadRef | undefined;
     try {
       return this.recordPatch(write, name, { payloadChange, changes, cleared, text }, (ref) => (replaced = ref));
@@ -377,7 +410,7 @@ export class ImportJobs implements DataFileJobs {
       }
       for (const p of cleared) delete merged[p];
       Object.assign(merged, changes);
-      const violations = importJobArgsViolations(merged).filter((v) => v.field !== 'importJobId' && !v.field.startsWith('assetSource'));
+      const violations = importJobArgsViolations(forValidation(merged)).filter((v) => v.field !== 'importJobId' && !v.field.startsWith('assetSource'));
       if (violations.length > 0) throw invalidArgument(violations);
       if (payloadChange && !PAYLOAD_EDITABLE.includes(job.state)) {
         throw failedPrecondition(
@@ -412,9 +445,7 @@ export class ImportJobs implements DataFileJobs {
       job.updateTime = now();
       stored.job = ordered(job);
       this.store.put(COLLECTIONS.importJobs, name, stored);
-      // The answer shows the payload with its text, as get's FULL view does.
-      if (wireChanges.inlinePayload) return ordered({ ...stored.job, inlinePayload: wireChanges.inlinePayload });
-      return this.withPayloadText(stored);
+      return answerJob(stored.job);
     });
   }
 

@@ -18,10 +18,20 @@
 import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { InlineFile, StoredInlineFile } from '../../payloads';
+import type { StoredInlineFile } from '../../payloads';
 import { decodedBase64Size } from '../../payloads';
+import { LargeBytesText } from '../../http/large-bytes';
 import { FilesFolder } from '../../temp-folders';
 import type { InlinePayloadRef } from '../types';
+
+/**
+ * An inline file as a request gives it: its base64 text a string, or a large text the body worker
+ * already wrote to a file (http/large-bytes.ts), which is moved here rather than written again.
+ */
+export interface InputInlineFile {
+  name: string;
+  data: string | LargeBytesText;
+}
 
 const hash = (name: string): string => createHash('sha256').update(name).digest('hex').slice(0, 40);
 
@@ -55,14 +65,19 @@ export class InlinePayloadFiles {
 
   /**
    * Writes a payload's text under a new generation and fsyncs it (off the request thread: the
-   * writes and fsyncs run in libuv's pool). Nothing names it until a record does.
+   * writes and fsyncs run in libuv's pool; a large text is moved, already fsynced). Nothing names
+   * it until a record does.
    */
-  async write(jobName: string, files: readonly InlineFile[]): Promise<InlinePayloadRef> {
+  async write(jobName: string, files: readonly InputInlineFile[]): Promise<InlinePayloadRef> {
     const generation = randomBytes(8).toString('hex');
     const folder = this.folder(jobName, generation);
     await fs.promises.mkdir(folder);
     try {
       for (const [i, file] of files.entries()) {
+        if (file.data instanceof LargeBytesText) {
+          await file.data.moveTo(path.join(folder, String(i)));
+          continue;
+        }
         const handle = await fs.promises.open(path.join(folder, String(i)), 'wx', 0o600);
         try {
           await writeText(handle, file.data);
@@ -77,7 +92,7 @@ export class InlinePayloadFiles {
       this.remove(jobName, { generation, sizes: [] });
       throw err;
     }
-    return { generation, sizes: files.map((f) => decodedBase64Size(f.data)) };
+    return { generation, sizes: files.map((f) => (f.data instanceof LargeBytesText ? f.data.decodedSize : decodedBase64Size(f.data))) };
   }
 
   /** Removes one payload's text (gone already: nothing to do). */

@@ -8,6 +8,7 @@ import { constants, PerformanceObserver, type PerformanceEntry } from 'perf_hook
 import type { FastifyInstance } from 'fastify';
 import { fullCollection } from '../../../backend-emulator/garbage-collection';
 import { LARGE_BODY_BYTES } from '../../../backend-emulator/http/large-bodies';
+import type { ServiceRoutes } from '../../../backend-emulator/context';
 import { inMemoryApp } from '../../support/app';
 import { call, ok } from '../../support/inject';
 
@@ -41,26 +42,33 @@ test('fullCollection reaches V8 without --expose-gc, and forces a full collectio
 describe('after a request', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
-    app = inMemoryApp();
+    // A route of no Google API, with a body limit above LARGE_BODY_BYTES and no large bytes fields
+    // declared: its body is parsed on the request thread (an emulator started with a larger --body-limit).
+    const echo: ServiceRoutes = async (instance) => {
+      instance.post('/test/echo', { bodyLimit: 4 * LARGE_BODY_BYTES }, async (request) => ({ keys: Object.keys(request.body as object) }));
+    };
+    app = inMemoryApp({ services: [echo] });
     await app.ready();
     ok(await call(app, 'POST', `/v1alpha1/${PARENT}/sources?sourceId=src`, { type: 'SOURCE_TYPE_UPLOAD' }));
   });
   afterAll(() => app.close());
 
-  /** The create of an import job whose inline payload makes a body of about `bytes` (a little more). */
-  const create = async (id: string, bytes: number) =>
-    ok(
-      await call(app, 'POST', `/v1alpha1/${PARENT}/importJobs?importJobId=${id}`, {
-        assetSource: `${PARENT}/sources/src`,
-        inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QUFB'.repeat(Math.ceil(bytes / 4)) }] },
-      }),
-    );
+  const echo = async (bytes: number) => ok(await call(app, 'POST', '/test/echo', { text: 'a'.repeat(bytes) }));
 
   test(`with a body of ${LARGE_BODY_BYTES} bytes or more: the request thread collects before its answer is made and once it is out`, async () => {
-    expect(await forcedFullCollections(() => create('big', LARGE_BODY_BYTES))).toBe(2);
+    expect(await forcedFullCollections(() => echo(LARGE_BODY_BYTES))).toBe(2);
   });
 
   test('with a smaller body: no collection', async () => {
-    expect(await forcedFullCollections(() => create('small', LARGE_BODY_BYTES - 1000))).toBe(0);
+    expect(await forcedFullCollections(() => echo(LARGE_BODY_BYTES - 1000))).toBe(0);
+  });
+
+  test('a large body of a route with large bytes fields is read by the body worker: no collection on the request thread', async () => {
+    const create = () =>
+      call(app, 'POST', `/v1alpha1/${PARENT}/importJobs?importJobId=big`, {
+        assetSource: `${PARENT}/sources/src`,
+        inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv', data: 'QUFB'.repeat(LARGE_BODY_BYTES / 4) }] },
+      });
+    expect(await forcedFullCollections(async () => ok(await create()))).toBe(0);
   });
 });

@@ -89,7 +89,8 @@ describe('create', () => {
       displayName: 'First',
       labels: { env: 'dev' },
       state: 'IMPORT_JOB_STATE_PENDING',
-      inlinePayload: inline(),
+      // The Operation names the payload's files, without their text (the caller's own; get shows it).
+      inlinePayload: { format: inline().format, payload: [{ name: 'vmInfo.csv' }] },
     });
     expect(job.createTime).toMatch(RFC3339_UTC);
     expect(job.updateTime).toBe(job.createTime);
@@ -98,7 +99,8 @@ describe('create', () => {
     expect(ok(await call(app, 'GET', `/v1alpha1/${op.name}`))).toEqual(op);
     const { '@type': type, ...plain } = job;
     expect(type).toBe(IMPORT_JOB_TYPE);
-    expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`))).toEqual(plain);
+    // get (the FULL view) is the Operation's job with the payload's text.
+    expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`))).toEqual({ ...plain, inlinePayload: inline() });
   });
 
   test.each([
@@ -564,10 +566,10 @@ describe('patch', () => {
   test('mask paths in either spelling: display_name, inline_payload', async () => {
     expect(ok(await patch('?updateMask=display_name', { displayName: 'three' })).response).toMatchObject({ displayName: 'three', labels: { env: 'dev' } });
     const payload = inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO }, 'IMPORT_JOB_FORMAT_MANUAL_CSV');
-    expect(ok(await patch('?updateMask=inline_payload,labels', { inlinePayload: payload, labels: { team: 'x' } })).response).toMatchObject({
-      inlinePayload: payload,
-      labels: { team: 'x' },
-    });
+    expect(ok(await patch('?updateMask=inline_payload,labels', { inlinePayload: payload, labels: { team: 'x' } })).response).toEqual(
+      expect.objectContaining({ inlinePayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', payload: [{ name: 'vmInfo.csv' }] }, labels: { team: 'x' } }),
+    );
+    expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('job-1')}`)).inlinePayload).toEqual(payload);
     expect(
       ok(await patch('?updateMask=gcs_payload', { gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', path: 'gs://bucket/x/' } })).response.inlinePayload,
     ).toBeUndefined();

@@ -1,0 +1,70 @@
+/**
+ * The body worker: a worker thread that reads the large body of a route with large `bytes`
+ * fields (large-bytes.ts), so that the request thread never parses it nor holds its text. For
+ * each body it gets the bytes (moved here, not copied), applies every rule of a body
+ * (json-body.ts), writes each large field's text to a file of its own (fsynced) with its facts,
+ * and answers the value with each such text's place marked; or the refusal, to be thrown on the
+ * request thread as it would have been thrown there.
+ */
+import { createHash, randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { parentPort } from 'worker_threads';
+import { decodedBase64Size, isBase64Text } from '../../schemas/base64';
+import { GoogleApiError } from '../errors';
+import { fullCollection } from '../garbage-collection';
+import { readJsonBody } from './json-body';
+import { LARGE_BYTES_MARKER, LARGE_BYTES_MIN_CHARS, forEachFieldValue, type LargeBytesFacts } from './large-bytes';
+import type { BodyReadRequest, BodyReadResult, BodyRefusal } from './body-worker-protocol';
+
+function refusal(err: unknown): BodyRefusal {
+  if (err instanceof GoogleApiError) return { kind: 'google', status: err.status, message: err.message, details: err.details, httpCode: err.httpCode };
+  if (err instanceof SyntaxError) return { kind: 'syntax', message: err.message };
+  return { kind: 'other', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Writes `text` to a new file in `folder`, fsynced, and tells its facts. */
+function writeText(folder: string, text: string): LargeBytesFacts {
+  const file = path.join(folder, randomBytes(12).toString('hex'));
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    fs.writeSync(fd, text, 0, 'utf8');
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const base64 = isBase64Text(text);
+  return {
+    path: file,
+    chars: text.length,
+    sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+    base64,
+    decodedSize: base64 ? decodedBase64Size(text) : 0,
+  };
+}
+
+function read(request: BodyReadRequest): BodyReadResult {
+  const written: LargeBytesFacts[] = [];
+  try {
+    const value = readJsonBody(new Uint8Array(request.bytes), request.googlePath);
+    for (const field of request.fields) {
+      forEachFieldValue(value, field, (holder, key) => {
+        const text = holder[key];
+        if (typeof text !== 'string' || text.length < LARGE_BYTES_MIN_CHARS) return;
+        written.push(writeText(request.folder, text));
+        holder[key] = { [LARGE_BYTES_MARKER]: written.length - 1 };
+      });
+    }
+    return { id: request.id, value, texts: written };
+  } catch (err) {
+    for (const text of written) fs.rmSync(text.path, { force: true });
+    return { id: request.id, refusal: refusal(err) };
+  }
+}
+
+parentPort!.on('message', (request: BodyReadRequest) => {
+  parentPort!.postMessage(read(request));
+  // The body's bytes, text and parsed strings are garbage now, each as large as the body: freed
+  // at once rather than kept in this thread's heap until V8 decides (the emulator's peak RSS).
+  fullCollection()?.();
+});
