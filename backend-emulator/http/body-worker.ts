@@ -43,6 +43,26 @@ function writeText(folder: string, text: string): LargeBytesFacts {
   };
 }
 
+/**
+ * How deep a value goes back to the request thread. Posting a value copies it recursively, and a
+ * body nested 1,000,000 deep (hostile, under the 32 MiB limit) overflows the stack; no request
+ * message of these APIs nests over 16 deep (protojson.ts), so the route's validation refuses such
+ * a body at a shallower field anyway, by the same name.
+ */
+const CLONE_DEPTH = 64;
+
+/** `value` with every object or list `depth` levels down emptied (`{}` or `[]`: the same kind). */
+function cutBelow(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth === 0) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = cutBelow(value[i], depth - 1);
+  } else {
+    for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = cutBelow((value as Record<string, unknown>)[key], depth - 1);
+  }
+  return value;
+}
+
 function read(request: BodyReadRequest): BodyReadResult {
   const written: LargeBytesFacts[] = [];
   try {
@@ -55,7 +75,7 @@ function read(request: BodyReadRequest): BodyReadResult {
         holder[key] = { [LARGE_BYTES_MARKER]: written.length - 1 };
       });
     }
-    return { id: request.id, value, texts: written };
+    return { id: request.id, value: cutBelow(value, CLONE_DEPTH), texts: written };
   } catch (err) {
     for (const text of written) fs.rmSync(text.path, { force: true });
     return { id: request.id, refusal: refusal(err) };
