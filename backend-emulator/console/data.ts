@@ -15,7 +15,7 @@ import { RESOURCE_TYPES, lastSegment, parentOf } from '../migrationcenter/names'
 import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs/import-jobs';
 import type { Assets } from '../migrationcenter/assets/assets';
 import type { ImportDataFiles, ImportDataFileWire } from '../migrationcenter/import-data-files/import-data-files';
-import type { AssetWire, ImportJobWire } from '../migrationcenter/types';
+import type { AssetWire, ImportJobOverview } from '../migrationcenter/types';
 import type { ImportError, ImportRowError, ValidationReport } from '../import-engine/report';
 
 export const SEVERITIES = ['ERROR', 'WARNING', 'INFO'] as const;
@@ -76,7 +76,7 @@ export function endpointPolicyPage(domains: ConsoleDomains, page: KeysetPageRequ
 // ---------------------------------------------------------------------------------------------
 // Import jobs
 
-export function readJob(domains: ConsoleDomains, name: string): ImportJobWire {
+export function readJob(domains: ConsoleDomains, name: string): ImportJobOverview {
   if (!domains.importJobs) throw notFound(RESOURCE_TYPES.importJob, name);
   return domains.importJobs.read(name);
 }
@@ -141,25 +141,17 @@ function reportCounts(report: ValidationReport): ReportCounts {
   return { rowErrors, bySeverity, files: (report.fileValidations ?? []).length };
 }
 
-function base64Bytes(data: string): number {
-  const clean = data.replace(/\s/g, '');
-  const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
-}
-
-function payloadSummary(job: ImportJobWire): PayloadSummary | undefined {
+function payloadSummary(job: ImportJobOverview): PayloadSummary | undefined {
   if (job.inlinePayload) {
-    return {
-      format: job.inlinePayload.format,
-      files: (job.inlinePayload.payload ?? []).map((f) => ({ name: f.name, bytes: typeof f.data === 'string' ? base64Bytes(f.data) : 0 })),
-    };
+    return { format: job.inlinePayload.format, files: job.inlinePayload.payload.map((f) => ({ name: f.name, bytes: f.size })) };
   }
   if (job.gcsPayload) return { format: job.gcsPayload.format, path: job.gcsPayload.path };
   return undefined;
 }
 
-export function jobSummary(job: ImportJobWire): JobSummary {
-  const basic = jobInView(job, 'IMPORT_JOB_VIEW_BASIC');
+export function jobSummary(job: ImportJobOverview): JobSummary {
+  // BASIC leaves the payload out: the overview's own is summed up below.
+  const basic = jobInView({ ...job, inlinePayload: undefined }, 'IMPORT_JOB_VIEW_BASIC');
   const payload = payloadSummary(job);
   const execution = job.executionReport;
   return {
@@ -182,7 +174,7 @@ export function jobSummary(job: ImportJobWire): JobSummary {
  * A job's payload as the lists show it: its own payload, or its data files (their format, names
  * and count) when it has none, so that a job fed by uploads does not look empty.
  */
-function jobPayloadOrDataFiles(domains: ConsoleDomains, job: ImportJobWire): JobSummary {
+function jobPayloadOrDataFiles(domains: ConsoleDomains, job: ImportJobOverview): JobSummary {
   const summary = jobSummary(job);
   const files = domains.importDataFiles;
   if (summary.payload || !files) return summary;
@@ -407,7 +399,7 @@ export interface RowCellsView {
  * values). `{}` when the row is not there any more (the file changed, or the row was skipped unread).
  */
 /** Whether a report of the job names that row of that file (and sheet) in a row error. */
-export function reportsNameRow(job: ImportJobWire, where: { fileName: string; sheet?: string; rowNumber: number }): boolean {
+export function reportsNameRow(job: ImportJobOverview, where: { fileName: string; sheet?: string; rowNumber: number }): boolean {
   const reports = [job.validationReport, job.executionReport?.executionErrors] as Array<ValidationReport | undefined>;
   return reports.some((report) =>
     (report?.fileValidations ?? []).some(
@@ -442,7 +434,7 @@ export async function jobRowCells(
 // Assets
 
 /** Who an import job's assets name in their `sources`: its asset source, else the job itself. */
-export function jobReporter(job: ImportJobWire): string {
+export function jobReporter(job: Pick<ImportJobOverview, 'assetSource' | 'name'>): string {
   return job.assetSource ?? job.name;
 }
 

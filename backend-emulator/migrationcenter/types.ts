@@ -57,6 +57,14 @@ export interface ImportJobWire {
   inlinePayload?: InlinePayloadWire;
 }
 
+/**
+ * An import job as the console shows it: the FULL view, but each inline payload file by name and
+ * decoded size, never its text (up to 24 MB, read from disk for nothing).
+ */
+export type ImportJobOverview = Omit<ImportJobWire, 'inlinePayload'> & {
+  inlinePayload?: { format: string; payload: Array<{ name: string; size: number }> };
+};
+
 /** The stored document of an import job: the wire job plus bookkeeping never sent. */
 export interface StoredJob {
   job: ImportJobWire;

@@ -23,11 +23,20 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../store/store';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../../operations/operations';
-import { storagePathProblem, type PayloadFile, type StorageSettings } from '../../payloads';
+import { decodedBase64Size, storagePathProblem, type PayloadFile, type StorageSettings } from '../../payloads';
 import { LargeBytesText } from '../../http/large-bytes';
 import type { WriteRequest } from '../../operations/writes';
 import { COLLECTIONS, RESOURCE_TYPES, TYPES, lastSegment } from '../names';
-import { STATE, type ImportJobView, type ImportJobWire, type InlinePayloadRef, type InlinePayloadWire, type JobState, type StoredJob } from '../types';
+import {
+  STATE,
+  type ImportJobOverview,
+  type ImportJobView,
+  type ImportJobWire,
+  type InlinePayloadRef,
+  type InlinePayloadWire,
+  type JobState,
+  type StoredJob,
+} from '../types';
 import { requestHash } from '../../operations/request-ids';
 import { checkRequestId } from '../request-id-rule';
 import { importJobArgsViolations } from '../schemas-bridge';
@@ -162,6 +171,14 @@ function forValidation(args: Record<string, unknown>): Record<string, unknown> {
   return { ...args, inlinePayload: { ...inline, payload } };
 }
 
+/** The job with each inline file's decoded size in place of its text (ImportJobOverview). */
+function overview(stored: StoredJob): ImportJobOverview {
+  const { job, inlinePayloadFiles: ref } = stored;
+  if (!job.inlinePayload) return job as ImportJobOverview;
+  const payload = job.inlinePayload.payload.map((f, i) => ({ name: f.name, size: ref ? (ref.sizes[i] ?? 0) : decodedBase64Size(f.data ?? '') }));
+  return { ...job, inlinePayload: { format: job.inlinePayload.format, payload } };
+}
+
 export class ImportJobs implements DataFileJobs {
   private readonly store: Store;
   private readonly ops: ServiceOperations;
@@ -229,19 +246,19 @@ export class ImportJobs implements DataFileJobs {
     return normalizeStored(value);
   }
 
-  /** The job as stored, in FULL view (a bare wire job written into the store by hand too); NOT_FOUND otherwise. */
-  read(name: string): ImportJobWire {
-    return this.withPayloadText(this.readStored(name));
+  /** The job as stored, in the console's view (a bare wire job written into the store by hand too); NOT_FOUND otherwise. */
+  read(name: string): ImportJobOverview {
+    return overview(this.readStored(name));
   }
 
-  /** Every job of every project, by name, in FULL view (the console's list). */
-  listAll(page: KeysetPageRequest): ListPage<ImportJobWire> {
+  /** Every job of every project, by name, in the console's view (its list). */
+  listAll(page: KeysetPageRequest): ListPage<ImportJobOverview> {
     const result = keysetPage(
       page,
       (after, limit) => this.store.list<StoredJob | ImportJobWire>(COLLECTIONS.importJobs, { after, limit }),
       (e) => e.key,
     );
-    return { items: result.items.map((e) => this.withPayloadText(normalizeStored(e.value))), nextPageToken: result.nextPageToken };
+    return { items: result.items.map((e) => overview(normalizeStored(e.value))), nextPageToken: result.nextPageToken };
   }
 
   count(): number {

@@ -180,3 +180,19 @@ test('text no record names (a kill -9 between its write and the commit) is swept
   expect(Object.values(payloadFolders())).toEqual([[b64(GOOD_VM_INFO), b64(OTHER_VM_INFO)]]);
   expect(ok(await call(a, 'GET', `${BASE}/importJobs/job-1`)).inlinePayload).toEqual(twoFiles());
 });
+
+test("the console's job list and job page show each inline file's size from the record, without reading its text", async () => {
+  const a = start();
+  ok(await createJob(a, 'job-1', { inlinePayload: twoFiles() }));
+  // The texts on disk are replaced by a short one: a read of them would show 3 bytes each.
+  const root = path.join(dataDir, 'inline-payloads');
+  for (const folder of fs.readdirSync(root))
+    for (const file of fs.readdirSync(path.join(root, folder))) fs.writeFileSync(path.join(root, folder, file), 'QUFB');
+  const sizes = [
+    { name: 'vmInfo.csv', bytes: Buffer.byteLength(GOOD_VM_INFO) },
+    { name: 'other.csv', bytes: Buffer.byteLength(OTHER_VM_INFO) },
+  ];
+  const listed = ok(await call(a, 'GET', '/emulator/v1/console/importJobs')).importJobs;
+  expect(listed.map((j: any) => j.payload)).toEqual([{ format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', files: sizes }]);
+  expect(ok(await call(a, 'GET', `/emulator/v1/console/${jobName('job-1')}`)).payload).toEqual({ format: 'IMPORT_JOB_FORMAT_MANUAL_CSV', files: sizes });
+});
