@@ -4,8 +4,7 @@
  * rules are json-body.ts's, applied here on the request thread, or by the body worker for a large
  * body of a route that declares large `bytes` fields (large-bytes.ts).
  */
-import * as fs from 'fs';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import type { FilesFolder } from '../temp-folders';
 import { BodyWorker } from './body-thread';
@@ -13,7 +12,7 @@ import { readBodyBytes } from './body-bytes';
 import { googlePath } from './front-end';
 import { readJsonBody } from './json-body';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
-import { declaredLargeBytesFields, withLargeBytesTexts, type LargeBytesRouteConfig, type LargeBytesText } from './large-bytes';
+import { declaredLargeBytesFields, keepTexts, removeUnmovedTexts, withLargeBytesTexts } from './large-bytes';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser (json-body.ts's rules).
@@ -49,37 +48,7 @@ export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesF
       done(null, value);
     }),
   );
-  // A route with large `bytes` fields removes the texts it did not move before its answer is sent
-  // (a client that has the answer finds nothing left), or when the client goes away first.
-  app.addHook('onRoute', (route: RouteOptions) => {
-    if (!(route.config as LargeBytesRouteConfig | undefined)?.largeBytesFields?.length) return;
-    route.onSend = [...hookList(route.onSend), (request, _reply, payload, done) => releaseTexts(request, () => done(null, payload))];
-    route.onRequestAbort = [...hookList(route.onRequestAbort), (request, done) => releaseTexts(request, done)];
-  });
-}
-
-/** The large texts of each request being answered (only requests that have some). */
-const requestTexts = new WeakMap<FastifyRequest, LargeBytesText[]>();
-
-/** Keeps `texts` for removal once `request` is answered. */
-function keepTexts(request: FastifyRequest, texts: LargeBytesText[]): void {
-  if (texts.length === 0) return;
-  requestTexts.set(request, texts);
-  // A client gone while the worker read the body: nobody answers, nothing removes them later.
-  if (request.socket?.destroyed === true) releaseTexts(request, () => undefined);
-}
-
-/** Removes the files of the request's texts that its route did not move; `done` once they are gone. */
-function releaseTexts(request: FastifyRequest, done: () => void): void {
-  const texts = requestTexts.get(request);
-  requestTexts.delete(request);
-  if (!texts) return done();
-  let left = texts.length;
-  for (const text of texts) fs.rm(text.path, { force: true }, () => --left === 0 && done());
-}
-
-function hookList<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+  removeUnmovedTexts(app);
 }
 
 /** The body as a JSON object; an absent body is `{}`; anything but an object is INVALID_ARGUMENT. */

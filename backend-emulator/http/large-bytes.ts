@@ -11,7 +11,7 @@
  * of a text no route moved is removed once the request has been answered.
  */
 import * as fs from 'fs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 
 /** A declared field's text this long or longer is kept in a file (smaller ones stay strings). */
 export const LARGE_BYTES_MIN_CHARS = 64 * 1024;
@@ -136,4 +136,41 @@ export function withLargeBytesTexts(body: unknown, fields: readonly string[], fa
     });
   }
   return texts;
+}
+
+/** The large texts of each request being answered (only requests that have some). */
+const requestTexts = new WeakMap<FastifyRequest, LargeBytesText[]>();
+
+/** Keeps `texts` for removal once `request` is answered (removeUnmovedTexts). */
+export function keepTexts(request: FastifyRequest, texts: LargeBytesText[]): void {
+  if (texts.length === 0) return;
+  requestTexts.set(request, texts);
+  // A client gone while the worker read the body: nobody answers, nothing removes them later.
+  if (request.socket?.destroyed === true) releaseTexts(request, () => undefined);
+}
+
+/**
+ * A route with large `bytes` fields removes the texts it did not move before its answer is sent
+ * (a client that has the answer finds nothing left), or when the client goes away first. Hooks of
+ * those routes only: no other request pays for them.
+ */
+export function removeUnmovedTexts(app: FastifyInstance): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!(route.config as LargeBytesRouteConfig | undefined)?.largeBytesFields?.length) return;
+    route.onSend = [...hookList(route.onSend), (request, _reply, payload, done) => releaseTexts(request, () => done(null, payload))];
+    route.onRequestAbort = [...hookList(route.onRequestAbort), (request, done) => releaseTexts(request, done)];
+  });
+}
+
+/** Removes the files of the request's texts that its route did not move; `done` once they are gone. */
+function releaseTexts(request: FastifyRequest, done: () => void): void {
+  const texts = requestTexts.get(request);
+  requestTexts.delete(request);
+  if (!texts) return done();
+  let left = texts.length;
+  for (const text of texts) fs.rm(text.path, { force: true }, () => --left === 0 && done());
+}
+
+function hookList<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
