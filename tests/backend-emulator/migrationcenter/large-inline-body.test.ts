@@ -132,3 +132,10 @@ test('a job created from a large body survives a restart with its payload', asyn
   expect(ok(await call(app, 'GET', `${BASE}/importJobs/kept`)).inlinePayload).toEqual(payload(LARGE));
   expect(ok(await call(app, 'GET', jobName('kept').replace(/^/, '/v1alpha1/'))).state).toBe('IMPORT_JOB_STATE_PENDING');
 });
+
+test('a text a kill -9 left in request-texts/ (between the worker writing it and the route moving it) is removed at the next start', async () => {
+  await app.close();
+  fs.writeFileSync(path.join(dataDir, 'request-texts', 'left-by-a-kill'), LARGE);
+  app = newApp({ dataDir, inMemory: false });
+  expect(requestTexts()).toEqual([]);
+});
