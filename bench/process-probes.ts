@@ -53,6 +53,29 @@ export function processRssBytes(pid: number): number {
   }
 }
 
+/** VmHWM (the peak of VmRSS) of a process in bytes, or 0 when /proc cannot tell. */
+export function peakRssBytes(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Resets a process's VmHWM to its VmRSS (Linux >= 4.0: `5` to /proc/<pid>/clear_refs, allowed on
+ * one's own processes), so that `peakRssBytes` tells the peak from now on; false when not allowed.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The CPU time (user + system) a process has used, in seconds (USER_HZ = 100 on Linux). */
 export function processCpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
