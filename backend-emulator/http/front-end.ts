@@ -14,15 +14,18 @@
  *   Google's words (`Cannot bind query parameter. Field 'pagesize' could not be found in request
  *   message.`); the standard system parameters (`fields`, `key`, `alt`, ...) are taken everywhere.
  * - ProtoJSON in (proto field names, enum numbers) and out (no default values; an answer a route
- *   wrote as ProtoJSON text, `ProtoJsonText`, is sent as it is).
+ *   wrote as ProtoJSON text, `ProtoJsonText`, is sent as it is; one holding strings kept in files,
+ *   `StreamedProtoJson`, is streamed, the files' bytes read as it is sent).
  *
  * A key given twice in a JSON body is refused by the body parser (http/body.ts), for every route.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import { invalidArgument } from '../errors';
 import { requestGoogleMethod, requestRoutedPath } from './request-method';
 import { fromProtoJsonQuery, isGoogleApiPath, jsonFieldPath, ProtoJsonText, toProtoJson } from './protojson';
 import { answering } from './large-bodies';
+import { StreamedProtoJson } from './streamed-json';
 
 /** Google's system parameters, accepted by every method (they are not fields of its request). */
 export const SYSTEM_PARAMETERS: ReadonlySet<string> = new Set([
@@ -81,6 +84,20 @@ function answerText(payload: unknown): string | Buffer {
   return payload instanceof ProtoJsonText ? payload.text : JSON.stringify(payload);
 }
 
+/**
+ * The serializer of an answer that may be streamed: a StreamedProtoJson as a stream of its bytes
+ * (fastify pipes a stream the serializer answers), with their length (known: no chunked encoding);
+ * anything else (an error answered instead) as `answerText`.
+ */
+function streamedAnswerBody(reply: FastifyReply): (payload: unknown) => string | Buffer | Readable {
+  return (payload) => {
+    if (!(payload instanceof StreamedProtoJson)) return answerText(payload);
+    const { length, stream } = payload.body();
+    reply.header('content-length', String(length));
+    return stream;
+  };
+}
+
 /** ProtoJSON out: a callback hook (it runs on every answer; an async one costs a promise and a microtask turn). */
 export function installGoogleFrontEnd(app: FastifyInstance): void {
   // Errors of unmatched requests are Google's shape too: those go by the raw path.
@@ -89,6 +106,14 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
     answering(request, reply);
     // An answer written as text is sent as it is (another version's edge may still make it a value again).
     // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
+    if (payload instanceof StreamedProtoJson) {
+      reply.serializer(streamedAnswerBody(reply) as (payload: unknown) => string);
+      // Its files close once the response is over: sent, failed, or never started (an error instead).
+      reply.raw.once('close', payload.release);
+      // Already ProtoJSON (StreamedProtoJson.of); another version's edge may still rewrite its value.
+      done(null, payload);
+      return;
+    }
     if (payload instanceof ProtoJsonText) {
       reply.serializer(answerText as (payload: unknown) => string);
       // Its bytes may be a buffer lent for this answer (answer-bytes.ts): back once the last byte is sent.

@@ -17,6 +17,7 @@
  */
 import { invalidArgument } from '../errors';
 import { answerBytes } from './answer-bytes';
+import { FileString } from './file-string';
 
 /** The URL prefixes of the emulated Google APIs (the console and admin routes are not Google's). */
 const GOOGLE_API_PATH = /^\/v1(?:alpha1)?\//;
@@ -88,7 +89,11 @@ function isDefault(key: string, value: unknown): boolean {
   if (value === undefined || value === null || value === false || value === 0 || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
   if (typeof value === 'string') return ENUM_ZEROS[key]?.has(value) === true || (value === '0' && INT64_FIELDS.has(key));
-  if (typeof value === 'object' && isMapValue(key, value as Record<string, unknown>)) return !hasOwnKey(value);
+  if (typeof value === 'object') {
+    // A string kept in a file (streamed-json.ts): empty is the default, as for any string.
+    if (value instanceof FileString) return value.size === 0;
+    if (isMapValue(key, value as Record<string, unknown>)) return !hasOwnKey(value);
+  }
   return false;
 }
 
@@ -190,7 +195,7 @@ export function toProtoJson(value: unknown): unknown {
     return out ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Date || Buffer.isBuffer(value) || value instanceof ProtoJsonText) return value;
+  if (value instanceof Date || Buffer.isBuffer(value) || value instanceof ProtoJsonText || value instanceof FileString) return value;
   const source = value as Record<string, unknown>;
   const keys = Object.keys(source);
   let out: Record<string, unknown> | undefined;

@@ -19,6 +19,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { invalidEnumValue, refuseUnknownFields } from '../errors';
 import { jsonName, ProtoJsonText } from '../http/protojson';
+import { FileString } from '../http/file-string';
+import { StreamedProtoJson } from '../http/streamed-json';
 import { TYPE_PREFIX } from './names';
 import type { MessageDifference, WireVersion } from './wire-version';
 
@@ -102,7 +104,8 @@ export function writeAnswer(version: WireVersion, payload: unknown): unknown {
   const walk = (value: unknown, depth: number): unknown => {
     if (depth > MAX_DEPTH) return value;
     if (Array.isArray(value)) return value.map((item) => walk(item, depth + 1));
-    if (!isObject(value)) return value;
+    // A string kept in a file (a streamed answer's inline payload text) is a string: as it is.
+    if (!isObject(value) || value instanceof FileString) return value;
     let message: string | undefined;
     let object = value;
     const type = value['@type'];
@@ -118,6 +121,9 @@ export function writeAnswer(version: WireVersion, payload: unknown): unknown {
     for (const [key, field] of Object.entries(object)) out[key] = walk(field, depth + 1);
     return out;
   };
+  // A streamed answer's value is rewritten, its file strings kept (those of a field the version lacks
+  // are left out with it: v1's ImportJob has no inlinePayload, so its text is never read).
+  if (payload instanceof StreamedProtoJson) return payload.withValue(walk(payload.value, 0));
   // An answer written as text (http/protojson.ts ProtoJsonText) is in the stored shape too: read back to be rewritten.
   const answer = walk(payload instanceof ProtoJsonText ? payload.value() : payload, 0);
   if (isObject(answer) && isObject(answer.error)) answer.error = renameTypesInTexts(version, answer.error);

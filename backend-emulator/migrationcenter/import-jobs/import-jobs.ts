@@ -21,7 +21,7 @@
 import { createHash } from 'crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../store/store';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, type FieldViolation } from '../../errors';
+import { aborted, alreadyExists, failedPrecondition, internal, invalidArgument, notFound, type FieldViolation } from '../../errors';
 import { EMPTY_TYPE, type Operation, type RecoveryHook, type ServiceOperations } from '../../operations/operations';
 import { decodedBase64Size, storagePathProblem, type PayloadFile, type StorageSettings } from '../../payloads';
 import { LargeBytesText } from '../../http/large-bytes';
@@ -35,6 +35,7 @@ import {
   type InlinePayloadRef,
   type InlinePayloadWire,
   type JobState,
+  type PayloadFileWire,
   type StoredJob,
 } from '../types';
 import { requestHash } from '../../operations/request-ids';
@@ -48,9 +49,14 @@ import type { Assets } from '../assets/assets';
 import type { DataFileJobs, JobDataFiles } from '../import-data-files/import-data-files';
 import { ImportJobWork } from './import-job-work';
 import type { InlinePayloadFiles, InputInlineFile } from './inline-payload-files';
+import type { FileString } from '../../http/file-string';
+import { StreamedProtoJson } from '../../http/streamed-json';
 import { readRowCells } from './engine';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
+
+/** How many times a FULL view reads its records again when a payload is replaced while its files are opened. */
+const FULL_VIEW_ATTEMPTS = 3;
 
 /** Fields the server sets; ignored in request bodies, as the real API ignores output-only fields. */
 const OUTPUT_ONLY = ['name', 'createTime', 'updateTime', 'completeTime', 'state', 'validationReport', 'executionReport'] as const;
@@ -210,34 +216,85 @@ export class ImportJobs implements DataFileJobs {
   }
 
   /**
-   * The wire job with its inline payload's text, read back from where it is kept when it is not in
-   * the record (only a FULL view shows the text, so only a FULL view reads it).
+   * The FULL views of `stored` in the answer `answer` makes of them. A payload whose text is kept
+   * apart shows each file's text as the file itself, opened now (`data` a FileString): the answer
+   * is then streamed, the text read from the file as it is sent (http/streamed-json.ts), never a
+   * string on the request thread. With no such payload, the answer as it is.
    */
-  private withPayloadText(stored: StoredJob): ImportJobWire {
+  private async fullAnswer<T>(stored: readonly StoredJob[], answer: (jobs: ImportJobWire[]) => T): Promise<T | StreamedProtoJson> {
+    if (!stored.some((s) => s.inlinePayloadFiles && s.job.inlinePayload)) return answer(stored.map((s) => jobInView(s.job, 'IMPORT_JOB_VIEW_FULL')));
+    const files: FileString[] = [];
+    try {
+      const jobs: ImportJobWire[] = [];
+      // One file after the other: a list's answer holds no more descriptors at once than it keeps.
+      for (const s of stored) jobs.push(await this.withPayloadFiles(s, files));
+      return StreamedProtoJson.of(answer(jobs), files);
+    } catch (err) {
+      for (const file of files) await file.close();
+      throw err;
+    }
+  }
+
+  /** A job's FULL view with its payload's files, opened (each also put in `files`), in place of their text. */
+  private async withPayloadFiles(stored: StoredJob, files: FileString[]): Promise<ImportJobWire> {
     const { job, inlinePayloadFiles: ref } = stored;
-    if (!job.inlinePayload || !ref) return job;
-    const payload = job.inlinePayload.payload.map((f, i) => ({ name: f.name, data: this.deps.inlineFiles.read(job.name, ref, i) }));
-    return { ...job, inlinePayload: { format: job.inlinePayload.format, payload } };
+    if (!job.inlinePayload || !ref) return jobInView(job, 'IMPORT_JOB_VIEW_FULL');
+    const payload: PayloadFileWire[] = [];
+    for (const [i, file] of job.inlinePayload.payload.entries()) {
+      const text = await this.deps.inlineFiles.open(job.name, ref, i);
+      files.push(text);
+      // The wire shape, with a file where the text goes (a FileString is written as the string it holds).
+      payload.push({ name: file.name, data: text as unknown as string });
+    }
+    return jobInView({ ...job, inlinePayload: { format: job.inlinePayload.format, payload } }, 'IMPORT_JOB_VIEW_FULL');
   }
 
-  private inView(stored: StoredJob, view: ImportJobView): ImportJobWire {
-    return jobInView(view === 'IMPORT_JOB_VIEW_FULL' ? this.withPayloadText(stored) : stored.job, view);
+  /**
+   * The answer `answer` makes of the records `read` reads, in `view`. A FULL view opens the inline
+   * payloads' files after the read, while other requests go on: a patch or delete may replace or
+   * remove a payload meanwhile. Its files are then gone (ENOENT), and the records are read again
+   * (a deleted job: NOT_FOUND for a get, left out of a list), a few times at most (ABORTED after).
+   */
+  private async answerInView<T>(view: ImportJobView, read: () => StoredJob[], answer: (jobs: ImportJobWire[]) => T): Promise<T | StreamedProtoJson> {
+    if (view !== 'IMPORT_JOB_VIEW_FULL') return answer(read().map((s) => jobInView(s.job, view)));
+    for (let attempt = 1; ; attempt++) {
+      const stored = read();
+      try {
+        return await this.fullAnswer(stored, answer);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        const replaced = stored.find((s) => s.inlinePayloadFiles && this.find(s.job.name)?.inlinePayloadFiles?.generation !== s.inlinePayloadFiles.generation);
+        if (!replaced) throw internal(`The inline payload text of an import job is missing from the emulator's data dir: ${(err as Error).message}`);
+        if (attempt === FULL_VIEW_ATTEMPTS) {
+          throw aborted(`The inline payload of import job ${replaced.job.name} was replaced or deleted while it was read (${attempt} times); read it again.`);
+        }
+      }
+    }
   }
 
-  get(name: string, view: ImportJobView): ImportJobWire {
-    return this.inView(this.mustFind(name), view);
-  }
-
-  list(parent: string, request: ListRequest, view: ImportJobView): { importJobs: ImportJobWire[]; nextPageToken?: string } {
-    const stored = this.store.list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parent}/importJobs/` }).map((e) => e.value);
-    const byJob = new Map(stored.map((s) => [s.job, s]));
-    const page = listPage(
-      stored.map((s) => s.job),
-      request,
-      JOB_LIST_FIELDS,
-      `importJobs:${parent}`,
+  get(name: string, view: ImportJobView): Promise<ImportJobWire | StreamedProtoJson> {
+    return this.answerInView(
+      view,
+      () => [this.mustFind(name)],
+      (jobs) => jobs[0],
     );
-    return { importJobs: page.items.map((j) => this.inView(byJob.get(j)!, view)), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  list(parent: string, request: ListRequest, view: ImportJobView): Promise<{ importJobs: ImportJobWire[]; nextPageToken?: string } | StreamedProtoJson> {
+    let nextPageToken: string | undefined;
+    const read = (): StoredJob[] => {
+      const stored = this.store.list<StoredJob>(COLLECTIONS.importJobs, { prefix: `${parent}/importJobs/` }).map((e) => e.value);
+      const byJob = new Map(stored.map((s) => [s.job, s]));
+      const page = listPage(
+        stored.map((s) => s.job),
+        request,
+        JOB_LIST_FIELDS,
+        `importJobs:${parent}`,
+      );
+      nextPageToken = page.nextPageToken;
+      return page.items.map((j) => byJob.get(j)!);
+    };
+    return this.answerInView(view, read, (importJobs) => ({ importJobs, ...(nextPageToken ? { nextPageToken } : {}) }));
   }
 
   private readStored(name: string): StoredJob {

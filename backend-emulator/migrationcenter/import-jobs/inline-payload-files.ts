@@ -22,6 +22,7 @@ import type { StoredInlineFile } from '../../payloads';
 import { decodedBase64Size } from '../../payloads';
 import { LargeBytesText } from '../../http/large-bytes';
 import { FilesFolder } from '../../temp-folders';
+import { FileString } from '../../http/file-string';
 import type { InlinePayloadRef } from '../types';
 
 /**
@@ -58,9 +59,19 @@ export class InlinePayloadFiles {
     return names.map((name, i) => ({ name, path: path.join(folder, String(i)), size: ref.sizes[i] ?? 0 }));
   }
 
-  /** The base64 text of payload file `index` (a FULL view of the job shows it). */
-  read(jobName: string, ref: InlinePayloadRef, index: number): string {
-    return fs.readFileSync(path.join(this.folder(jobName, ref.generation), String(index)), 'latin1');
+  /**
+   * The base64 text of payload file `index`, opened to be spliced into an answer as it is sent (a
+   * FULL view of the job: http/streamed-json.ts). The text is the `data` string as the request
+   * sent it, which was let through only as base64 (schemas/base64.ts: the schema's keyword, and the
+   * body worker for a large text): no character of it needs escaping in JSON. Rejects with ENOENT
+   * when the payload's files are gone (replaced or deleted meanwhile).
+   */
+  open(jobName: string, ref: InlinePayloadRef, index: number): Promise<FileString> {
+    return FileString.open(this.textPath(jobName, ref, index));
+  }
+
+  private textPath(jobName: string, ref: InlinePayloadRef, index: number): string {
+    return path.join(this.folder(jobName, ref.generation), String(index));
   }
 
   /**
