@@ -33,7 +33,8 @@ export class FileString {
     try {
       const { size } = await handle.stat();
       if (size > READ_WHOLE_BYTES) return new FileString(size, handle);
-      const bytes = await readExactly(handle, 0, size);
+      const bytes = Buffer.allocUnsafe(size);
+      await readExactly(handle, bytes, 0);
       await handle.close();
       return new FileString(size, bytes);
     } catch (err) {
@@ -47,10 +48,15 @@ export class FileString {
     return Buffer.isBuffer(this.source) ? this.source : undefined;
   }
 
-  /** `length` bytes of the text from byte `at`; rejects if the file holds fewer than when it was opened. */
-  read(at: number, length: number): Promise<Buffer> {
-    if (Buffer.isBuffer(this.source)) return Promise.resolve(this.source.subarray(at, at + length));
-    return readExactly(this.source, at, length);
+  /**
+   * `length` bytes of the text from byte `at`, read into the start of `into` (answered: that part
+   * of it); rejects if the file holds fewer than when it was opened.
+   */
+  async readInto(into: Buffer, at: number, length: number): Promise<Buffer> {
+    const bytes = into.subarray(0, length);
+    if (Buffer.isBuffer(this.source)) this.source.copy(bytes, 0, at, at + length);
+    else await readExactly(this.source, bytes, at);
+    return bytes;
   }
 
   /** Closes the file (once it is read, or if the answer is not sent); again is harmless. */
@@ -60,12 +66,11 @@ export class FileString {
   }
 }
 
-async function readExactly(handle: fsp.FileHandle, at: number, length: number): Promise<Buffer> {
-  const bytes = Buffer.allocUnsafe(length);
-  for (let done = 0; done < length;) {
-    const { bytesRead } = await handle.read(bytes, done, length - done, at + done);
-    if (bytesRead === 0) throw new Error(`the file ended at byte ${at + done}, before the ${at + length} it held when opened`);
+/** Fills `bytes` from the file's byte `at`. */
+async function readExactly(handle: fsp.FileHandle, bytes: Buffer, at: number): Promise<void> {
+  for (let done = 0; done < bytes.length;) {
+    const { bytesRead } = await handle.read(bytes, done, bytes.length - done, at + done);
+    if (bytesRead === 0) throw new Error(`the file ended at byte ${at + done}, before the ${at + bytes.length} it held when opened`);
     done += bytesRead;
   }
-  return bytes;
 }

@@ -85,14 +85,15 @@ function answerText(payload: unknown): string | Buffer {
 }
 
 /**
- * The serializer of an answer that may be streamed: a StreamedProtoJson as a stream of its bytes
- * (fastify pipes a stream the serializer answers), with their length (known: no chunked encoding);
- * anything else (an error answered instead) as `answerText`.
+ * The serializer of an answer that may be streamed: a StreamedProtoJson as a stream that writes
+ * its bytes to the response once fastify pipes it (fastify pipes a stream the serializer answers),
+ * with their length (known: no chunked encoding); anything else (an error answered instead) as
+ * `answerText`.
  */
 function streamedAnswerBody(reply: FastifyReply): (payload: unknown) => string | Buffer | Readable {
   return (payload) => {
     if (!(payload instanceof StreamedProtoJson)) return answerText(payload);
-    const { length, stream } = payload.body();
+    const { length, stream } = payload.body(reply.raw);
     reply.header('content-length', String(length));
     return stream;
   };

@@ -10,7 +10,7 @@
  * The front end sends it (front-end.ts: the serializer answers the stream, with its Content-Length)
  * and closes its files once the response is over, whether it was sent, failed or never started.
  */
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { FileString } from './file-string';
 import { toProtoJson } from './protojson';
 
@@ -46,12 +46,16 @@ export class StreamedProtoJson {
     for (const file of this.files) file.close().catch(() => undefined);
   };
 
-  /** The answer's bytes: their count, and a stream of them (which closes the files once it ends or is destroyed). */
-  body(): { length: number; stream: Readable } {
+  /**
+   * The answer's bytes: their count, and a stream that writes them to `destination` (the response)
+   * once it is read (piped), ends when they are written, and closes the files then or when it is
+   * destroyed.
+   */
+  body(destination: Writable): { length: number; stream: Readable } {
     const pieces = jsonPieces(this.value);
     let length = 0;
     for (const piece of pieces) length += Buffer.isBuffer(piece) ? piece.length : piece.size;
-    return { length, stream: new PiecesStream(pieces, this.release) };
+    return { length, stream: new PiecesStream(pieces, this.release, destination) };
   }
 }
 
@@ -118,44 +122,75 @@ function markHolders(value: unknown, holders: Set<object>): boolean {
   return holds;
 }
 
-/** The pieces as one stream of bytes: text as it is, a file string's bytes a chunk at a time. */
+/**
+ * The pieces written to the response by the stream itself, a write at a time; the stream handed
+ * to the framework carries no data: it ends once the last write is done (the framework then ends
+ * the response), fails if a read or a write fails, and stops when it is destroyed (the client went
+ * away). Text goes as it is. A file's text is read a chunk at a time into one of two buffers
+ * while the other one's write is under way, and a buffer is read into again only once its write's
+ * callback said the socket has taken its bytes: fresh buffers for a 15.6 MB answer were 15.6 MB of
+ * memory outside V8's heap that V8 counts toward its next full collection, one mark-compact per
+ * answer on the request thread (about 50 against 15 ms of CPU a get, measured in process).
+ */
 class PiecesStream extends Readable {
-  private index = 0;
-  /** Bytes of the current file string already pushed. */
-  private at = 0;
+  private started = false;
 
   constructor(
     private readonly pieces: Piece[],
     private readonly release: () => void,
+    private readonly destination: Writable,
   ) {
     super();
   }
 
   override _read(): void {
-    const piece = this.pieces[this.index];
-    if (piece === undefined) {
-      this.release();
-      this.push(null);
-    } else if (Buffer.isBuffer(piece)) {
-      this.index++;
-      this.push(piece);
-    } else if (piece.bytes !== undefined) {
-      this.index++;
-      this.push(piece.bytes);
-    } else {
-      const length = Math.min(CHUNK_BYTES, piece.size - this.at);
-      piece.read(this.at, length).then(
-        (chunk) => {
-          this.at += length;
-          if (this.at === piece.size) {
-            this.index++;
-            this.at = 0;
-          }
-          this.push(chunk);
-        },
-        (err: Error) => this.destroy(err),
-      );
+    if (this.started) return;
+    this.started = true;
+    this.writeAll().then(
+      () => {
+        this.release();
+        this.push(null);
+      },
+      (err: Error) => this.destroy(err),
+    );
+  }
+
+  private async writeAll(): Promise<void> {
+    let buffers: Buffer[] | undefined;
+    let turn = 0;
+    // The write under way: one at a time, each awaited before the next (its buffer then free again).
+    let writing: Promise<Error | undefined> = Promise.resolve(undefined);
+    const next = async (bytes: Buffer) => {
+      const failed = await writing;
+      if (failed) throw failed;
+      writing = this.write(bytes);
+    };
+    for (const piece of this.pieces) {
+      if (Buffer.isBuffer(piece) || piece.bytes !== undefined) {
+        await next(Buffer.isBuffer(piece) ? piece : piece.bytes!);
+        continue;
+      }
+      buffers ??= [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)];
+      for (let at = 0; at < piece.size; at += CHUNK_BYTES) {
+        if (this.destroyed) return;
+        // Read into the buffer no write holds, while the other one's write may still be under way.
+        await next(await piece.readInto(buffers[turn++ % 2], at, Math.min(CHUNK_BYTES, piece.size - at)));
+      }
     }
+    const failed = await writing;
+    if (failed) throw failed;
+  }
+
+  /**
+   * Writes `bytes` to the response; resolves once they are handed to the socket (the buffer may
+   * then be written into again), with the write's error if it failed (never rejects: a write may
+   * fail while nothing awaits it yet, during the next read).
+   */
+  private write(bytes: Buffer): Promise<Error | undefined> {
+    return new Promise((resolve) => {
+      if (this.destroyed) return resolve(undefined);
+      this.destination.write(bytes, (err) => resolve(err ?? undefined));
+    });
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {

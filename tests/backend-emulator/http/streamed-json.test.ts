@@ -5,6 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { Writable } from 'stream';
+import { pipeline } from 'stream/promises';
 import { FileString } from '../../../backend-emulator/http/file-string';
 import { StreamedProtoJson, jsonPieces } from '../../../backend-emulator/http/streamed-json';
 import { tempDir } from '../../support/migrationcenter';
@@ -45,15 +47,31 @@ function base64Of(bytes: number, seed = 1): string {
 /** The bytes of the pieces, each file's read whole. */
 async function piecesText(pieces: Array<Buffer | FileString>): Promise<string> {
   const parts: Buffer[] = [];
-  for (const piece of pieces) parts.push(Buffer.isBuffer(piece) ? piece : await piece.read(0, piece.size));
+  for (const piece of pieces) parts.push(Buffer.isBuffer(piece) ? piece : await piece.readInto(Buffer.alloc(piece.size), 0, piece.size));
   return Buffer.concat(parts).toString('utf8');
 }
 
+/**
+ * A response that holds each chunk written to it until a later turn and copies it only then,
+ * before calling back (as a socket may hold a chunk until the kernel took it): a buffer written
+ * into again before its write's callback would show here.
+ */
+class SlowResponse extends Writable {
+  readonly chunks: Buffer[] = [];
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error) => void): void {
+    setImmediate(() => {
+      this.chunks.push(Buffer.from(chunk));
+      done();
+    });
+  }
+}
+
+/** The answer's bytes as written to a response by its stream (read as fastify reads it: piped to a sink). */
 async function streamed(answer: StreamedProtoJson): Promise<{ length: number; text: string; chunks: number }> {
-  const { length, stream } = answer.body();
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return { length, text: Buffer.concat(chunks).toString('utf8'), chunks: chunks.length };
+  const response = new SlowResponse();
+  const { length, stream } = answer.body(response);
+  await pipeline(stream, new Writable({ write: (_chunk, _encoding, done) => done(new Error('the stream carries no data of its own')) }));
+  return { length, text: Buffer.concat(response.chunks).toString('utf8'), chunks: response.chunks.length };
 }
 
 describe('jsonPieces', () => {
@@ -101,8 +119,9 @@ describe('jsonPieces', () => {
 });
 
 describe('StreamedProtoJson', () => {
-  it('streams the bytes of its text, the length it says, a large file a chunk at a time', async () => {
-    // 1.4 MB of text: six chunks of 256 KiB, read from the open file (not read whole: over 64 KiB).
+  it('writes the bytes of its text, the length it says, a large file a chunk at a time', async () => {
+    // 1.4 MB of text: six chunks of 256 KiB read from the open file (over 64 KiB: not read whole)
+    // into two buffers in turn, each written into again only once the response called back.
     const big = base64Of(1_000_000);
     const small = base64Of(30);
     const answer = StreamedProtoJson.of(
@@ -147,7 +166,7 @@ describe('StreamedProtoJson', () => {
     await closedUnder(dir);
 
     const second = await fileOf(base64Of(500_000, 5));
-    const { stream } = StreamedProtoJson.of({ data: second }, [second]).body();
+    const { stream } = StreamedProtoJson.of({ data: second }, [second]).body(new SlowResponse());
     stream.destroy();
     await closedUnder(dir);
   });
