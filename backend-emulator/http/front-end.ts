@@ -105,8 +105,8 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
   app.addHook('preSerialization', (request, reply, payload, done) => {
     // After a large body, the request thread collects its garbage once this answer is out (large-bodies.ts).
     answering(request, reply);
-    // An answer written as text is sent as it is (another version's edge may still make it a value again).
-    // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
+    // An answer holding text kept in files is streamed (fastify pipes a stream a serializer returns,
+    // as one a route returns: its types only say string).
     if (payload instanceof StreamedProtoJson) {
       reply.serializer(streamedAnswerBody(reply) as (payload: unknown) => string);
       // Its files close once the response is over: sent, failed, or never started (an error instead).
@@ -115,6 +115,8 @@ export function installGoogleFrontEnd(app: FastifyInstance): void {
       done(null, payload);
       return;
     }
+    // An answer written as text is sent as it is (another version's edge may still make it a value again).
+    // (fastify sends the bytes a serializer returns as it sends a string: its types only say string.)
     if (payload instanceof ProtoJsonText) {
       reply.serializer(answerText as (payload: unknown) => string);
       // Its bytes may be a buffer lent for this answer (answer-bytes.ts): back once the last byte is sent.
