@@ -174,7 +174,7 @@ class PiecesStream extends Readable {
       }
       buffers ??= [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)];
       for (let at = 0; at < piece.size; at += CHUNK_BYTES) {
-        if (this.destroyed) return;
+        if (this.stopped()) return;
         // Read into the buffer no write holds, while the other one's write may still be under way.
         await next(await piece.readInto(buffers[turn++ % 2], at, Math.min(CHUNK_BYTES, piece.size - at)));
       }
@@ -190,9 +190,17 @@ class PiecesStream extends Readable {
    */
   private write(bytes: Buffer): Promise<Error | undefined> {
     return new Promise((resolve) => {
-      if (this.destroyed) return resolve(undefined);
+      if (this.stopped()) return resolve(undefined);
       this.destination.write(bytes, (err) => resolve(err ?? undefined));
     });
+  }
+
+  /**
+   * Nothing more to write: the stream was destroyed (the client went away), or the response has
+   * ended without its body (a HEAD request: fastify ends it and only drains the stream).
+   */
+  private stopped(): boolean {
+    return this.destroyed || this.destination.writableEnded;
   }
 
   override _destroy(err: Error | null, done: (err?: Error | null) => void): void {

@@ -14,6 +14,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
+import { FileString } from '../../../backend-emulator/http/file-string';
 import { InlinePayloadFiles } from '../../../backend-emulator/migrationcenter/import-jobs/inline-payload-files';
 import {
   BASE,
@@ -203,6 +204,29 @@ describe('through a socket', () => {
         expect(res.headers['transfer-encoding']).toBeUndefined();
       }
       await closedUnder(payloadsRoot());
+    },
+    60_000,
+  );
+
+  procFdTest(
+    'HEAD: the length of the GET, no body, the file neither read nor left open',
+    async () => {
+      const expected = fullText(await basicText(app!, 'large'), LARGE);
+      const reads = jest.spyOn(FileString.prototype, 'readInto');
+      const head = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(`${url}${BASE}/importJobs/large`, { method: 'HEAD' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+      await closedUnder(payloadsRoot());
+      // The response ended without a body: the payload's file is never read for it.
+      expect(reads).not.toHaveBeenCalled();
+      expectText((await get(`${BASE}/importJobs/large`)).body.toString('utf8'), expected);
     },
     60_000,
   );
