@@ -101,10 +101,6 @@ export function parseTimestampByPattern(text: string): number {
   return NaN;
 }
 
-function pad2(n: number): string {
-  return n < 10 ? `0${n}` : `${n}`;
-}
-
 /**
  * Epoch milliseconds -> `2024-01-31T13:30:00Z` (milliseconds written only when not zero). The same
  * instant as `Date.prototype.toISOString`, ~30x cheaper, which matters at a million rows.
@@ -129,6 +125,26 @@ export function isoString(ms: number): string {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  const frac = milli === 0 ? '' : `.${String(milli).padStart(3, '0')}`;
-  return `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}T${pad2(h)}:${pad2(mi)}:${pad2(s)}${frac}Z`;
+  // Built from its character codes: one sequential string, and cheaper. A template of this length
+  // makes a rope (a cons string), and V8's JSON.stringify leaves its fast path for the whole of an
+  // object as soon as it meets one (or a slice): an asset's body is written to JSON on every run.
+  const c1 = 48 + Math.floor(y / 1000);
+  const c2 = 48 + (Math.floor(y / 100) % 10);
+  const c3 = 48 + (Math.floor(y / 10) % 10);
+  const c4 = 48 + (y % 10);
+  const mo1 = 48 + Math.floor(m / 10);
+  const mo2 = 48 + (m % 10);
+  const d1 = 48 + Math.floor(d / 10);
+  const d2 = 48 + (d % 10);
+  const h1 = 48 + Math.floor(h / 10);
+  const h2 = 48 + (h % 10);
+  const mi1 = 48 + Math.floor(mi / 10);
+  const mi2 = 48 + (mi % 10);
+  const s1 = 48 + Math.floor(s / 10);
+  const s2 = 48 + (s % 10);
+  if (milli === 0) return String.fromCharCode(c1, c2, c3, c4, 45, mo1, mo2, 45, d1, d2, 84, h1, h2, 58, mi1, mi2, 58, s1, s2, 90);
+  const f1 = 48 + Math.floor(milli / 100);
+  const f2 = 48 + (Math.floor(milli / 10) % 10);
+  const f3 = 48 + (milli % 10);
+  return String.fromCharCode(c1, c2, c3, c4, 45, mo1, mo2, 45, d1, d2, 84, h1, h2, 58, mi1, mi2, 58, s1, s2, 46, f1, f2, f3, 90);
 }

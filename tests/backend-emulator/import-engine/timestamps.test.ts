@@ -5,7 +5,7 @@
  * common ISO forms held to the general path's answers (a property test: its seed is printed).
  */
 import fc from 'fast-check';
-import { parseTimestamp, parseTimestampByPattern } from '../../../backend-emulator/import-engine/timestamps';
+import { isoString, parseTimestamp, parseTimestampByPattern } from '../../../backend-emulator/import-engine/timestamps';
 import { propertyRuns } from '../../support/property-runs';
 
 const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) => Date.UTC(y, mo - 1, d, h, mi, s, ms);
@@ -85,4 +85,22 @@ describe('the regex-free path for common ISO forms', () => {
       }
     }
   }, 120_000);
+});
+
+describe('isoString', () => {
+  /** Date's own text, its milliseconds left out when they are zero (isoString's form). */
+  const expected = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+  test('writes what Date.prototype.toISOString writes, without zero milliseconds, over years 1 to 9999', () => {
+    const first = new Date(0).setUTCFullYear(1, 0, 1);
+    const last = new Date(0).setUTCFullYear(9999, 11, 31) + 86_399_999;
+    fc.assert(
+      fc.property(fc.integer({ min: first, max: last }), fc.boolean(), (ms, whole) => {
+        const at = whole ? ms - (((ms % 1000) + 1000) % 1000) : ms;
+        expect(isoString(at)).toBe(expected(at));
+      }),
+      { numRuns: propertyRuns(20_000) },
+    );
+    for (const at of [first, last, 0, -1, 1, 951_782_400_000, 86_399_999]) expect(isoString(at)).toBe(expected(at));
+  });
 });
