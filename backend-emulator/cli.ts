@@ -186,7 +186,7 @@ if (require.main === module) {
     process.stderr.write(`${refused}\n`);
     process.exitCode = 1;
   } else {
-    // Two malloc arenas for the emulator: this process starts again once with them (malloc-arenas.ts).
+    // The emulator's malloc settings (two arenas, fixed thresholds): this process starts again once with them (malloc-arenas.ts).
     reexecWithFewerArenas();
     void main(process.argv.slice(2));
   }

@@ -1,23 +1,42 @@
 /**
- * At most two glibc malloc arenas for the emulator's process (MALLOC_ARENA_MAX=2), set by the
- * serving entry points re-executing themselves once, in the same process, before anything runs.
+ * The emulator's glibc malloc settings, set by the serving entry points re-executing themselves
+ * once, in the same process, before anything runs: at most two arenas (MALLOC_ARENA_MAX=2), and
+ * fixed thresholds for returning memory (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_).
  *
  * glibc gives each thread that allocates while another holds an arena an arena of its own, up to
  * eight per core, each reserving 64 MB and keeping what its thread freed for that thread's next
  * allocations. The emulator's threads (the request thread, the import worker, the run's writer,
  * libuv's pool) each kept megabytes that way; with two arenas the lean assets bench peaked some
- * 20 to 25 MB lower, at no CPU cost seen (docs/benchmarks.md, issue 27; unlike a fixed mmap
- * threshold, which cost a fifth more CPU for a run). glibc reads the variable once, when the
- * process starts: a running process cannot change it, hence the re-exec. `process.execve` replaces
- * the process's image and keeps its pid, so there is no parent waiting on a child (and no second
- * resident process); it exists from Node 22.15 and 23.11, and where it does not the emulator runs
- * on as it is. A variable the user set (any value) is left as it is, and is what stops a second
- * re-exec.
+ * 20 to 25 MB lower, at no CPU cost seen.
+ *
+ * glibc's thresholds are dynamic by default: once a block it had mapped for itself (one of 128 KiB
+ * or more) is freed, blocks up to that size come from the arenas from then on, and an arena keeps
+ * up to twice that much free memory before giving any back. One inline payload's 15.6 MB buffer
+ * freed, and the arenas kept some 30 MB each that nothing used: 38 MB resident in the second
+ * arena (the import threads') after a 600,000-row run, the request thread's grown to 45 MB after
+ * an inline create. Fixed at 1 MiB (larger blocks are mapped, and unmapped when freed) and 4 MiB
+ * (free memory an arena keeps at its top), the lean bench's peak fell by 30 to 40 MB, with no CPU
+ * cost seen and about 5% more page faults in a run; a 128 KiB threshold had cost a fifth more CPU
+ * (the batches' buffers mapped and unmapped each time), 256 KiB half again the page faults
+ * (docs/benchmarks.md, issue 27).
+ *
+ * glibc reads the variables once, when the process starts: a running process cannot change them,
+ * hence the re-exec. `process.execve` replaces the process's image and keeps its pid, so there is
+ * no parent waiting on a child (and no second resident process); it exists from Node 22.15 and
+ * 23.11, and where it does not the emulator runs on as it is. Any of the variables set by the user
+ * (any value) leaves malloc as the user chose it: no re-exec, which is also what stops a second one.
  */
 import * as fs from 'fs';
 
 /** The arenas the emulator asks glibc for. */
 export const MALLOC_ARENA_MAX = '2';
+
+/** The emulator's malloc settings, by environment variable (see the module comment). */
+export const MALLOC_SETTINGS: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX,
+  MALLOC_MMAP_THRESHOLD_: String(1 << 20),
+  MALLOC_TRIM_THRESHOLD_: String(4 << 20),
+};
 
 /** How to start this process's entry point again: `process.execve`'s arguments. */
 export interface Reexec {
@@ -39,14 +58,14 @@ export interface ProcessFacts {
   glibc: boolean;
 }
 
-/** The re-exec that gives `facts`'s process two malloc arenas, or undefined when none is due. */
+/** The re-exec that gives `facts`'s process the emulator's malloc settings, or undefined when none is due. */
 export function fewerArenasReexec(facts: ProcessFacts): Reexec | undefined {
   if (facts.platform !== 'linux' || !facts.canExecve || !facts.glibc) return undefined;
-  if (facts.env.MALLOC_ARENA_MAX !== undefined) return undefined;
+  if (Object.keys(MALLOC_SETTINGS).some((name) => facts.env[name] !== undefined)) return undefined;
   return {
     file: facts.execPath,
     args: [facts.execPath, ...facts.execArgv, ...facts.argv.slice(1)],
-    env: { ...facts.env, MALLOC_ARENA_MAX },
+    env: { ...facts.env, ...MALLOC_SETTINGS },
   };
 }
 
@@ -60,7 +79,7 @@ function runsOnGlibc(): boolean {
 }
 
 /**
- * Re-executes the running entry point with two malloc arenas when that is due (see above); returns
+ * Re-executes the running entry point with the emulator's malloc settings when that is due (see above); returns
  * only when it is not, or when the re-exec failed (the process then runs on unchanged). Call it
  * first thing, before any thread or file is opened.
  */

@@ -73,7 +73,7 @@ if (require.main === module) {
     process.stderr.write(`google-native-local: ${refused}\n`);
     process.exitCode = 1;
   } else {
-    // The emulator gets two malloc arenas: this process starts again once with them (malloc-arenas.ts).
+    // The emulator gets its malloc settings (two arenas, fixed thresholds): this process starts again once with them (malloc-arenas.ts).
     if (process.argv[2] === 'serve') reexecWithFewerArenas();
     main(process.argv.slice(2)).then(
       (code) => {
