@@ -43,24 +43,24 @@ export async function probe(url: string | (() => string | undefined), stop: () =
   return times;
 }
 
-/** VmRSS of a process in bytes, or 0 when /proc cannot tell (the process ended, not Linux). */
-export function processRssBytes(pid: number): number {
+/** A `kB` field of a process's /proc status in bytes, or 0 when /proc cannot tell (the process ended, not Linux). */
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
   }
 }
 
+/** VmRSS of a process in bytes, or 0 when /proc cannot tell. */
+export function processRssBytes(pid: number): number {
+  return statusBytes(pid, 'VmRSS');
+}
+
 /** VmHWM (the peak of VmRSS) of a process in bytes, or 0 when /proc cannot tell. */
 export function peakRssBytes(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return statusBytes(pid, 'VmHWM');
 }
 
 /**
