@@ -338,6 +338,9 @@ export function fromProtoJsonBody(body: unknown, urlPath: string, text?: string)
   // Nothing to rename and no enum to read (a batch of 1,000 assets, a policy): the body as parsed,
   // without a copy of every object in it. Its text, when given, may tell so without a walk.
   if (!hasEnums(message) && ((text !== undefined && !mayHoldProtoName(text)) || !holdsProtoName(body, 0))) return body;
+  // A message with enums (setIamPolicy's logType) whose text names none of them and holds no
+  // proto name: the walk would only copy the body. Every setIamPolicy without audit configs.
+  if (message !== undefined && text !== undefined && !mayHoldProtoName(text) && !mayHoldEnumField(text, message)) return body;
   const walk = (value: unknown, path: string, fieldPath: string, depth: number): unknown => {
     // No request message of these APIs nests this deep: what lies below is left as sent, for the
     // route's validation to refuse by name (and a hostile 1,000,000-deep body costs no recursion).
@@ -373,6 +376,22 @@ export function fromProtoJsonBody(body: unknown, urlPath: string, text?: string)
  */
 function mayHoldProtoName(text: string): boolean {
   return text.includes('_') || text.includes('\\u005');
+}
+
+/**
+ * Whether JSON text may hold one of the message's enum fields: its last name (`logType`) written
+ * as itself, or any escape (`\u006cogType` spells it too). Its proto spelling holds `_`, which
+ * `mayHoldProtoName` looks for.
+ */
+function mayHoldEnumField(text: string, message: RequestMessage): boolean {
+  if (text.includes('\\u')) return true;
+  for (const path of Object.keys(message.enums)) if (text.includes(`"${enumFieldName(path)}"`)) return true;
+  return false;
+}
+
+/** The last field name of an enum's path: `policy.auditConfigs[].auditLogConfigs[].logType` -> `logType`. */
+function enumFieldName(path: string): string {
+  return path.slice(path.lastIndexOf('.') + 1);
 }
 
 function hasEnums(message: RequestMessage | undefined): boolean {

@@ -50,8 +50,8 @@ export class EndpointPolicyIam {
   }
 
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {
-    this.target(name);
-    return this.iamPolicies.set(name, body, { principal: principal?.member, roleRule: endpointPolicyRoleRule });
+    // The existence check first, as before the request's validation, but inside the write's transaction.
+    return this.iamPolicies.set(name, body, { principal: principal?.member, roleRule: endpointPolicyRoleRule, check: () => this.target(name) });
   }
 
   testIamPermissions(name: string, body: Record<string, unknown>, principal: Principal | undefined): { permissions?: string[] } {

@@ -311,6 +311,10 @@ function historyKey(resource: string, revision: number): string {
   return `${resource}#${String(revision).padStart(12, '0')}`;
 }
 
+/**
+ * Writes `next` as `resource`'s policy, with its history entry. Returns the new policy as read at
+ * version 3 (the history entry's own copy).
+ */
 function write(
   store: Store,
   resource: string,
@@ -318,7 +322,7 @@ function write(
   next: Omit<StoredPolicy, 'revision' | 'updateTime' | 'etag'> & { etag?: string },
   kind: HistoryKind,
   principal?: string,
-): StoredPolicy {
+): Policy {
   const stored: StoredPolicy = {
     bindings: next.bindings,
     auditConfigs: next.auditConfigs,
@@ -337,31 +341,40 @@ function write(
   };
   if (principal) entry.principal = principal;
   store.put(IAM_HISTORY, historyKey(resource, stored.revision), entry);
-  return stored;
+  return entry.policy;
 }
 
 export interface SetIamPolicyOptions {
   principal?: string;
   /** The roles the resource's type accepts; absent: any well-formed role. */
   roleRule?: RoleRule;
+  /**
+   * Run first, inside the write's transaction (it throws when the resource may not hold a policy,
+   * e.g. NOT_FOUND): its reads then take no read transaction of their own, which on a data dir
+   * is a lock of the WAL index and its release for each.
+   */
+  check?: () => void;
 }
 
 /**
- * `setIamPolicy`: validates the request (schema, then policy rules), then in one transaction
- * compares the etag (when given) with the current one and writes. Returns the new policy as
- * read at version 3.
+ * `setIamPolicy`: in one transaction, `options.check`, then validates the request (schema, then
+ * policy rules), compares the etag (when given) with the current one and writes. Returns the new
+ * policy as read at version 3. A refused request writes nothing (its transaction is rolled back).
  */
 function setIamPolicy(store: Store, resource: string, body: unknown, options: SetIamPolicyOptions = {}): Policy {
-  const request = (body ?? {}) as { policy?: Policy; updateMask?: unknown };
-  const mask = parseUpdateMask(request.updateMask);
-  const violations = allViolations('SetIamPolicyRequest', body ?? {}, '', mask.has('bindings') ? request.policy : undefined, 'policy', options.roleRule);
-  if (violations.length > 0) refuse(violations);
-  const policy = request.policy as Policy;
   return store.transaction(() => {
+    options.check?.();
+    const request = (body ?? {}) as { policy?: Policy; updateMask?: unknown };
+    const mask = parseUpdateMask(request.updateMask);
+    const violations = allViolations('SetIamPolicyRequest', body ?? {}, '', mask.has('bindings') ? request.policy : undefined, 'policy', options.roleRule);
+    if (violations.length > 0) refuse(violations);
+    const policy = request.policy as Policy;
     const current = readStoredPolicy(store, resource);
     const currentEtag = current?.etag ?? EMPTY_ETAG;
     if (policy.etag !== undefined && policy.etag !== currentEtag) throw aborted(CONCURRENT_POLICY_CHANGES);
-    const stored = write(
+    // The history entry's view of the new policy is the answer: written (serialised) already, and
+    // the same object viewPolicy(stored, 3) would build again.
+    return write(
       store,
       resource,
       current,
@@ -372,7 +385,6 @@ function setIamPolicy(store: Store, resource: string, body: unknown, options: Se
       'set',
       options.principal,
     );
-    return viewPolicy(stored, 3);
   });
 }
 

@@ -103,7 +103,9 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     return new ProtoJsonText(iam.getIamPolicyText(name, queryParam(request, 'options.requestedPolicyVersion')));
   });
 
-  app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, async (request) => {
+  // Not async either: setIamPolicy's write is synchronous (its commit, fsync included, is done
+  // when it returns), and its answer goes in the request's own turn, without a promise.
+  app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, (request) => {
     const { name, verb } = nameOf(request);
     if (verb === 'setIamPolicy') return iam.setIamPolicy(name, objectBody(request), request.principal);
     if (verb === 'testIamPermissions') return iam.testIamPermissions(name, objectBody(request), request.principal);

@@ -312,7 +312,9 @@ export class SqliteStore implements Store {
    */
   private writeInTurn<R>(fn: () => R): R {
     const priority = this.priority;
-    if (!priority || this.db.inTransaction) return fn();
+    // transactionDepth first: a write inside this store's own transaction (most of them) asks the
+    // driver nothing; inTransaction, a call into native code, covers the others (asset store's).
+    if (!priority || this.transactionDepth > 0 || this.db.inTransaction) return fn();
     if (this.isSecond) return this.secondWriteInTurn(priority, fn);
     Atomics.add(priority, 0, 1);
     try {

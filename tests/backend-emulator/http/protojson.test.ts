@@ -117,6 +117,21 @@ describe('ProtoJSON input', () => {
     expect(fromProtoJsonQuery({ view: '2' }, '/v1alpha1/projects/p/locations/l/importJobs/j')).toEqual({ view: 'IMPORT_JOB_VIEW_FULL' });
   });
 
+  it('maps an enum number given with the body text, whether the text spells the field plainly or escaped', () => {
+    const url = '/v1/projects/p/locations/global/endpointPolicies/e:setIamPolicy';
+    const plain = { policy: { auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 3 }] }] } };
+    expect(fromProtoJsonBody(plain, url, JSON.stringify(plain))).toEqual({
+      policy: { auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }] },
+    });
+    const escapedText = '{"policy":{"auditConfigs":[{"service":"allServices","auditLogConfigs":[{"\\u006cogType":2}]}]}}';
+    expect(fromProtoJsonBody(JSON.parse(escapedText), url, escapedText)).toEqual({
+      policy: { auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_WRITE' }] }] },
+    });
+    // A text naming no enum field and no proto name: the body as parsed, not a copy.
+    const noEnum = { policy: { version: 3, bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } };
+    expect(fromProtoJsonBody(noEnum, url, JSON.stringify(noEnum))).toBe(noEnum);
+  });
+
   it('renames a proto name however deep it is in a message without enums, and never a map key', () => {
     const path = '/v1alpha1/projects/p/locations/l/assets:batchUpdate';
     expect(fromProtoJsonBody({ requests: [{ asset: { name: 'n', labels: { my_key: 'v' } }, update_mask: 'labels' }] }, path)).toEqual({

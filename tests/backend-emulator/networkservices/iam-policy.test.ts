@@ -462,6 +462,8 @@ describe('resource lifecycle', () => {
     for (const res of [
       await getIam(app, missing, 3),
       await setIam(app, missing, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } }),
+      // The existence check comes before the request's validation: an invalid body is NOT_FOUND too.
+      await setIam(app, missing, { policy: { bindings: [{ role: 'roles/viewer', members: ['nobody'] }] }, updateMask: 'nonsense' }),
     ]) {
       const error = expectGoogleError(res, 404, 'NOT_FOUND');
       expect(error.details).toEqual([
