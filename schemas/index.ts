@@ -5,7 +5,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { ALL_SCHEMAS, type SchemaName } from './registry';
+import { ALL_SCHEMAS, INPUT_SCHEMAS, type SchemaName } from './registry';
 import { addKeywords } from './keywords';
 import { toCheckFailures, type CheckFailure } from './failures';
 import { aliasCollisions, importJobToWire, pathInCallerSpelling } from './aliases';
@@ -55,6 +55,24 @@ function compiled(name: string): ValidateFunction | undefined {
   const fn = ajv.getSchema(id) as ValidateFunction;
   validators.set(name, fn);
   return fn;
+}
+
+/** Whether the named schema's validator is compiled already. */
+export function isCompiled(name: SchemaName): boolean {
+  return validators.has(name);
+}
+
+/**
+ * Compiles every input schema, one a turn of the event loop (setImmediate between two), and
+ * resolves once all are. A process that serves requests calls it once it listens (the CLI): the
+ * first write of each kind then finds its schema compiled, instead of compiling it on the thread
+ * that answers requests while other requests wait (71 ms for the first import job create).
+ */
+export async function warmInputSchemas(): Promise<void> {
+  for (const schema of INPUT_SCHEMAS) {
+    await new Promise((resolve) => setImmediate(resolve));
+    compiled(schema.title);
+  }
 }
 
 /** Validates `value` against the named schema; an empty list means valid. */
