@@ -11,7 +11,7 @@
  * of a text no route moved is removed once the request has been answered.
  */
 import * as fs from 'fs';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 
 /** A declared field's text this long or longer is kept in a file (smaller ones stay strings). */
 export const LARGE_BYTES_MIN_CHARS = 64 * 1024;
@@ -80,21 +80,19 @@ export class LargeBytesText implements Readonly<LargeBytesFacts> {
   }
 }
 
-/** The route config that declares large `bytes` fields: `inlinePayload.payload[].data` (`[]`: each item of a list). */
-export interface LargeBytesRouteConfig {
-  largeBytesFields?: readonly string[];
-}
-
 declare module 'fastify' {
-  // A route's `config` may declare its large bytes fields.
   interface FastifyContextConfig {
+    /** The route's large `bytes` fields: `inlinePayload.payload[].data` (`[]`: each item of a list). */
     largeBytesFields?: readonly string[];
   }
 }
 
+/** The route config that declares large `bytes` fields (fastify's route config, as declared above). */
+export type LargeBytesRouteConfig = Pick<FastifyContextConfig, 'largeBytesFields'>;
+
 /** The large `bytes` fields the request's route declares (none: undefined). */
 export function declaredLargeBytesFields(request: FastifyRequest): readonly string[] | undefined {
-  const fields = (request.routeOptions.config as LargeBytesRouteConfig | undefined)?.largeBytesFields;
+  const fields = request.routeOptions.config?.largeBytesFields;
   return fields && fields.length > 0 ? fields : undefined;
 }
 
@@ -156,7 +154,7 @@ export function keepTexts(request: FastifyRequest, texts: LargeBytesText[]): voi
  */
 export function removeUnmovedTexts(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!(route.config as LargeBytesRouteConfig | undefined)?.largeBytesFields?.length) return;
+    if (!route.config?.largeBytesFields?.length) return;
     route.onSend = [...hookList(route.onSend), (request, _reply, payload, done) => releaseTexts(request, () => done(null, payload))];
     route.onRequestAbort = [...hookList(route.onRequestAbort), (request, done) => releaseTexts(request, done)];
   });
