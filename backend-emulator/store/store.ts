@@ -3,8 +3,10 @@
  *
  * Every call is synchronous and every `transaction` is atomic and isolated: domain code does a
  * whole read-check-write (an etag comparison, a requestId lookup) inside one transaction, and
- * since Node runs it without yielding, no other request can interleave. Implementations must make
- * an acknowledged `put` durable before it returns (the SQLite store commits with WAL + synchronous=FULL).
+ * since Node runs it without yielding, no other request can interleave. A write is durable once
+ * `whenFlushed` says so (the SQLite store: its commit is in the WAL when `put` returns, fsynced
+ * with the commits made beside it by a group commit), and no answer leaves before
+ * (http/flushed-answers.ts).
  */
 import type { AssetStore } from './asset-store';
 
@@ -60,6 +62,14 @@ export interface Store {
    * block the thread until the other's commit, then for its own fsync.
    */
   backgroundWrite<R>(fn: () => R): Promise<R>;
+  /**
+   * Undefined when everything this store has committed is on disk (always, in memory); else a
+   * promise resolved once it is, rejected if it cannot be (a failed fsync: then every later call
+   * too). What an answer waits for before it leaves: a write's answer once the write is durable,
+   * and any answer made after a commit not yet on disk, which it may show. `backgroundWrite`s owe
+   * nothing.
+   */
+  whenFlushed(): Promise<void> | undefined;
   /**
    * The documents' version: a number that changes whenever a document may have changed since it
    * was last asked (a write of this store, committed or rolled back, or a commit of any other
