@@ -58,8 +58,8 @@ export interface Store {
    * A write nobody waits for, which a crash may lose (an Operation's progress): `fn` runs once no
    * other connection's write is under way, without blocking the thread meanwhile (at once when
    * none is: then `fn` has run when this returns; else when that write has committed, before that
-   * connection starts another), and its commit does not wait for the disk. A plain write would
-   * block the thread until the other's commit, then for its own fsync.
+   * connection starts another), and its commit does not wait for the disk, nor does any answer
+   * (`whenFlushed`). A plain write would block the thread until the other's commit.
    */
   backgroundWrite<R>(fn: () => R): Promise<R>;
   /**

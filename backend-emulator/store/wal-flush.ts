@@ -60,7 +60,7 @@ export class WalFlush {
   private next?: Flush;
   private scheduled = false;
   private failure?: Promise<void>;
-  private fd: number;
+  private readonly fd: number;
   private closed = false;
 
   /** `walFile` exists (SQLite made it when the connection first read): it stays while the connection is open. */
@@ -68,8 +68,9 @@ export class WalFlush {
     walFile: string,
     private readonly sync: FileSync = FILE_SYNC,
   ) {
-    // Read-only is enough: fsync flushes the file's pages, whoever wrote them.
-    this.fd = fs.openSync(walFile, 'r');
+    // fsync flushes the file's pages, whoever wrote them; opened for writing (never written here)
+    // because Windows flushes only a file opened so.
+    this.fd = fs.openSync(walFile, 'r+');
     // The WAL file's own name in its folder: SQLite syncs the folder when it creates the file, at
     // its first sync, which a commit of this connection no longer makes.
     syncFolder(walFile);
