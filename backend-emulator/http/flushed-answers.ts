@@ -13,6 +13,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Store } from '../store/store';
 
 export function installFlushedAnswers(app: FastifyInstance, store: Store): void {
+  // In memory nothing is ever owed: no hook, and no cost for any answer.
+  if (!store.flushesLater) return;
   // The answers a failed flush made errors: their error answer goes without waiting again.
   const failed = new WeakSet<FastifyReply>();
   // A callback hook: an async one would cost every answer a promise and a microtask turn.

@@ -428,6 +428,10 @@ export class SqliteStore implements Store {
     return this.walFlush?.whenFlushed();
   }
 
+  get flushesLater(): boolean {
+    return this.walFlush !== undefined;
+  }
+
   clear(): void {
     try {
       this.stmts.clear.run();

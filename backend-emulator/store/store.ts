@@ -71,6 +71,11 @@ export interface Store {
    */
   whenFlushed(): Promise<void> | undefined;
   /**
+   * Whether commits return before they are on disk, for `whenFlushed` to say when they are: a
+   * file-backed store. False in memory, where nothing is ever owed (and no answer need ask).
+   */
+  readonly flushesLater: boolean;
+  /**
    * The documents' version: a number that changes whenever a document may have changed since it
    * was last asked (a write of this store, committed or rolled back, or a commit of any other
    * connection to its database). While it is the same, every document reads as it did, so a

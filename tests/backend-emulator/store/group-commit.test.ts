@@ -204,6 +204,9 @@ describe('the group commit of a store', () => {
     const memory = new SqliteStore({ inMemory: true });
     memory.put('c', 'k', 1);
     expect(memory.whenFlushed()).toBeUndefined();
+    // So an in-memory app does not even ask (http/flushed-answers.ts installs no hook).
+    expect(memory.flushesLater).toBe(false);
+    expect(store.flushesLater).toBe(true);
     memory.close();
   });
 });
