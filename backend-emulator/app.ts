@@ -135,7 +135,14 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   const config = resolveConfig(options);
   const logger = options.logger ?? createLogger({ level: config.logLevel, stream: options.logStream, fd: options.logFd });
   const ownsStore = !options.store || options.closeStore === true;
-  const store: Store = options.store ?? new SqliteStore({ dataDir: config.dataDir, inMemory: config.inMemory });
+  const store: Store =
+    options.store ??
+    new SqliteStore({
+      dataDir: config.dataDir,
+      inMemory: config.inMemory,
+      // Said when it happens, not only in the next answer (every answer is refused from then on).
+      onFlushFailure: (err) => logger.error({ err }, 'the data dir could not be synced to disk: every answer is refused until a restart'),
+    });
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Fastify = require('fastify') as typeof import('fastify');

@@ -73,6 +73,8 @@ export interface SqliteStoreOptions {
   secondConnection?: SharedDatabase;
   /** How the first connection's flushes reach the disk (tests delay, count or fail them); default fs's fsync. */
   fileSync?: FileSync;
+  /** Told at once when a flush fails (the app logs it): from then on every `whenFlushed` fails. */
+  onFlushFailure?: (err: Error) => void;
 }
 
 /**
@@ -229,7 +231,7 @@ export class SqliteStore implements Store {
     if (this.hold !== undefined) {
       try {
         this.db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`);
-        this.walFlush = new WalFlush(`${this.location}-wal`, options.fileSync);
+        this.walFlush = new WalFlush(`${this.location}-wal`, options.fileSync, options.onFlushFailure);
       } catch (err) {
         this.close();
         throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot use the database ${this.location}: ${(err as Error).message}`);

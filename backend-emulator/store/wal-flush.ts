@@ -63,10 +63,15 @@ export class WalFlush {
   private readonly fd: number;
   private closed = false;
 
-  /** `walFile` exists (SQLite made it when the connection first read): it stays while the connection is open. */
+  /**
+   * `walFile` exists (SQLite made it when the connection first read): it stays while the
+   * connection is open. `onFailure` hears of a failed fsync when it happens, once (the answers
+   * that wait for it get it too, but none may be waiting).
+   */
   constructor(
     walFile: string,
     private readonly sync: FileSync = FILE_SYNC,
+    private readonly onFailure?: (err: Error) => void,
   ) {
     // fsync flushes the file's pages, whoever wrote them; opened for writing (never written here)
     // because Windows flushes only a file opened so.
@@ -156,6 +161,7 @@ export class WalFlush {
     running?.reject(failure);
     this.next?.reject(failure);
     this.next = undefined;
+    this.onFailure?.(failure);
   }
 }
 

@@ -80,10 +80,13 @@ describe('the group commit of a data dir', () => {
   let app: FastifyInstance;
   /** The routes' answers made so far (method and URL), before they wait for a flush. */
   let made: string[];
+  /** The failed flushes the store told of. */
+  let failures: Error[];
 
   beforeEach(async () => {
     sync = new HeldSync();
-    store = new SqliteStore({ dataDir: tempDir('gnl-group-commit-'), fileSync: sync });
+    failures = [];
+    store = new SqliteStore({ dataDir: tempDir('gnl-group-commit-'), fileSync: sync, onFlushFailure: (err) => failures.push(err) });
     app = newApp({ store, closeStore: true });
     made = [];
     // A hook of the app itself runs before the flush's onSend: the answer has been made.
@@ -157,12 +160,15 @@ describe('the group commit of a data dir', () => {
     const write = setIam(app, RESOURCE, bindingOf('user:lost@example.com'));
     await until(() => sync.pending === 1, 'the flush started');
     sync.fail();
+    // Told at once, whoever waits.
+    expect(failures.map((f) => f.message)).toEqual([expect.stringMatching(/could not be written to disk \(fsync: EIO/)]);
     const failed = await write;
     expectGoogleError(failed, 500, 'INTERNAL');
     expect(failed.body).toEqual({ error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL' } });
     // Nothing the store holds can be promised durable any more: a read is refused too.
     expectGoogleError(await getIam(app, RESOURCE), 500, 'INTERNAL');
     await expect(store.whenFlushed()).rejects.toThrow(/fsync: EIO/);
+    expect(failures).toHaveLength(1);
   });
 });
 
