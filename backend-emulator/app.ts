@@ -24,6 +24,7 @@ import { installJsonParser } from './http/body';
 import { FilesFolder } from './temp-folders';
 import { setAnswerHeaders } from './http/answer-headers';
 import { googleFrontEndRequest, installGoogleFrontEnd } from './http/front-end';
+import { installFlushedAnswers } from './http/flushed-answers';
 import { installRequestMethodSlots } from './http/request-method';
 import { namedPlugin } from './http/plugin-name';
 import { Seeds } from './admin/seed';
@@ -134,7 +135,14 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
   const config = resolveConfig(options);
   const logger = options.logger ?? createLogger({ level: config.logLevel, stream: options.logStream, fd: options.logFd });
   const ownsStore = !options.store || options.closeStore === true;
-  const store: Store = options.store ?? new SqliteStore({ dataDir: config.dataDir, inMemory: config.inMemory });
+  const store: Store =
+    options.store ??
+    new SqliteStore({
+      dataDir: config.dataDir,
+      inMemory: config.inMemory,
+      // Said when it happens, not only in the next answer (every answer is refused from then on).
+      onFlushFailure: (err) => logger.error({ err }, 'the data dir could not be synced to disk: every answer is refused until a restart'),
+    });
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Fastify = require('fastify') as typeof import('fastify');
@@ -223,6 +231,8 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
 
   // Google's front end on every Google API route's answer: ProtoJSON out.
   installGoogleFrontEnd(app);
+  // Every answer leaves once what it may show is on disk (the store's group commit).
+  installFlushedAnswers(app, store);
 
   // The request's log line: the hook is there only when its level is on (the level is fixed when
   // the app is built: --log-level), so a quiet emulator does no logging work per request.

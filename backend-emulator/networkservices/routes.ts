@@ -103,8 +103,8 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
     return new ProtoJsonText(iam.getIamPolicyText(name, queryParam(request, 'options.requestedPolicyVersion')));
   });
 
-  // Not async either: setIamPolicy's write is synchronous (its commit, fsync included, is done
-  // when it returns), and its answer goes in the request's own turn, without a promise.
+  // Not async either: setIamPolicy's write is synchronous (its commit is done when it returns; its
+  // answer then waits for the commit's flush, as every answer does: http/flushed-answers.ts).
   app.post<{ Params: NameParams }>(`${base}/:endpointPolicy`, (request) => {
     const { name, verb } = nameOf(request);
     if (verb === 'setIamPolicy') return iam.setIamPolicy(name, objectBody(request), request.principal);

@@ -3,9 +3,14 @@
  * directory (durable) or `:memory:`.
  *
  * One table `documents(collection, key, value)` with primary key (collection, key); values are
- * JSON text (a large one in `large_documents`: LARGE_DOCUMENT_CHARS). WAL journal with
- * `synchronous=FULL`, so a write is on disk (fsync of the WAL) before `put` or the outer
- * `transaction` returns: an acknowledged write survives kill -9 and power loss.
+ * JSON text (a large one in `large_documents`: LARGE_DOCUMENT_CHARS). WAL journal. The first
+ * connection of a durable store (the request thread's) commits with `synchronous=NORMAL`: when
+ * `put` or the outer `transaction` returns, the commit is whole in the WAL in the OS's page cache
+ * (it survives kill -9), and the store owes a flush: one fsync of the WAL for all the commits made
+ * meanwhile, off the thread (wal-flush.ts, a group commit). `whenFlushed` says when they are on
+ * disk, and no answer leaves the emulator before (http/flushed-answers.ts): an acknowledged write
+ * survives kill -9 and power loss. Every other connection commits with `synchronous=FULL` (its
+ * commit is an fsync of the WAL, which carries the first connection's commits made before it).
  * One emulator process per data dir is the guard database's business (lock.ts); within the process
  * a second connection may write the same file (the import worker's writer, `secondConnection`),
  * so every transaction starts with BEGIN IMMEDIATE (a deferred one that read first would get
@@ -29,6 +34,7 @@ import { newWriterCells, WriterCell, WriterCellLender } from './writer-cells';
 import type { AssetStore } from './asset-store';
 import { SqliteAssetStore } from './sqlite-assets';
 import { DataDirError, holdDataDir, prepareDataDir, removeLockFile, writeLockFile, type DataDirHold } from './lock';
+import { WalFlush, type FileSync } from './wal-flush';
 
 export const DATABASE_FILE_NAME = 'emulator.sqlite';
 
@@ -65,6 +71,10 @@ export interface SqliteStoreOptions {
    * for the holder's writes. The import worker's writer.
    */
   secondConnection?: SharedDatabase;
+  /** How the first connection's flushes reach the disk (tests delay, count or fail them); default fs's fsync. */
+  fileSync?: FileSync;
+  /** Told at once when a flush fails (the app logs it): from then on every `whenFlushed` fails. */
+  onFlushFailure?: (err: Error) => void;
 }
 
 /**
@@ -139,6 +149,10 @@ export class SqliteStore implements Store {
   private readonly runInTransaction: (fn: () => unknown) => unknown;
   /** The data dir guard this store holds (the first connection of a file-backed store). */
   private readonly hold?: DataDirHold;
+  /** The group commit of the first connection of a file-backed store: what its commits owe the disk. */
+  private readonly walFlush?: WalFlush;
+  /** Whether a `backgroundWrite` runs: its commits owe nothing (a crash may lose them, nobody waits for them). */
+  private inBackground = false;
   private closed = false;
   /** documentsVersion(): bumped by each write of this store, and when SQLite's data_version moves. */
   private version = 0;
@@ -212,6 +226,17 @@ export class SqliteStore implements Store {
     // nested transaction is atomic inside the outer one and commits only with it. IMMEDIATE: see
     // the module comment.
     this.runInTransaction = this.db.transaction((fn: () => unknown) => fn()).immediate;
+    // The tables are made (committed with FULL, at start-up): from here on the first connection's
+    // commits are flushed by the group commit. The WAL file exists once the connection has read.
+    if (this.hold !== undefined) {
+      try {
+        this.db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`);
+        this.walFlush = new WalFlush(`${this.location}-wal`, options.fileSync, options.onFlushFailure);
+      } catch (err) {
+        this.close();
+        throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot use the database ${this.location}: ${(err as Error).message}`);
+      }
+    }
   }
 
   get<T>(collection: string, key: string): T | undefined {
@@ -318,7 +343,10 @@ export class SqliteStore implements Store {
     if (this.isSecond) return this.secondWriteInTurn(priority, fn);
     Atomics.add(priority, 0, 1);
     try {
-      return fn();
+      const result = fn();
+      // Committed (a throw rolled back, or failed the commit): the disk is owed it.
+      if (!this.inBackground) this.walFlush?.committedOne();
+      return result;
     } finally {
       Atomics.sub(priority, 0, 1);
       Atomics.notify(priority, 0);
@@ -377,24 +405,40 @@ export class SqliteStore implements Store {
 
   /**
    * Runs `fn` with commits that do not wait for the disk: `synchronous = NORMAL`, under which a
-   * WAL commit is not fsynced (the next fsynced commit, or checkpoint, carries it). A crash may
-   * lose such a commit, never one made before it.
+   * WAL commit is not fsynced (the next fsynced commit, or checkpoint, carries it), and owe the
+   * group commit nothing: no answer waits for them. A crash may lose such a commit, never one made
+   * before it.
    */
   private withoutDiskWait<R>(fn: () => R): R {
-    const level = this.stmts.synchronous.get() as number;
-    if (level <= SYNCHRONOUS_NORMAL) return fn();
-    this.db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`);
+    const background = this.inBackground;
+    this.inBackground = true;
     try {
-      return fn();
+      const level = this.stmts.synchronous.get() as number;
+      if (level <= SYNCHRONOUS_NORMAL) return fn();
+      this.db.pragma(`synchronous = ${SYNCHRONOUS_NORMAL}`);
+      try {
+        return fn();
+      } finally {
+        this.db.pragma(`synchronous = ${level}`);
+      }
     } finally {
-      this.db.pragma(`synchronous = ${level}`);
+      this.inBackground = background;
     }
+  }
+
+  whenFlushed(): Promise<void> | undefined {
+    return this.walFlush?.whenFlushed();
+  }
+
+  get flushesLater(): boolean {
+    return this.walFlush !== undefined;
   }
 
   clear(): void {
     try {
       this.stmts.clear.run();
       this.assets.clear();
+      this.walFlush?.committedOne();
     } finally {
       this.version++;
     }
@@ -412,6 +456,9 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    // What the last commits owe the disk first: a second connection still open keeps the WAL
+    // from being checkpointed by this close.
+    this.walFlush?.close();
     this.db.close();
     if (this.dataDir) removeLockFile(this.dataDir);
     this.hold?.release();
@@ -430,7 +477,8 @@ const SECOND_CONNECTION_CACHE_KIB = 8_192;
  * The settings of every connection to the store's database (the benchmarks' bare baselines take
  * them from here). Pages of 8 KiB for a new database (an existing one keeps its own): asset rows
  * are ~700 bytes, and 4 KiB pages held five of them with an eighth of each page unused. WAL with
- * `synchronous=FULL`: a commit is an fsync of the WAL.
+ * `synchronous=FULL`: a commit is an fsync of the WAL (the first connection turns to NORMAL once
+ * its tables are made, and its group commit fsyncs: see the module comment).
  */
 export const DATABASE_PRAGMAS: readonly string[] = ['page_size = 8192', 'journal_mode = WAL', 'synchronous = FULL'];
 

@@ -3,8 +3,10 @@
  *
  * Every call is synchronous and every `transaction` is atomic and isolated: domain code does a
  * whole read-check-write (an etag comparison, a requestId lookup) inside one transaction, and
- * since Node runs it without yielding, no other request can interleave. Implementations must make
- * an acknowledged `put` durable before it returns (the SQLite store commits with WAL + synchronous=FULL).
+ * since Node runs it without yielding, no other request can interleave. A write is durable once
+ * `whenFlushed` says so (the SQLite store: its commit is in the WAL when `put` returns, fsynced
+ * with the commits made beside it by a group commit), and no answer leaves before
+ * (http/flushed-answers.ts).
  */
 import type { AssetStore } from './asset-store';
 
@@ -56,10 +58,23 @@ export interface Store {
    * A write nobody waits for, which a crash may lose (an Operation's progress): `fn` runs once no
    * other connection's write is under way, without blocking the thread meanwhile (at once when
    * none is: then `fn` has run when this returns; else when that write has committed, before that
-   * connection starts another), and its commit does not wait for the disk. A plain write would
-   * block the thread until the other's commit, then for its own fsync.
+   * connection starts another), and its commit does not wait for the disk, nor does any answer
+   * (`whenFlushed`). A plain write would block the thread until the other's commit.
    */
   backgroundWrite<R>(fn: () => R): Promise<R>;
+  /**
+   * Undefined when everything this store has committed is on disk (always, in memory); else a
+   * promise resolved once it is, rejected if it cannot be (a failed fsync: then every later call
+   * too). What an answer waits for before it leaves: a write's answer once the write is durable,
+   * and any answer made after a commit not yet on disk, which it may show. `backgroundWrite`s owe
+   * nothing.
+   */
+  whenFlushed(): Promise<void> | undefined;
+  /**
+   * Whether commits return before they are on disk, for `whenFlushed` to say when they are: a
+   * file-backed store. False in memory, where nothing is ever owed (and no answer need ask).
+   */
+  readonly flushesLater: boolean;
   /**
    * The documents' version: a number that changes whenever a document may have changed since it
    * was last asked (a write of this store, committed or rolled back, or a commit of any other
