@@ -39,19 +39,28 @@ export function resolveWorkerEntry(entry: string): { file: string; kind: WorkerE
 export const WORKER_NICE_STEPS = 10;
 
 /**
- * Lowers the calling thread's priority WORKER_NICE_STEPS below the main thread's (not its own: a
- * worker started by a worker runs beside it, not below it), plain JavaScript for the bootstraps.
- * On Linux `setpriority` of a thread id changes that thread only (`/proc/thread-self` names it,
- * and the process id is the main thread's); elsewhere the id would be the whole process's, so
- * nothing is changed. A refusal (a sandbox) changes nothing either: it is a preference, not a rule.
+ * Lowers the calling thread's priority `steps` below the main thread's (not its own: a worker
+ * started by a worker is placed against the main thread too, not below its starter), plain
+ * JavaScript for the bootstraps. On Linux `setpriority` of a thread id changes that thread only
+ * (`/proc/thread-self` names it, and the process id is the main thread's); elsewhere the id would
+ * be the whole process's, so nothing is changed. A refusal (a sandbox) changes nothing either: it
+ * is a preference, not a rule.
  */
-const LOWER_PRIORITY = `
+function lowerPriority(steps: number): string {
+  return `
 try {
   const tid = Number(require('fs').readlinkSync('/proc/thread-self').split('/').pop());
   const os = require('os');
-  if (tid > 0 && tid !== process.pid) os.setPriority(tid, Math.min(19, os.getPriority(process.pid) + ${WORKER_NICE_STEPS}));
+  if (tid > 0 && tid !== process.pid) os.setPriority(tid, Math.min(19, os.getPriority(process.pid) + ${steps}));
 } catch {}
 `;
+}
+
+/** What startWorker takes: Node's worker options, and how many nice steps below the main thread the worker runs. */
+export interface StartWorkerOptions extends WorkerOptions {
+  /** Nice steps below the main thread (Linux); WORKER_NICE_STEPS unless said. */
+  niceSteps?: number;
+}
 
 let threadPoolMade = false;
 
@@ -59,7 +68,7 @@ let threadPoolMade = false;
  * Makes libuv's thread pool (fs, zlib, dns, crypto: one per process, made at its first use) from
  * this thread, before a worker can: a thread takes the priority of the thread that makes it, and a
  * pool made by a worker's first file read would run every request's uploads and downloads at the
- * worker's lower priority for the life of the process (LOWER_PRIORITY). One access of a file
+ * worker's lower priority for the life of the process (lowerPriority). One access of a file
  * makes it, on this thread's call.
  */
 function makeThreadPoolHere(): void {
@@ -76,12 +85,12 @@ const CACHE_DIR = path.resolve(__dirname, '..', 'node_modules', '.cache', 'worke
  * JavaScript in a string (it runs before anything can be transpiled). The options are the ones of
  * tsconfig.json that change emitted code.
  */
-function sourceBootstrap(file: string): string {
+function sourceBootstrap(file: string, niceSteps: number): string {
   // Resolved here, from this file: an eval'd worker resolves bare names from the process's working
   // directory, which a program (or a test) may have moved away from the checkout.
   const typescript = require.resolve('typescript');
   const typescriptPackage = require.resolve('typescript/package.json');
-  return `${LOWER_PRIORITY}
+  return `${lowerPriority(niceSteps)}
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
@@ -116,10 +125,12 @@ require(${JSON.stringify(file)});
 `;
 }
 
-/** A worker thread running the module `entry` (an absolute path without extension), WORKER_NICE_STEPS below the main thread. */
-export function startWorker(entry: string, options: WorkerOptions = {}): Worker {
+/** A worker thread running the module `entry` (an absolute path without extension), `niceSteps` (WORKER_NICE_STEPS) below the main thread. */
+export function startWorker(entry: string, options: StartWorkerOptions = {}): Worker {
   makeThreadPoolHere();
+  const { niceSteps = WORKER_NICE_STEPS, ...workerOptions } = options;
+  const steps = Math.max(0, Math.floor(niceSteps));
   const { file, kind } = resolveWorkerEntry(entry);
-  const bootstrap = kind === 'compiled' ? `${LOWER_PRIORITY}\nrequire(${JSON.stringify(file)});` : sourceBootstrap(file);
-  return new Worker(bootstrap, { ...options, eval: true });
+  const bootstrap = kind === 'compiled' ? `${lowerPriority(steps)}\nrequire(${JSON.stringify(file)});` : sourceBootstrap(file, steps);
+  return new Worker(bootstrap, { ...workerOptions, eval: true });
 }

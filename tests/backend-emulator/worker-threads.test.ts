@@ -1,8 +1,9 @@
 /**
  * startWorker (backend-emulator/worker-threads.ts): a worker runs its entry, compiled or source,
  * ten nice steps below the main thread, so that the thread answering requests is not kept waiting
- * for a core by an import (Linux: a thread's own nice value); a worker started by a worker runs
- * beside it, not below it.
+ * for a core by an import (Linux: a thread's own nice value), or as many steps as asked
+ * (`niceSteps`); a worker started by a worker is placed against the main thread, not below its
+ * starter.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -24,8 +25,8 @@ const onLinux = process.platform === 'linux' && fs.existsSync('/proc/thread-self
 // The priority is a thread's own only on Linux (elsewhere startWorker changes nothing).
 const linuxTest = onLinux ? test : test.skip;
 
-async function niceOf(entry: string): Promise<{ tid: number; nice: number; pid: number }> {
-  const worker = startWorker(entry);
+async function niceOf(entry: string, niceSteps?: number): Promise<{ tid: number; nice: number; pid: number }> {
+  const worker = startWorker(entry, niceSteps === undefined ? {} : { niceSteps });
   try {
     const [message] = (await once(worker, 'message')) as [{ tid: number; nice: number; pid: number }];
     return message;
@@ -46,7 +47,7 @@ describe('startWorker', () => {
     expect(os.getPriority(process.pid)).toBe(before);
   });
 
-  linuxTest('a worker started by a worker runs at the same nice value as it, not ten steps below it', async () => {
+  linuxTest('a worker started by a worker is placed against the main thread (ten steps below it by default), not below its starter', async () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'inner.js'), ENTRY);
     // The outer entry is a source one: it loads startWorker from this checkout's TypeScript.
@@ -70,5 +71,19 @@ inner.once('message', (m) => {
     expect(outer.nice).toBe(Math.min(19, before + 10));
     expect(outer.inner.tid).not.toBe(outer.tid);
     expect(outer.inner.nice).toBe(Math.min(19, before + 10));
+
+    // Started thirteen steps down (as the import worker is), its own worker (a run's writer) runs
+    // ten below the main thread: above its starter.
+    const lower = (await niceOf(path.join(dir, 'outer'), 13)) as typeof outer;
+    expect(lower.nice).toBe(Math.min(19, before + 13));
+    expect(lower.inner.nice).toBe(Math.min(19, before + 10));
+  });
+
+  linuxTest('niceSteps places a worker that many steps below the main thread', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'entry.js'), ENTRY);
+    const before = os.getPriority(process.pid);
+    expect((await niceOf(path.join(dir, 'entry'), 13)).nice).toBe(Math.min(19, before + 13));
+    expect((await niceOf(path.join(dir, 'entry'), 0)).nice).toBe(before);
   });
 });

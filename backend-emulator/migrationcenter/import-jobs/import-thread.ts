@@ -19,7 +19,7 @@
  */
 import * as path from 'path';
 import type { Worker } from 'worker_threads';
-import { startWorker } from '../../worker-threads';
+import { startWorker, WORKER_NICE_STEPS } from '../../worker-threads';
 import { portableFile, type PayloadFile, type PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
@@ -49,6 +49,16 @@ const WORKER_ENTRY = path.join(__dirname, 'import-worker');
 const WORKER_YOUNG_GENERATION_MB = 16;
 
 /**
+ * The import worker runs IMPORT_NICE_EXTRA steps below the other workers (WORKER_NICE_STEPS), so
+ * below a run's writer thread, which it starts (run-writer-thread.ts): in a run the writer is the
+ * slower stage, and the run takes its time; the worker, which reads and builds batches faster,
+ * waits for it anyway (at most a few batches ahead). When the two want the same core (the other
+ * one busy with requests, V8's collector, another program), the writer gets about twice the
+ * worker's share of it, and the worker all of a core the writer leaves.
+ */
+export const IMPORT_NICE_EXTRA = 3;
+
+/**
  * How long the idle worker is kept: jobs that follow each other reuse it, and an emulator that
  * imports nothing for a while does not keep a second V8 heap (nor does a test process keep one per
  * test file: each file loads this module afresh).
@@ -63,7 +73,11 @@ let keepReady = false;
 /** A new import worker; `ready`: started ahead of any job, it warms up (worker-warm-up.ts). */
 function newWorker(ready = false): Worker {
   const workerData: ImportWorkerData = { warmUp: ready };
-  return startWorker(WORKER_ENTRY, { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  return startWorker(WORKER_ENTRY, {
+    workerData,
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    niceSteps: WORKER_NICE_STEPS + IMPORT_NICE_EXTRA,
+  });
 }
 
 /**

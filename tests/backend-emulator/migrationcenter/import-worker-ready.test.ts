@@ -5,10 +5,13 @@
  * and a job that comes during the warm-up must get exactly its own report and assets: the warm-up
  * writes nothing and leaves nothing behind.
  */
+import * as fs from 'fs';
+import * as os from 'os';
 import { Readable } from 'stream';
 import type { FastifyInstance } from 'fastify';
 import { validateImport } from '../../../backend-emulator/import-engine';
-import { closeIdleImportWorker, keepImportWorkerReady } from '../../../backend-emulator/migrationcenter/import-jobs/import-thread';
+import { closeIdleImportWorker, IMPORT_NICE_EXTRA, keepImportWorkerReady } from '../../../backend-emulator/migrationcenter/import-jobs/import-thread';
+import { WORKER_NICE_STEPS } from '../../../backend-emulator/worker-threads';
 import { warmUpVmInfo } from '../../../backend-emulator/migrationcenter/import-jobs/worker-warm-up';
 import { BASE, VM_HEADER, act, call, createJob, csv, inlinePayload, newApp, ok, vmRow } from '../../support/migrationcenter';
 
@@ -37,6 +40,43 @@ describe('the warm-up file', () => {
     });
   });
 });
+
+/** The nice values of this process's threads (Linux: /proc names them; a thread that ended meanwhile is left out). */
+function threadNices(): number[] {
+  const nices: number[] = [];
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // ended since the listing
+    }
+  }
+  return nices;
+}
+
+const onLinux = process.platform === 'linux' && fs.existsSync('/proc/self/task');
+
+(onLinux ? test : test.skip)(
+  'the import worker runs three nice steps below the other workers (below a run writer it starts), thirteen below the main thread (skipped off Linux)',
+  async () => {
+    // The literal 13 is the design (import-thread.ts IMPORT_NICE_EXTRA, worker-threads.ts WORKER_NICE_STEPS), not read from them.
+    expect(WORKER_NICE_STEPS + IMPORT_NICE_EXTRA).toBe(13);
+    const expected = Math.min(19, os.getPriority(process.pid) + 13);
+    keepImportWorkerReady();
+    try {
+      let found = 0;
+      for (let i = 0; i < 200 && found === 0; i++) {
+        found = threadNices().filter((n) => n === expected).length;
+        if (found === 0) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(found).toBe(1);
+    } finally {
+      keepImportWorkerReady(false);
+      await closeIdleImportWorker();
+    }
+  },
+);
 
 describe('with a ready import worker', () => {
   let app: FastifyInstance;
