@@ -42,7 +42,7 @@ import {
 } from './import-job-model';
 
 /**
- * Assets per `:run` transaction: each batch commits (one fsync) with the job's progress record, so
+ * Assets per `:run` transaction: each batch commits with the job's progress record, so
  * a kill leaves whole batches and the job's report counts exactly the assets stored. On a
  * file-backed store the import worker writes them on its own connection (run-writer.ts), and a
  * request's write (not its reads) waits for at most the batch being written; on an in-memory
