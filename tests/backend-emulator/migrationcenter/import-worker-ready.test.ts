@@ -41,18 +41,18 @@ describe('the warm-up file', () => {
   });
 });
 
-/** The nice values of this process's threads (Linux: /proc names them; a thread that ended meanwhile is left out). */
-function threadNices(): number[] {
-  const nices: number[] = [];
+/** This process's threads at nice value `nice`, by thread id (Linux: /proc names them; a thread that ended meanwhile is left out). */
+function threadsAt(nice: number): Set<string> {
+  const tids = new Set<string>();
   for (const tid of fs.readdirSync('/proc/self/task')) {
     try {
       const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      nices.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === nice) tids.add(tid);
     } catch {
       // ended since the listing
     }
   }
-  return nices;
+  return tids;
 }
 
 const onLinux = process.platform === 'linux' && fs.existsSync('/proc/self/task');
@@ -63,14 +63,16 @@ const onLinux = process.platform === 'linux' && fs.existsSync('/proc/self/task')
     // The literal 13 is the design (import-thread.ts IMPORT_NICE_EXTRA, worker-threads.ts WORKER_NICE_STEPS), not read from them.
     expect(WORKER_NICE_STEPS + IMPORT_NICE_EXTRA).toBe(13);
     const expected = Math.min(19, os.getPriority(process.pid) + 13);
+    // An import worker of an earlier test file may still idle in this process (IDLE_WORKER_MS): the new one is a thread not there before.
+    const before = threadsAt(expected);
     keepImportWorkerReady();
     try {
-      let found = 0;
-      for (let i = 0; i < 200 && found === 0; i++) {
-        found = threadNices().filter((n) => n === expected).length;
-        if (found === 0) await new Promise((r) => setTimeout(r, 25));
+      let started: string[] = [];
+      for (let i = 0; i < 200 && started.length === 0; i++) {
+        started = [...threadsAt(expected)].filter((tid) => !before.has(tid));
+        if (started.length === 0) await new Promise((r) => setTimeout(r, 25));
       }
-      expect(found).toBe(1);
+      expect(started).toHaveLength(1);
     } finally {
       keepImportWorkerReady(false);
       await closeIdleImportWorker();
