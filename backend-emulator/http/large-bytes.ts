@@ -12,6 +12,7 @@
  */
 import * as fs from 'fs';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { syncPath } from '../fs-sync';
 
 /** A declared field's text this long or longer is kept in a file (smaller ones stay strings). */
 export const LARGE_BYTES_MIN_CHARS = 64 * 1024;
@@ -65,12 +66,7 @@ export class LargeBytesText implements Readonly<LargeBytesFacts> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
       await fs.promises.copyFile(this.path, target, fs.constants.COPYFILE_EXCL);
-      const handle = await fs.promises.open(target, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await syncPath(target);
       await fs.promises.rm(this.path, { force: true });
     }
   }

@@ -21,6 +21,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { syncPathSync } from '../fs-sync';
 
 /** How a flush reaches the disk: fs's, or a test's seam that delays, counts or fails fsyncs. */
 export interface FileSync {
@@ -78,7 +79,11 @@ export class WalFlush {
     this.fd = fs.openSync(walFile, 'r+');
     // The WAL file's own name in its folder: SQLite syncs the folder when it creates the file, at
     // its first sync, which a commit of this connection no longer makes.
-    syncFolder(walFile);
+    try {
+      syncPathSync(path.dirname(walFile));
+    } catch {
+      // Windows opens no folder: its file system keeps a file's entry with the file.
+    }
   }
 
   /** A commit of the connection: it is owed a flush, which starts in the next turn unless one runs. */
@@ -162,18 +167,5 @@ export class WalFlush {
     this.next?.reject(failure);
     this.next = undefined;
     this.onFailure?.(failure);
-  }
-}
-
-/** fsyncs a file's folder (its entry), where the platform lets a folder be opened (not Windows). */
-function syncFolder(file: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(path.dirname(file), 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Windows opens no folder: its file system keeps a file's entry with the file.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }

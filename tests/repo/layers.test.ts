@@ -38,6 +38,7 @@ const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
       'malloc-arenas',
       'worker-threads',
       'garbage-collection',
+      'fs-sync',
       'http/google-methods',
     ],
     peers: true,

@@ -22,6 +22,7 @@ import type { StoredInlineFile } from '../../payloads';
 import { decodedBase64Size } from '../../payloads';
 import { LargeBytesText } from '../../http/large-bytes';
 import { FilesFolder } from '../../temp-folders';
+import { syncPath } from '../../fs-sync';
 import { FileString } from '../../http/file-string';
 import type { InlinePayloadRef } from '../types';
 
@@ -97,8 +98,9 @@ export class InlinePayloadFiles {
           await handle.close();
         }
       }
-      await syncFolder(folder);
-      await syncFolder(this.root);
+      // The names written in them survive a crash.
+      await syncPath(folder);
+      await syncPath(this.root);
     } catch (err) {
       this.remove(jobName, { generation, sizes: [] });
       throw err;
@@ -154,15 +156,5 @@ async function writeText(handle: fs.promises.FileHandle, text: string): Promise<
   for (let at = 0; at < text.length; at += WRITE_PIECE) {
     const piece = Buffer.from(text.slice(at, at + WRITE_PIECE), 'latin1');
     for (let written = 0; written < piece.length;) written += (await handle.write(piece, written)).bytesWritten;
-  }
-}
-
-/** fsync of a folder, so that the names written in it survive a crash. */
-async function syncFolder(folder: string): Promise<void> {
-  const handle = await fs.promises.open(folder, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
