@@ -12,6 +12,9 @@ import { once } from 'events';
 import { startWorker } from '../../backend-emulator/worker-threads';
 import { tempDir } from '../../support/temp-dir';
 
+// Apps on a data dir and worker starts take seconds on a loaded 2-core machine.
+jest.setTimeout(60_000);
+
 /** An entry that answers its own thread's id and nice value, and what the thread that started it has. */
 const ENTRY = `
 const fs = require('fs');

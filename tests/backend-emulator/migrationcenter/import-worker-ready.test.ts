@@ -67,8 +67,9 @@ const onLinux = process.platform === 'linux' && fs.existsSync('/proc/self/task')
     const before = threadsAt(expected);
     keepImportWorkerReady();
     try {
+      // A worker's start takes milliseconds on a quiet machine, seconds on a loaded one: looked for up to 20 s.
       let started: string[] = [];
-      for (let i = 0; i < 200 && started.length === 0; i++) {
+      for (let i = 0; i < 800 && started.length === 0; i++) {
         started = [...threadsAt(expected)].filter((tid) => !before.has(tid));
         if (started.length === 0) await new Promise((r) => setTimeout(r, 25));
       }
@@ -78,6 +79,7 @@ const onLinux = process.platform === 'linux' && fs.existsSync('/proc/self/task')
       await closeIdleImportWorker();
     }
   },
+  60_000,
 );
 
 describe('with a ready import worker', () => {

@@ -10,6 +10,9 @@ import type { FileSync } from '../../../backend-emulator/store/wal-flush';
 import { tempDir } from '../../../support/temp-dir';
 import { createPolicy, expectGoogleError, getIam, newApp, policyName, setIam, type Res } from '../../support/networkservices';
 
+// Apps on a data dir and worker starts take seconds on a loaded 2-core machine.
+jest.setTimeout(60_000);
+
 /** fs's fsync, counted; while `holding`, each one waits until `release` (or `fail`) lets it go. */
 class HeldSync implements FileSync {
   holding = false;
