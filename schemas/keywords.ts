@@ -3,8 +3,9 @@
  * generator reads them too, so a rule is written once.
  *
  * They are Ajv `code` keywords, the only kind Ajv's standalone code can hold: the code they emit
- * calls the rule (schemas/keyword-rules.ts) through `require("./keyword-rules")`, so the same
- * definitions serve a validator compiled in this process and one generated at build time.
+ * calls the rule (schemas/keyword-rules.ts) through `require("../keyword-rules")` (from
+ * dist/schemas/standalone/), so the same definitions serve a validator compiled in this process
+ * and one generated at build time.
  */
 import type { CodeKeywordDefinition, KeywordCxt } from 'ajv/dist/2020';
 import type Ajv from 'ajv/dist/core';
