@@ -158,7 +158,8 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  // The input schemas compile now, one a turn, rather than in the first write of each kind.
+  // The input schemas' validators load now (generated at build time: a few ms each), one a turn,
+  // rather than in the first write of each kind.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   void (require('../schemas') as typeof import('../schemas')).warmInputSchemas();
   let stopping = false;

@@ -1,12 +1,10 @@
 /**
- * Validation against the package's JSON Schemas: one Ajv instance, every schema compiled once
- * at first use, failures in Pulumi's `{ property, reason }` form.
+ * Validation against the package's JSON Schemas: each schema's validator made ready at its first
+ * use (generated at build time, or compiled: schemas/validators.ts), failures in Pulumi's
+ * `{ property, reason }` form.
  */
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import type { ValidateFunction } from 'ajv';
-import { ALL_SCHEMAS, INPUT_SCHEMAS, type SchemaName } from './registry';
-import { addKeywords } from './keywords';
+import { INPUT_SCHEMAS, type SchemaName } from './registry';
+import { isValidatorReady, validatorOf } from './validators';
 import { toCheckFailures, type CheckFailure } from './failures';
 import { aliasCollisions, importJobToWire, pathInCallerSpelling } from './aliases';
 import { withRequiredDefaults } from './defaults';
@@ -18,66 +16,35 @@ export * from './aliases';
 export { canonicalMember, firstDuplicateMember, memberType } from './members';
 export { checkIamCondition } from './cel';
 export { withRequiredDefaults } from './defaults';
+export { validatorSource } from './validators';
 
 export const SCHEMA_BASE = 'https://google-native-local.dev/schemas/';
 
 /** Bounds the failures of one call: a hostile input must not produce a megabyte of reasons. */
 const MAX_FAILURES = 100;
 
-let ajv: Ajv2020 | undefined;
-const validators = new Map<string, ValidateFunction>();
-const idByTitle = new Map<string, string>(ALL_SCHEMAS.map((schema) => [schema.title, schema.$id]));
-
-/**
- * The validator of one schema, compiled at its first use. Every schema is added at once (they
- * refer to each other), but compiling one is most of Ajv's cost (about 0.4 s of CPU for all of
- * them) and a process, or a test file, validates against a few: each pays only for those.
- *
- * The schemas are not checked against JSON Schema's meta-schema here (`validateSchema: false`):
- * they are the package's own files, fixed when it is built, and that check (compiling the
- * meta-schema, then reading every schema through it: 0.2 to 0.4 s of CPU, paid again by each
- * process and each test file) is a test's job (tests/schemas/validation.test.ts). Strict mode
- * still refuses, at compile, unknown keywords and formats, keyword values of the wrong type and
- * unresolved `$ref`s; the meta-schema's other rules (a negative `minLength`, a property schema
- * that is not an object) are only the test's.
- */
-function compiled(name: string): ValidateFunction | undefined {
-  const known = validators.get(name);
-  if (known) return known;
-  const id = idByTitle.get(name);
-  if (id === undefined) return undefined;
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, validateSchema: false });
-    addFormats(ajv, ['uuid', 'date-time']);
-    addKeywords(ajv);
-    for (const schema of ALL_SCHEMAS) ajv.addSchema(schema);
-  }
-  const fn = ajv.getSchema(id) as ValidateFunction;
-  validators.set(name, fn);
-  return fn;
-}
-
-/** Whether the named schema's validator is compiled already. */
+/** Whether the named schema's validator is ready (loaded or compiled) in this process. */
 export function isCompiled(name: SchemaName): boolean {
-  return validators.has(name);
+  return isValidatorReady(name);
 }
 
 /**
- * Compiles every input schema, one a turn of the event loop (setImmediate between two), and
- * resolves once all are. A process that serves requests calls it once it listens (the CLI): the
- * first write of each kind then finds its schema compiled, instead of compiling it on the thread
- * that answers requests while other requests wait (71 ms for the first import job create).
+ * Makes every input schema's validator ready, one a turn of the event loop (setImmediate between
+ * two), and resolves once all are. A process that serves requests calls it once it listens (the
+ * CLI). With the generated validators each turn is a `require` of a few ms; where they are absent
+ * it compiles, and the first write of each kind then finds its schema compiled, instead of
+ * compiling it on the thread that answers requests while other requests wait.
  */
 export async function warmInputSchemas(): Promise<void> {
   for (const schema of INPUT_SCHEMAS) {
     await new Promise((resolve) => setImmediate(resolve));
-    compiled(schema.title);
+    validatorOf(schema.title);
   }
 }
 
 /** Validates `value` against the named schema; an empty list means valid. */
 export function validate(name: SchemaName, value: unknown): CheckFailure[] {
-  const fn = compiled(name);
+  const fn = validatorOf(name);
   if (!fn) throw new Error(`unknown schema ${name}`);
   if (fn(value)) return [];
   return toCheckFailures(fn.errors).slice(0, MAX_FAILURES);

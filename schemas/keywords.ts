@@ -1,75 +1,62 @@
 /**
  * The schemas' own keywords. Each states one rule JSON Schema cannot say by itself; the docs
  * generator reads them too, so a rule is written once.
+ *
+ * They are Ajv `code` keywords, the only kind Ajv's standalone code can hold: the code they emit
+ * calls the rule (schemas/keyword-rules.ts) through `require("../keyword-rules")` (from
+ * dist/schemas/standalone/), so the same definitions serve a validator compiled in this process
+ * and one generated at build time.
  */
-import type Ajv from 'ajv';
-import type { DataValidationCxt, ErrorObject } from 'ajv/dist/types';
-import { MAX_EXPRESSION_LENGTH, checkIamCondition } from './cel';
-import { firstDuplicateMember } from './members';
-import { refusedOnEndpointPolicies, unsupportedRoleMessage } from './endpoint-policy-roles';
-import { isBase64Text } from './base64';
+import type { CodeKeywordDefinition, KeywordCxt } from 'ajv/dist/2020';
+import type Ajv from 'ajv/dist/core';
+import { _, getProperty } from 'ajv/dist/compile/codegen';
+import { KEYWORD_RULES, type RuleKeyword } from './keyword-rules';
 
-type KeywordValidate = ((schema: unknown, data: unknown, parentSchema?: unknown, cxt?: DataValidationCxt) => boolean) & {
-  errors?: Partial<ErrorObject>[];
-};
+/** The rules' module as the generated code requires it, from dist/schemas/standalone/. */
+export const KEYWORD_RULES_MODULE = '../keyword-rules';
 
-function fail(fn: KeywordValidate, keyword: string, instancePath: string, message: string): false {
-  fn.errors = [{ keyword, instancePath, message, params: {} }];
-  return false;
+type JsonTypeName = 'string' | 'array' | 'object';
+type SchemaTypeName = 'boolean' | 'array';
+
+/**
+ * A keyword whose failures are the rule's: its message and, for a rule that names a child
+ * (`namesChild`), the child (`at`) after the keyword's own instance path, as Ajv puts a child's
+ * (`/members/2`). The error carries no params, as the keyword functions' errors did before.
+ */
+function ruleKeyword(rulesModule: string, keyword: RuleKeyword, type: JsonTypeName, schemaType: SchemaTypeName, namesChild = false): CodeKeywordDefinition {
+  return {
+    keyword,
+    type,
+    schemaType,
+    error: {
+      message: ({ params }) => _`${params.problem}.message`,
+      params: () => _`{}`,
+    },
+    code(cxt: KeywordCxt) {
+      const { gen, schema, schemaValue, data } = cxt;
+      if (schema === false) return; // `"base64": false` asks for nothing
+      const rule = gen.scopeValue('keyword', {
+        ref: KEYWORD_RULES[keyword],
+        code: _`require(${rulesModule}).KEYWORD_RULES${getProperty(keyword)}`,
+      });
+      const problem = gen.const('problem', _`${rule}(${schemaValue}, ${data})`);
+      gen.if(_`${problem} !== undefined`, () => {
+        if (!namesChild) return cxt.error(false, { problem });
+        cxt.error(false, { problem }, { instancePath: gen.const('at', _`${problem}.at`) });
+      });
+    },
+  };
 }
 
-export function addKeywords(ajv: Ajv): void {
+/** `rulesModule`: how generated code requires schemas/keyword-rules (a test's may differ). */
+export function addKeywords(ajv: Ajv, rulesModule = KEYWORD_RULES_MODULE): void {
   // Annotations: plain-words failure reasons and per-value enum documentation.
   ajv.addKeyword({ keyword: 'x-reason', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
 
-  const base64: KeywordValidate = (schema, data, _parent, cxt) => {
-    if (!schema || typeof data !== 'string' || isBase64Text(data)) return true;
-    return fail(base64, 'base64', cxt?.instancePath ?? '', "must be base64-encoded (the API's bytes fields are base64 in JSON)");
-  };
-  ajv.addKeyword({ keyword: 'base64', type: 'string', schemaType: 'boolean', errors: true, validate: base64 });
-
-  const celExpression: KeywordValidate = (schema, data, _parent, cxt) => {
-    // Over-long expressions are the maxLength rule's to report, once.
-    if (!schema || typeof data !== 'string' || data.length > MAX_EXPRESSION_LENGTH) return true;
-    const problem = checkIamCondition(data);
-    return problem ? fail(celExpression, 'celExpression', cxt?.instancePath ?? '', problem) : true;
-  };
-  ajv.addKeyword({ keyword: 'celExpression', type: 'string', schemaType: 'boolean', errors: true, validate: celExpression });
-
-  const uniqueMembers: KeywordValidate = (schema, data, _parent, cxt) => {
-    if (!schema || !Array.isArray(data)) return true;
-    const duplicate = firstDuplicateMember(data as string[]);
-    if (!duplicate) return true;
-    return fail(
-      uniqueMembers,
-      'uniqueMembers',
-      `${cxt?.instancePath ?? ''}/${duplicate.index}`,
-      `repeats entry ${duplicate.firstIndex} (members are compared with the email or domain part case-insensitive)`,
-    );
-  };
-  ajv.addKeyword({ keyword: 'uniqueMembers', type: 'array', schemaType: 'boolean', errors: true, validate: uniqueMembers });
-
-  // A role that cannot be granted on an endpoint policy (schemas/endpoint-policy-roles.ts); the
-  // form of the role is Role.json's rule, so only well-formed roles are judged here.
-  const endpointPolicyRole: KeywordValidate = (schema, data, _parent, cxt) => {
-    if (!schema || typeof data !== 'string' || !refusedOnEndpointPolicies(data)) return true;
-    return fail(endpointPolicyRole, 'endpointPolicyRole', cxt?.instancePath ?? '', unsupportedRoleMessage(data));
-  };
-  ajv.addKeyword({ keyword: 'endpointPolicyRole', type: 'string', schemaType: 'boolean', errors: true, validate: endpointPolicyRole });
-
-  // At most one of the named properties: a payload is optional (data may come later), never doubled.
-  const atMostOneOf: KeywordValidate = (schema, data, _parent, cxt) => {
-    if (!Array.isArray(schema) || typeof data !== 'object' || data === null) return true;
-    const names = schema as string[];
-    const present = names.filter((n) => (data as Record<string, unknown>)[n] !== undefined);
-    if (present.length <= 1) return true;
-    return fail(
-      atMostOneOf,
-      'atMostOneOf',
-      `${cxt?.instancePath ?? ''}/${present[1]}`,
-      `cannot be given together with ${present[0]}: give at most one of ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`,
-    );
-  };
-  ajv.addKeyword({ keyword: 'atMostOneOf', type: 'object', schemaType: 'array', errors: true, validate: atMostOneOf });
+  ajv.addKeyword(ruleKeyword(rulesModule, 'base64', 'string', 'boolean'));
+  ajv.addKeyword(ruleKeyword(rulesModule, 'celExpression', 'string', 'boolean'));
+  ajv.addKeyword(ruleKeyword(rulesModule, 'uniqueMembers', 'array', 'boolean', true));
+  ajv.addKeyword(ruleKeyword(rulesModule, 'endpointPolicyRole', 'string', 'boolean'));
+  ajv.addKeyword(ruleKeyword(rulesModule, 'atMostOneOf', 'object', 'array', true));
 }

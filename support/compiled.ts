@@ -111,6 +111,8 @@ function compileInto(dir: string, cacheRoot: string): void {
     // tsc exits non-zero on errors it still emits around; only a missing cli.js is fatal.
     if (!fs.existsSync(path.join(tmp, 'backend-emulator', 'cli.js'))) throw err;
   }
+  // The schemas' standalone validators, as `npm run build` makes them (schemas/standalone.ts).
+  execFileSync(process.execPath, [path.join(tmp, 'schemas', 'standalone.js'), path.join(tmp, 'schemas')], { cwd: ROOT, stdio: 'pipe' });
   fs.writeFileSync(path.join(tmp, '.complete'), '');
   try {
     fs.renameSync(tmp, dir);

@@ -1,8 +1,9 @@
 /**
  * The bridge from request bodies to `schemas/` (the one source of truth for input rules).
  *
- * `schemas/index.ts` compiles every schema with Ajv; it is required on first use, not at start-up,
- * so the emulator reaches `listening` without paying for Ajv.
+ * `schemas/index.ts` loads each schema's validator (generated at build time, or compiled by Ajv
+ * where absent); it is required on first use, not at start-up, so the emulator reaches
+ * `listening` without paying for the schemas.
  */
 import type { FieldViolation } from '../errors';
 import type { SchemaName } from '../../schemas/registry';

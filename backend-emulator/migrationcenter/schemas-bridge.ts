@@ -1,6 +1,6 @@
 /**
  * The Migration Center side of `schemas/` (the one source of truth for input rules): loaded on
- * first use, as http/validation.ts does, so that start-up does not pay for Ajv.
+ * first use, as http/validation.ts does, so that start-up does not pay for the schemas.
  */
 import type { SchemaName } from '../../schemas/registry';
 import type { FieldViolation } from '../errors';
