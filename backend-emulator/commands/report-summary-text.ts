@@ -5,6 +5,7 @@
  * totals and, per preference set, where its sizing put the group's assets. Cost fields are not
  * printed (the emulator never computes them; see docs/migration-center.md).
  */
+import { groupedCount } from '../counts';
 
 /** The wire fields this text reads (ProtoJSON: int64 as strings, zeros left out). */
 export interface ReportSummaryStatsWire {
@@ -59,7 +60,7 @@ function n(value: string | number | undefined): number {
 
 /** 1,234 */
 function count(value: string | number | undefined): string {
-  return n(value).toLocaleString('en-US');
+  return groupedCount(n(value));
 }
 
 /** Bytes as GiB with at most one decimal: `52 GiB`, `1.5 GiB`, `0 GiB`. */

@@ -39,6 +39,7 @@ const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
       'worker-threads',
       'garbage-collection',
       'fs-sync',
+      'counts',
       'http/google-methods',
     ],
     peers: true,

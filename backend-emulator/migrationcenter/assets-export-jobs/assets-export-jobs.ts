@@ -11,6 +11,7 @@
  * The export reads the assets page by page through the assets domain (the list's SQL paging on
  * the asset table), never all at once, and writes each page as it comes.
  */
+import { groupedCount } from '../../counts';
 import { GoogleApiError, invalidArgument, type FieldViolation } from '../../errors';
 import type { OperationControl, ServiceOperations } from '../../operations/operations';
 import type { Store } from '../../store/store';
@@ -112,8 +113,6 @@ function locationOf(name: string): string {
   return name.slice(0, name.indexOf('/assetsExportJobs/'));
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
-
 /** The export itself: the matching assets, a page at a time, into one table. */
 async function produce(
   assets: Assets,
@@ -134,12 +133,12 @@ async function produce(
     exported += page.assets.length;
     await writer.writeRows(page.assets.flatMap((a) => table.rows(a, maxDays)));
     pageToken = page.nextPageToken;
-    if (pageToken) ctl.progress(`exported ${count(exported)} assets`);
+    if (pageToken) ctl.progress(`exported ${groupedCount(exported)} assets`);
     // Other requests are served between pages: an export of 600,000 assets never holds the loop.
     await new Promise<void>((resolve) => setImmediate(resolve));
   } while (pageToken);
   const written = await writer.close();
-  ctl.progress(`exported ${count(exported)} assets`);
+  ctl.progress(`exported ${groupedCount(exported)} assets`);
   return { files: [written], fields: { requestedAssetCount: exported } };
 }
 

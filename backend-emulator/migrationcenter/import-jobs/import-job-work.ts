@@ -5,6 +5,7 @@
  * final state, written in the transaction that ends the Operation), and for a stop (cancel,
  * shutdown, failure, deletion) the WorkState given at start says how the job records it.
  */
+import { groupedCount } from '../../counts';
 import type { Store } from '../../store/store';
 import type { AssetRow } from '../../store/asset-store';
 import { failedPrecondition } from '../../errors';
@@ -112,8 +113,6 @@ function throttledProgress(ctl: OperationControl, everyMs = 500): { tick(message
     },
   };
 }
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 function abortError(signal: AbortSignal): Error {
   const err = new Error(`aborted: ${String(signal.reason)}`);
@@ -272,7 +271,7 @@ export class ImportJobWork {
     } else {
       ctl.progress(`validating ${files.length} file(s)`);
       const status = throttledProgress(ctl);
-      const onProgress = ({ rowsRead }: { rowsRead: number }) => status.tick(`validating ${files.length} file(s): ${count(rowsRead)} rows read`);
+      const onProgress = ({ rowsRead }: { rowsRead: number }) => status.tick(`validating ${files.length} file(s): ${groupedCount(rowsRead)} rows read`);
       report = await raceAbort(engine.validateImport(format, files, { signal, onProgress }), signal);
       status.flush();
       if (errors.length > 0) report = { ...report, jobErrors: [...errors.map(jobError), ...report.jobErrors] };
@@ -305,7 +304,7 @@ export class ImportJobWork {
       const written = (n: number) => {
         framesWritten = n;
         progress(n);
-        status.tick(`importing ${files.length} file(s): ${count(n)} assets written`);
+        status.tick(`importing ${files.length} file(s): ${groupedCount(n)} assets written`);
       };
       // Written by the import worker on its own connection when the store is a file and the
       // payload can be read there (run-writer.ts: the same checks and progress record per batch).
