@@ -4,6 +4,7 @@
  * the rule in plain words.
  */
 import type { ErrorObject } from 'ajv';
+import { KEYWORD_RULES } from './keyword-rules';
 
 export interface CheckFailure {
   property: string;
@@ -38,8 +39,13 @@ function typeName(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** The reason for one error in plain words; a schema's `x-reason` wins over the generic text. */
+/**
+ * The reason for one error in plain words; a schema's `x-reason` wins over the generic text, never
+ * over the package's own keywords' messages (schemas/keyword-rules.ts), which are already the rule
+ * said plainly and specific to the value (the duplicate member, the role refused).
+ */
 function reasonFor(error: ErrorObject): string {
+  if (Object.hasOwn(KEYWORD_RULES, error.keyword)) return error.message ?? `does not satisfy '${error.keyword}'`;
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-reason'];
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {

@@ -254,3 +254,30 @@ describe('which validators a process uses', () => {
     expect(generatedFor(folder, ALL_SCHEMAS)).toBe(false);
   });
 });
+
+describe("the package's own keywords keep their messages", () => {
+  it('a schema x-reason beside one of them does not replace its message (their errors carry parentSchema since they are code keywords)', () => {
+    const failures = toCheckFailures([
+      {
+        keyword: 'uniqueMembers',
+        instancePath: '/members/1',
+        schemaPath: '#/properties/members/uniqueMembers',
+        params: {},
+        message: 'repeats entry 0 (members are compared with the email or domain part case-insensitive)',
+        parentSchema: { type: 'array', uniqueMembers: true, 'x-reason': 'must be a list of members' },
+      },
+      {
+        keyword: 'pattern',
+        instancePath: '/role',
+        schemaPath: '#/properties/role/pattern',
+        params: { pattern: '^roles/' },
+        message: 'must match pattern "^roles/"',
+        parentSchema: { type: 'string', pattern: '^roles/', 'x-reason': 'must be a role name such as roles/viewer' },
+      },
+    ]);
+    expect(failures).toEqual([
+      { property: 'members[1]', reason: 'repeats entry 0 (members are compared with the email or domain part case-insensitive)' },
+      { property: 'role', reason: 'must be a role name such as roles/viewer' },
+    ]);
+  });
+});
