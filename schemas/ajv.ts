@@ -1,6 +1,6 @@
 /**
  * The one Ajv set-up of the package's schemas: its options, formats and keywords, and every
- * schema added. The validators compiled in a process (schemas/compiled.ts) and the standalone
+ * schema added. The validators compiled in a process (schemas/validators.ts) and the standalone
  * code generated at build time (schemas/standalone.ts) both come from it, so they cannot differ.
  */
 import Ajv2020 from 'ajv/dist/2020';

@@ -3,8 +3,9 @@
  *
  * The validators call them at run time, both the ones Ajv compiles in this process and the
  * standalone ones generated at build time (schemas/standalone.ts), which reach them through
- * `require("./keyword-rules")`: this module must stay beside the generated file, in dist/ as in
- * the sources, and keep the export names the generated code calls (`KEYWORD_RULES.<keyword>`).
+ * `require("../keyword-rules")` from dist/schemas/standalone/ (schemas/keywords.ts
+ * KEYWORD_RULES_MODULE): this module must stay in the folder above the generated files, and keep
+ * the export names the generated code calls (`KEYWORD_RULES.<keyword>`).
  */
 import { MAX_EXPRESSION_LENGTH, checkIamCondition } from './cel';
 import { firstDuplicateMember } from './members';
