@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstRowsBase64, generateLeanVmInfo } from './assets';
-import { emulatorRest, latencyOf, peakRssBytes, probe, processCpuSeconds, processRssBytes, resetPeakRss, type Latency } from './process-probes';
+import { emulatorRest, httpGetChunks, latencyOf, peakRssBytes, probe, processCpuSeconds, processRssBytes, resetPeakRss, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.INLINE_BENCH_ROWS ?? 100_000);
@@ -85,7 +85,11 @@ export async function runInlinePayloadBench(): Promise<void> {
    * thread is held), and the peak RSS over the step above the RSS before it (VmHWM reset through
    * /proc/<pid>/clear_refs where the kernel allows it, else 20 ms samples). The answer is kept in
    * the chunks received while the probe runs, and parsed after (15.6 MB parsed or copied here
-   * would hold the probe's own thread).
+   * would hold the probe's own thread). The gets go through `node:http` like the probes: with
+   * `fetch`, undici's first load and its reading of the 15.6 MB held this process's event loop, and
+   * the probe beside the gets measured that (p99 67.1 and 27.8 ms beside the BASIC gets, 32.7 and
+   * 32.3 ms beside the FULL ones, against 0.9 and 2.1, 12.8 and 22.5 ms through `node:http`,
+   * alternated, load 0.9 to 1.1).
    */
   const getStep = async (view: string) => {
     let done = false;
@@ -102,10 +106,9 @@ export async function runInlinePayloadBench(): Promise<void> {
     let chunks: Uint8Array[] = [];
     for (let i = 0; i < GET_REPEAT; i++) {
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/v1alpha1/${PARENT}/importJobs/inline?view=${view}`);
+      const res = await httpGetChunks(`${server.url}/v1alpha1/${PARENT}/importJobs/inline?view=${view}`);
       // Kept as received (joined once the probe has stopped: a 15.6 MB copy would hold its thread).
-      chunks = [];
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) chunks.push(chunk);
+      chunks = res.chunks;
       times.push(performance.now() - t0);
       if (res.status !== 200) throw new Error(`get ${view}: ${res.status} ${Buffer.concat(chunks).toString('utf8', 0, 500)}`);
     }
