@@ -146,13 +146,16 @@ function renameTypesInTexts(version: WireVersion, error: Record<string, unknown>
 /**
  * The message a request body is, from the route's pattern: the collection its path ends with
  * (`.../importJobs` or `.../importJobs/:importJob`), unless the request names a custom verb
- * (`importJobs/j:run` takes a request message of its own, not the resource).
+ * (`importJobs/j:run` takes a request message of its own, not the resource; `assets:reportAssetFrames`
+ * a `Frames`, `verbBodies`).
  */
 function bodyMessage(version: WireVersion, request: FastifyRequest): { message: string; protoName: string } | undefined {
   const pattern = request.routeOptions.url;
-  if (pattern === undefined || pattern.includes('::')) return undefined;
+  if (pattern === undefined) return undefined;
   const path = request.url.split('?')[0];
-  if (/:[^/]*$/.test(path.slice(path.lastIndexOf('/')))) return undefined;
+  const verb = /:([^/:]*)$/.exec(path.slice(path.lastIndexOf('/')))?.[1];
+  if (verb !== undefined) return Object.hasOwn(version.verbBodies, verb) ? version.verbBodies[verb] : undefined;
+  if (pattern.includes('::')) return undefined;
   const segments = pattern.split('/');
   const last = segments[segments.length - 1];
   const collection = last.startsWith(':') ? segments[segments.length - 2] : last;

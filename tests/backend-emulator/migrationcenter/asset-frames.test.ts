@@ -193,6 +193,20 @@ describe('reportAssetFrames', () => {
     expect(ok(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames`))).toEqual({});
   });
 
+  test("through v1, a frame naming v1alpha1's details is refused as Google's parser refuses an unknown name; error frames read through v1 leave them out", async () => {
+    // v1's AssetFrame has machineDetails, not virtualMachineDetails (googleapis 188).
+    const v1Report = `/v1/${PARENT}/assets:reportAssetFrames?source=${encodeURIComponent(SOURCE)}`;
+    const refused = googleError(await call(app, 'POST', v1Report, { framesData: [vmFrame(UUID_1, 'web-1')] }), 400, 'INVALID_ARGUMENT');
+    const text = 'Invalid JSON payload received. Unknown name "virtualMachineDetails" at \'frames.frames_data[0]\': Cannot find field.';
+    expect([refused.message, violations(refused)]).toEqual([text, [{ field: 'frames.frames_data[0]', description: text }]]);
+    expect(ok(await call(app, 'GET', `/v1/${PARENT}/assets`))).toEqual({});
+
+    // A frame reported through v1alpha1 with an error, read back through v1: its original frame without v1alpha1's details.
+    await report(app, [vmFrame('', 'no-id', { labels: { tier: 'web' } })]);
+    const { errorFrames } = ok(await call(app, 'GET', `/v1/${SOURCE}/errorFrames?view=ERROR_FRAMES_VIEW_FULL`));
+    expect(errorFrames.map((f: any) => f.originalFrame)).toEqual([{ labels: { tier: 'web' } }]);
+  });
+
   test('errorFrames: an unknown view is INVALID_ARGUMENT; an unknown frame NOT_FOUND', async () => {
     const err = googleError(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames?view=FULLEST`), 400, 'INVALID_ARGUMENT');
     expect(violations(err)).toEqual([{ field: 'view', description: 'must be ERROR_FRAMES_VIEW_BASIC or ERROR_FRAMES_VIEW_FULL' }]);
