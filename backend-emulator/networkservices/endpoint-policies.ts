@@ -159,6 +159,8 @@ export class EndpointPolicies {
   /** CreateEndpointPolicy: validated before the write; the Operation is done at once. */
   create(parent: string, id: string, body: Record<string, unknown>): Operation {
     const name = `${parent}/endpointPolicies/${id}`;
+    // Google's JSON parser refuses a name the message has not before any rule of the method.
+    refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), 'endpoint_policy');
     const found = violations(body, 'endpointPolicy', this.options);
     if (found.length > 0) throw invalidArgument(found);
     return this.ops.write({ parent, target: name, verb: 'create', responseType: ENDPOINT_POLICY_TYPE }, () => {

@@ -433,4 +433,26 @@ describe("every method's query, as Google's front end reads it", () => {
     expect(checked.length).toBe(35);
     expect(wrong).toEqual([]);
   });
+
+  test("a body naming a field the request message has not is refused in the words of Google's JSON parser, on every method that takes a body", async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const { api, verb, id, query, url } of methods) {
+      if (verb === 'GET' || verb === 'DELETE') continue;
+      // The required parameters and any resource id given (so that only the body is wrong); resources that do not exist.
+      const marked = loadRequiredParameters(api.api, api.version, api.client).get(typingsKey(id)) ?? [];
+      const required = query.filter((p) => marked.includes(p) || (/Id$/.test(p) && p !== 'requestId'));
+      const given = required.map(
+        (p) => `${p}=${p === 'updateMask' ? 'labels' : p === 'source' ? url.replace(/^\/v1\w*\//, '').replace(/\/assets:.*$/, '/sources/s') : 'fresh-id'}`,
+      );
+      const res = await send(verb, `${url}${given.length > 0 ? `?${given.join('&')}` : ''}`, { bogusField: 1 });
+      checked++;
+      const message = String(res.body?.error?.message ?? '');
+      if (res.status !== 400 || !/^Invalid JSON payload received\. Unknown name "bogusField"(?: at '[a-z_]+')?: Cannot find field\.$/.test(message)) {
+        wrong.push(`${api.version} ${id}: ${res.status} ${message}`);
+      }
+    }
+    expect(checked).toBe(60);
+    expect(wrong).toEqual([]);
+  });
 });

@@ -176,12 +176,17 @@ describe('reportAssetFrames', () => {
       { field: 'source', description: `must be a source of ${PARENT}, the call's project and location` },
     ]);
     expect(await bad(REPORT, { framesData: [{ virtualMachineDetails: { vmUuid: 'x', cores: 2 } }] })).toEqual([
-      { field: 'framesData[0].virtualMachineDetails.cores', description: 'is not a known property' },
+      {
+        field: 'frames.frames_data[0].virtual_machine_details',
+        description: 'Invalid JSON payload received. Unknown name "cores" at \'frames.frames_data[0].virtual_machine_details\': Cannot find field.',
+      },
     ]);
     expect(await bad(REPORT, { framesData: [{ virtualMachineDetails: { vmUuid: 'x', coreCount: '2x' } }] })).toEqual([
       { field: 'framesData[0].virtualMachineDetails.coreCount', description: 'must be of type integer, not a string' },
     ]);
-    expect(await bad(REPORT, { frames: [] })).toEqual([{ field: 'frames', description: 'is not a known property' }]);
+    expect(await bad(REPORT, { frames: [] })).toEqual([
+      { field: 'frames', description: 'Invalid JSON payload received. Unknown name "frames" at \'frames\': Cannot find field.' },
+    ]);
     const missing = googleError(
       await call(app, 'POST', `${BASE}/assets:reportAssetFrames?source=${PARENT}/sources/nope`, { framesData: [] }),
       404,
