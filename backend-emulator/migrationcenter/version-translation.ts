@@ -21,6 +21,9 @@ import { invalidEnumValue, refuseUnknownFields } from '../errors';
 import { jsonName, ProtoJsonText } from '../http/protojson';
 import { FileString } from '../http/file-string';
 import { StreamedProtoJson } from '../http/streamed-json';
+import { requestGoogleMethod } from '../http/request-method';
+import { schemaViolations } from '../http/validation';
+import { REQUEST_BODY_SCHEMAS } from './request-bodies';
 import { TYPE_PREFIX } from './names';
 import type { MessageDifference, WireVersion } from './wire-version';
 
@@ -173,11 +176,20 @@ export function installVersionEdge(app: FastifyInstance, version: WireVersion): 
       return served.run(version, () => handler.apply(this, args));
     };
   });
-  if (version.typePrefix === TYPE_PREFIX) return;
-  app.addHook('preValidation', async (request) => {
-    if (!isObject(request.body)) return;
-    const message = bodyMessage(version, request);
-    if (message) request.body = readRequestMessage(version, message.message, request.body, message.protoName);
+  if (version.typePrefix !== TYPE_PREFIX) {
+    app.addHook('preValidation', async (request) => {
+      if (!isObject(request.body)) return;
+      const message = bodyMessage(version, request);
+      if (message) request.body = readRequestMessage(version, message.message, request.body, message.protoName);
+    });
+  }
+  // Then, in the stored shape, the names the method's message has not, as Google's parser refuses them (request-bodies.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    const id = isObject(request.body) ? requestGoogleMethod(request)?.id : undefined;
+    const schema = id === undefined ? undefined : REQUEST_BODY_SCHEMAS[id];
+    if (schema !== undefined) schemaViolations(schema, request.body);
+    done();
   });
+  if (version.typePrefix === TYPE_PREFIX) return;
   app.addHook('preSerialization', async (_request, _reply, payload) => writeAnswer(version, payload));
 }
