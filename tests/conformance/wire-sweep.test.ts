@@ -10,7 +10,11 @@
  *   clients', so a method the script leaves out fails);
  * - a query parameter no method declares is refused with Google's 400 shape, on every method;
  * - a Required query parameter (the client's own "Required." mark) left out is refused with a
- *   BadRequest naming it, on every method that has one.
+ *   BadRequest naming it, on every method that has one;
+ * - a body naming a field the request message has not is refused in the words of Google's JSON
+ *   parser, before any rule of the method, on every method that takes a body;
+ * - every error answer on the way is `{"error": google.rpc.Status}`: `code` the HTTP status,
+ *   `status` a code of that HTTP status, `details` of `google.rpc` types.
  *
  * The schemas and marks are read from the clients' typings (tests/support/googleapis-schema.ts),
  * never copied by hand. The whole-workflow suites (migrationcenter-workflow, migrationcenter-v1)
@@ -82,8 +86,61 @@ async function send(method: string, path: string, body?: unknown, headers: Recor
   }
   const res = await fetch(`${emulator.url}${path}`, init);
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  const answer = { status: res.status, body: text ? JSON.parse(text) : undefined };
+  if (res.status >= 400) {
+    errorsChecked++;
+    errorShapes.push(...statusViolations(`${method} ${path}`, answer.status, answer.body));
+  }
+  return answer;
 }
+
+/** The HTTP status of each google.rpc.Code, as Google's REST front end maps them. */
+const HTTP_OF_CODE: Readonly<Record<string, number>> = {
+  INVALID_ARGUMENT: 400,
+  FAILED_PRECONDITION: 400,
+  OUT_OF_RANGE: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  ABORTED: 409,
+  RESOURCE_EXHAUSTED: 429,
+  CANCELLED: 499,
+  INTERNAL: 500,
+  UNKNOWN: 500,
+  DATA_LOSS: 500,
+  UNIMPLEMENTED: 501,
+  UNAVAILABLE: 503,
+  DEADLINE_EXCEEDED: 504,
+};
+
+/** Where an error answer is not `{"error": google.rpc.Status}` in Google's REST form. */
+function statusViolations(call: string, httpStatus: number, body: any): string[] {
+  const error = body?.error;
+  const problems: string[] = [];
+  if (typeof error !== 'object' || error === null || Object.keys(body).length !== 1) return [`${call}: no lone "error" object: ${JSON.stringify(body)}`];
+  const keys = Object.keys(error).filter((k) => !['code', 'message', 'status', 'details'].includes(k));
+  if (keys.length > 0) problems.push(`${call}: error has ${keys.join(', ')}`);
+  if (error.code !== httpStatus) problems.push(`${call}: error.code ${error.code} on HTTP ${httpStatus}`);
+  if (HTTP_OF_CODE[error.status] !== httpStatus) problems.push(`${call}: error.status ${error.status} on HTTP ${httpStatus}`);
+  if (typeof error.message !== 'string' || error.message === '') problems.push(`${call}: error.message ${JSON.stringify(error.message)}`);
+  for (const detail of error.details ?? []) {
+    if (typeof detail?.['@type'] !== 'string' || !detail['@type'].startsWith('type.googleapis.com/google.rpc.'))
+      problems.push(`${call}: detail ${JSON.stringify(detail)}`);
+    if (detail?.['@type'] === BAD_REQUEST && !(Array.isArray(detail.fieldViolations) && detail.fieldViolations.length > 0))
+      problems.push(`${call}: BadRequest without violations`);
+  }
+  return problems;
+}
+
+/** What `send` found wrong in the error answers it got: checked once every sweep is over. */
+const errorShapes: string[] = [];
+let errorsChecked = 0;
+afterAll(() => {
+  // Every query and body refusal of the sweeps below: some 250 error answers.
+  expect(errorsChecked).toBeGreaterThan(200);
+  expect(errorShapes).toEqual([]);
+});
 
 /** Records the answers of one API version's calls, each named by its client method. */
 class Recorder {
