@@ -8,7 +8,8 @@
  *   the client's schema of that method has, each of the JSON type the client gives it;
  * - every method of the three APIs called was one the script meant (the list of methods is the
  *   clients', so a method the script leaves out fails);
- * - a query parameter no method declares is refused with Google's 400 shape, on every method;
+ * - a query parameter no method declares is refused with Google's 400 shape, on every method, and
+ *   every one the client declares is bound (never refused as unknown);
  * - a Required query parameter (the client's own "Required." mark) left out is refused with a
  *   BadRequest naming it, on every method that has one;
  * - a body naming a field the request message has not is refused in the words of Google's JSON
@@ -468,6 +469,26 @@ describe("every method's query, as Google's front end reads it", () => {
       if (!isDeepStrictEqual([res.status, res.body?.error], [400, expected])) wrong.push(`${id} ${verb} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  test('every query parameter the client declares for a method is one the emulator binds, on every method', async () => {
+    const refused: string[] = [];
+    let checked = 0;
+    for (const { verb, id, query, url } of methods) {
+      for (const parameter of query) {
+        // A value of the right kind for most; a wrong one is a 400 of the method, not of the front end.
+        const value = /^(pageSize|options\.requestedPolicyVersion)$/.test(parameter)
+          ? '1'
+          : /^(force|allowMissing|showHidden|validateOnly|returnPartialSuccess)$/.test(parameter)
+            ? 'true'
+            : 'x';
+        const res = await send(verb, `${url}?${parameter}=${value}`, verb === 'GET' || verb === 'DELETE' ? undefined : {});
+        checked++;
+        if (String(res.body?.error?.message ?? '').includes('Cannot bind query parameter')) refused.push(`${id} ${parameter}: ${res.body.error.message}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+    expect(refused).toEqual([]);
   });
 
   test('a query parameter the client marks Required, left out, is refused with a BadRequest naming it', async () => {
