@@ -21,6 +21,9 @@ import { invalidEnumValue, refuseUnknownFields } from '../errors';
 import { jsonName, ProtoJsonText } from '../http/protojson';
 import { FileString } from '../http/file-string';
 import { StreamedProtoJson } from '../http/streamed-json';
+import { requestGoogleMethod } from '../http/request-method';
+import { schemaViolations } from '../http/validation';
+import { REQUEST_BODY_SCHEMAS } from './request-bodies';
 import { TYPE_PREFIX } from './names';
 import type { MessageDifference, WireVersion } from './wire-version';
 
@@ -146,13 +149,16 @@ function renameTypesInTexts(version: WireVersion, error: Record<string, unknown>
 /**
  * The message a request body is, from the route's pattern: the collection its path ends with
  * (`.../importJobs` or `.../importJobs/:importJob`), unless the request names a custom verb
- * (`importJobs/j:run` takes a request message of its own, not the resource).
+ * (`importJobs/j:run` takes a request message of its own, not the resource; `assets:reportAssetFrames`
+ * a `Frames`, `verbBodies`).
  */
 function bodyMessage(version: WireVersion, request: FastifyRequest): { message: string; protoName: string } | undefined {
   const pattern = request.routeOptions.url;
-  if (pattern === undefined || pattern.includes('::')) return undefined;
+  if (pattern === undefined) return undefined;
   const path = request.url.split('?')[0];
-  if (/:[^/]*$/.test(path.slice(path.lastIndexOf('/')))) return undefined;
+  const verb = /:([^/:]*)$/.exec(path.slice(path.lastIndexOf('/')))?.[1];
+  if (verb !== undefined) return Object.hasOwn(version.verbBodies, verb) ? version.verbBodies[verb] : undefined;
+  if (pattern.includes('::')) return undefined;
   const segments = pattern.split('/');
   const last = segments[segments.length - 1];
   const collection = last.startsWith(':') ? segments[segments.length - 2] : last;
@@ -170,11 +176,20 @@ export function installVersionEdge(app: FastifyInstance, version: WireVersion): 
       return served.run(version, () => handler.apply(this, args));
     };
   });
-  if (version.typePrefix === TYPE_PREFIX) return;
-  app.addHook('preValidation', async (request) => {
-    if (!isObject(request.body)) return;
-    const message = bodyMessage(version, request);
-    if (message) request.body = readRequestMessage(version, message.message, request.body, message.protoName);
+  if (version.typePrefix !== TYPE_PREFIX) {
+    app.addHook('preValidation', async (request) => {
+      if (!isObject(request.body)) return;
+      const message = bodyMessage(version, request);
+      if (message) request.body = readRequestMessage(version, message.message, request.body, message.protoName);
+    });
+  }
+  // Then, in the stored shape, the names the method's message has not, as Google's parser refuses them (request-bodies.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    const id = isObject(request.body) ? requestGoogleMethod(request)?.id : undefined;
+    const schema = id === undefined ? undefined : REQUEST_BODY_SCHEMAS[id];
+    if (schema !== undefined) schemaViolations(schema, request.body);
+    done();
   });
+  if (version.typePrefix === TYPE_PREFIX) return;
   app.addHook('preSerialization', async (_request, _reply, payload) => writeAnswer(version, payload));
 }

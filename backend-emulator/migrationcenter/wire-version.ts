@@ -51,6 +51,12 @@ export interface WireVersion {
    * and a request body is read as its collection's message.
    */
   readonly collections: Readonly<Record<string, { message: string; protoName: string }>>;
+  /**
+   * The message of a custom verb's request body where the body is one field of the request (a
+   * message that may differ in the version), by verb: `assets:reportAssetFrames` sends `Frames`.
+   * A verb not listed sends its request message itself, which no version changes.
+   */
+  readonly verbBodies: Readonly<Record<string, { message: string; protoName: string }>>;
 }
 
 /**
@@ -72,6 +78,11 @@ const COLLECTIONS = {
   assetsExportJobs: { message: 'AssetsExportJob', protoName: 'assets_export_job' },
 } as const;
 
+/** Custom verbs whose body is a message a version may change (reportAssetFrames' `body: "frames"`). */
+const VERB_BODIES = {
+  reportAssetFrames: { message: 'Frames', protoName: 'frames' },
+} as const;
+
 /** The stored shape: nothing to translate. */
 export const V1ALPHA1: WireVersion = {
   version: 'v1alpha1',
@@ -79,7 +90,44 @@ export const V1ALPHA1: WireVersion = {
   typePrefix: TYPE_PREFIX,
   messages: {},
   collections: COLLECTIONS,
+  verbBodies: VERB_BODIES,
 };
+
+/** The details of an asset (and of an asset frame) v1 does not have; its own are `machineDetails` and the database ones. */
+const V1_ASSET_LACKS = [
+  'virtualMachineDetails',
+  'structuredAttributes',
+  'hostingProviderDetails',
+  'awsApiGatewayRestApiDetails',
+  'awsApplicationLoadBalancerDetails',
+  'awsAppSyncGraphqlApiDetails',
+  'awsAthenaWorkGroupDetails',
+  'awsAutoscalingGroupDetails',
+  'awsBatchComputeEnvironmentDetails',
+  'awsCloudFrontDistributionDetails',
+  'awsDynamodbTableDetails',
+  'awsEbsVolumeDetails',
+  'awsEcrRepositoryDetails',
+  'awsEcsClusterDetails',
+  'awsEfsFileSystemDetails',
+  'awsEksClusterDetails',
+  'awsElasticacheClusterDetails',
+  'awsElasticIpAddressDetails',
+  'awsElasticNetworkInterfaceDetails',
+  'awsElbLoadBalancerDetails',
+  'awsEmrClusterDetails',
+  'awsFirehoseDetails',
+  'awsGlueJobDetails',
+  'awsInternetGatewayDetails',
+  'awsKinesisStreamDetails',
+  'awsLambdaFunctionDetails',
+  'awsNatGatewayDetails',
+  'awsRedshiftDetails',
+  'awsRoute53HostedZoneDetails',
+  'awsS3BucketDetails',
+  'awsSnsTopicDetails',
+  'awsVpcDetails',
+];
 
 const V1_TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1.';
 
@@ -97,6 +145,7 @@ export const V1: WireVersion = {
   base: '/v1',
   typePrefix: V1_TYPE_PREFIX,
   collections: COLLECTIONS,
+  verbBodies: VERB_BODIES,
   messages: {
     ImportJob: { lacks: ['inlinePayload', 'gcsPayload'], children: { executionReport: 'ExecutionReport' } },
     ExecutionReport: { lacks: ['jobErrors'] },
@@ -144,42 +193,12 @@ export const V1: WireVersion = {
       ],
       children: { machinePreferences: 'VirtualMachinePreferences' },
     },
-    Asset: {
-      lacks: [
-        'virtualMachineDetails',
-        'structuredAttributes',
-        'hostingProviderDetails',
-        'awsApiGatewayRestApiDetails',
-        'awsApplicationLoadBalancerDetails',
-        'awsAppSyncGraphqlApiDetails',
-        'awsAthenaWorkGroupDetails',
-        'awsAutoscalingGroupDetails',
-        'awsBatchComputeEnvironmentDetails',
-        'awsCloudFrontDistributionDetails',
-        'awsDynamodbTableDetails',
-        'awsEbsVolumeDetails',
-        'awsEcrRepositoryDetails',
-        'awsEcsClusterDetails',
-        'awsEfsFileSystemDetails',
-        'awsEksClusterDetails',
-        'awsElasticacheClusterDetails',
-        'awsElasticIpAddressDetails',
-        'awsElasticNetworkInterfaceDetails',
-        'awsElbLoadBalancerDetails',
-        'awsEmrClusterDetails',
-        'awsFirehoseDetails',
-        'awsGlueJobDetails',
-        'awsInternetGatewayDetails',
-        'awsKinesisStreamDetails',
-        'awsLambdaFunctionDetails',
-        'awsNatGatewayDetails',
-        'awsRedshiftDetails',
-        'awsRoute53HostedZoneDetails',
-        'awsS3BucketDetails',
-        'awsSnsTopicDetails',
-        'awsVpcDetails',
-      ],
-    },
+    Asset: { lacks: V1_ASSET_LACKS },
+    // An asset frame carries the same details an asset does: v1 lacks the same ones, in what a
+    // collector reports (refused as unknown names) and in the error frames that echo it.
+    AssetFrame: { lacks: V1_ASSET_LACKS },
+    Frames: { children: { framesData: 'AssetFrame' } },
+    ErrorFrame: { children: { originalFrame: 'AssetFrame' } },
   },
 };
 

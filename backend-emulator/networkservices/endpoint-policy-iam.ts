@@ -50,6 +50,8 @@ export class EndpointPolicyIam {
   }
 
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {
+    // A name SetIamPolicyRequest has not is refused by Google's JSON parser, before the method looks for the resource.
+    refuseUnknownFields(body, (k) => k === 'policy' || k === 'updateMask');
     // The existence check first, as before the request's validation, but inside the write's transaction.
     return this.iamPolicies.set(name, body, { principal: principal?.member, roleRule: endpointPolicyRoleRule, check: () => this.target(name) });
   }

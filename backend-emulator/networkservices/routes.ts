@@ -24,7 +24,7 @@ import { ProtoJsonText } from '../http/protojson';
 import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
 import { registerLocationRoutes } from '../mixins/locations';
-import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
+import { EndpointPolicies, checkGlobalLocation, refuseUnknownPolicyNames } from './endpoint-policies';
 import { IamPolicies } from './iam-policy';
 import { EndpointPolicyIam } from './endpoint-policy-iam';
 
@@ -81,9 +81,12 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.post<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
+    const body = objectBody(request);
+    // The body is parsed first, as by Google's front end: a name the message has not before the id's rules.
+    refuseUnknownPolicyNames(body);
     checkGlobalLocation(request.params.location, 'parent');
     const id = checkResourceId(queryParam(request, 'endpointPolicyId'), 'endpointPolicyId');
-    return endpointPolicies.create(parent, id, objectBody(request));
+    return endpointPolicies.create(parent, id, body);
   });
 
   app.get<{ Params: ParentParams }>(base, async (request) => {

@@ -80,14 +80,38 @@ export function loadResponseSchemas(api: string, version: string, client: Client
   return found;
 }
 
+/**
+ * The parameters each method's client marks "Required." (`importJobId`, `updateMask`, `parent`),
+ * by the same keys as `loadResponseSchemas` (`Projects$Locations$Importjobs$Create`), read from
+ * the doc comment above each field of its `Params$Resource$...` interface.
+ */
+export function loadRequiredParameters(api: string, version: string, client: ClientPackage = 'googleapis'): Map<string, string[]> {
+  const source = typingsOf(api, version, client).join('\n');
+  const found = new Map<string, string[]>();
+  for (const m of source.matchAll(/^ {4}export interface Params\$Resource\$([\w$]+) extends StandardParameters \{([\s\S]*?)^ {4}\}/gm)) {
+    const fields = [...m[2].matchAll(/\/\*\*\n\s+\* (Required\.)?[^\n]*\n\s+\*\/\n\s+'?([\w.]+)'?\?:/g)];
+    found.set(
+      m[1],
+      fields.filter((f) => f[1] !== undefined).map((f) => f[2]),
+    );
+  }
+  return found;
+}
+
 /** The schema a method answers (`projects.locations.assets.patch` -> `Asset`), or undefined. */
 export function responseSchemaOf(responses: Map<string, string>, method: string): string | undefined {
-  const key = method
+  return responses.get(typingsKey(method));
+}
+
+/** `projects.locations.reportConfigs.reports.get` -> `Projects$Locations$Reportconfigs$Reports$Get`, as the typings spell it. */
+export function typingsKey(method: string): string {
+  return method
     .split('.')
     .map((segment) => segment.charAt(0).toUpperCase() + segment.slice(1).toLowerCase())
     .join('$');
-  return responses.get(key);
 }
+
+const NON_FINITE = new Set(['Infinity', '-Infinity', 'NaN']);
 
 /**
  * Every place where `value` differs from the schema `root`: a key the schema does not have, a
@@ -106,6 +130,9 @@ export function shapeViolations(schemas: Schemas, root: string, value: unknown, 
         else if (/Bytes$/.test(path) && !/^-?\d+$/.test(v)) out.push(`${path}: int64 must be a decimal string, got ${JSON.stringify(v)}`);
         return;
       case 'number':
+        // ProtoJSON spells a double's infinities and NaN as strings.
+        if (typeof v !== 'number' && !(typeof v === 'string' && NON_FINITE.has(v))) out.push(`${path}: expected a number, got ${JSON.stringify(v)}`);
+        return;
       case 'boolean':
         if (typeof v !== type.kind) out.push(`${path}: expected a ${type.kind}, got ${JSON.stringify(v)}`);
         return;

@@ -18,7 +18,8 @@ export function protoJsonDefaults(value: unknown, path = ''): string[] {
     const isMap = MAPS.has(key) && typeof field === 'object' && field !== null && !('@type' in field);
     if (field === null || field === false || field === 0 || field === '' || (field === '0' && INT64.test(key))) found.push(`${at} = ${JSON.stringify(field)}`);
     else if (Array.isArray(field) && field.length === 0) found.push(`${at} = []`);
-    else if (typeof field === 'string' && ENUM_ZERO.test(field) && key !== 'errorDetails' && key !== 'message') found.push(`${at} = ${field}`);
+    else if (typeof field === 'string' && ENUM_ZERO.test(field) && key !== 'errorDetails' && key !== 'message' && key !== 'label')
+      found.push(`${at} = ${field}`);
     else if (isMap) {
       if (Object.keys(field as object).length === 0) found.push(`${at} = {}`);
     } else found.push(...protoJsonDefaults(field, at));

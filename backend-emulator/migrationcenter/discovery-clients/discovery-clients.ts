@@ -118,8 +118,13 @@ export class DiscoveryClients extends ResourceCollection<DiscoveryClientWire> {
     super(spec, store, ops, now);
   }
 
-  /** CreateDiscoveryClient: `source` and `serviceAccount` are required (a patch may leave them out). */
+  /**
+   * CreateDiscoveryClient: `source` and `serviceAccount` are required (a patch may leave them out).
+   * The id is checked first, as every collection's create does: a request without one is refused
+   * naming `discoveryClientId`, whatever its body holds.
+   */
   override create(parent: string, id: string | undefined, requestId: unknown, body: Record<string, unknown>, location = parent): Operation {
+    this.checkId(id);
     const missing = (['source', 'serviceAccount'] as const).filter((f) => body[f] === undefined || body[f] === '');
     const violations = [...schemaViolations('DiscoveryClient', body), ...missing.map((field) => ({ field, description: 'is required' }))];
     if (missing.length > 0) throw invalidArgument(violations);

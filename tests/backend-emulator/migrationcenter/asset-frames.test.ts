@@ -176,12 +176,17 @@ describe('reportAssetFrames', () => {
       { field: 'source', description: `must be a source of ${PARENT}, the call's project and location` },
     ]);
     expect(await bad(REPORT, { framesData: [{ virtualMachineDetails: { vmUuid: 'x', cores: 2 } }] })).toEqual([
-      { field: 'framesData[0].virtualMachineDetails.cores', description: 'is not a known property' },
+      {
+        field: 'frames.frames_data[0].virtual_machine_details',
+        description: 'Invalid JSON payload received. Unknown name "cores" at \'frames.frames_data[0].virtual_machine_details\': Cannot find field.',
+      },
     ]);
     expect(await bad(REPORT, { framesData: [{ virtualMachineDetails: { vmUuid: 'x', coreCount: '2x' } }] })).toEqual([
       { field: 'framesData[0].virtualMachineDetails.coreCount', description: 'must be of type integer, not a string' },
     ]);
-    expect(await bad(REPORT, { frames: [] })).toEqual([{ field: 'frames', description: 'is not a known property' }]);
+    expect(await bad(REPORT, { frames: [] })).toEqual([
+      { field: 'frames', description: 'Invalid JSON payload received. Unknown name "frames" at \'frames\': Cannot find field.' },
+    ]);
     const missing = googleError(
       await call(app, 'POST', `${BASE}/assets:reportAssetFrames?source=${PARENT}/sources/nope`, { framesData: [] }),
       404,
@@ -191,6 +196,20 @@ describe('reportAssetFrames', () => {
     // Nothing was written by any refused call.
     expect(ok(await call(app, 'GET', `${BASE}/assets`))).toEqual({});
     expect(ok(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames`))).toEqual({});
+  });
+
+  test("through v1, a frame naming v1alpha1's details is refused as Google's parser refuses an unknown name; error frames read through v1 leave them out", async () => {
+    // v1's AssetFrame has machineDetails, not virtualMachineDetails (googleapis 188).
+    const v1Report = `/v1/${PARENT}/assets:reportAssetFrames?source=${encodeURIComponent(SOURCE)}`;
+    const refused = googleError(await call(app, 'POST', v1Report, { framesData: [vmFrame(UUID_1, 'web-1')] }), 400, 'INVALID_ARGUMENT');
+    const text = 'Invalid JSON payload received. Unknown name "virtualMachineDetails" at \'frames.frames_data[0]\': Cannot find field.';
+    expect([refused.message, violations(refused)]).toEqual([text, [{ field: 'frames.frames_data[0]', description: text }]]);
+    expect(ok(await call(app, 'GET', `/v1/${PARENT}/assets`))).toEqual({});
+
+    // A frame reported through v1alpha1 with an error, read back through v1: its original frame without v1alpha1's details.
+    await report(app, [vmFrame('', 'no-id', { labels: { tier: 'web' } })]);
+    const { errorFrames } = ok(await call(app, 'GET', `/v1/${SOURCE}/errorFrames?view=ERROR_FRAMES_VIEW_FULL`));
+    expect(errorFrames.map((f: any) => f.originalFrame)).toEqual([{ labels: { tier: 'web' } }]);
   });
 
   test('errorFrames: an unknown view is INVALID_ARGUMENT; an unknown frame NOT_FOUND', async () => {

@@ -225,7 +225,7 @@ describe('assets export jobs', () => {
     ['XLSX (not emulated)', 'id=j', { inventory: {}, signedUriDestination: { fileFormat: 'XLSX' } }, 'signedUriDestination.fileFormat'],
     ['a negative maxDays', 'id=j', { performanceData: { maxDays: -1 }, ...CSV }, 'performanceData.maxDays'],
     ['a bad label key', 'id=j', { inventory: {}, labels: { Team: 'x' }, ...CSV }, 'labels.Team'],
-    ['an unknown field', 'id=j', { inventory: {}, format: 'CSV', ...CSV }, 'format'],
+    ['an unknown field', 'id=j', { inventory: {}, format: 'CSV', ...CSV }, 'assets_export_job'],
     ['no id', '', { inventory: {}, ...CSV }, 'assetsExportJobId'],
     ['a bad id', 'id=Bad_Id', { inventory: {}, ...CSV }, 'assetsExportJobId'],
   ])('create refuses %s, naming the field', async (_what, query, body, field) => {

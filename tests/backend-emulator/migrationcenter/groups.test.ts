@@ -142,11 +142,16 @@ describe('groups', () => {
     ['a bare id', { assets: { assetIds: ['vm-m-1'] } }, 'assets.assetIds[0]'],
     ['an asset of another location', { assets: { assetIds: ['projects/p1/locations/europe-west1/assets/vm-m-1'] } }, 'assets.assetIds[0]'],
     ['2001 assets', { assets: { assetIds: Array.from({ length: 2001 }, (_, i) => `${PARENT}/assets/a${i}`) } }, 'assets.assetIds'],
-    ['allowMissing (a field of removeAssets)', { assets: { assetIds: [assetOf('m-1')] }, allowMissing: true }, 'allowMissing'],
     ['a requestId that is no UUID', { assets: { assetIds: [assetOf('m-1')] }, requestId: 'not-a-uuid' }, 'requestId'],
   ])('addAssets with %s is INVALID_ARGUMENT naming %s', async (_label, body, field) => {
     const error = googleError(await call(app, 'POST', `/v1alpha1/${PARENT}/groups/web:addAssets`, body), 400, 'INVALID_ARGUMENT');
     expect(violations(error).map((v) => v.field)).toContain(field);
+  });
+
+  test("addAssets with allowMissing (a field of removeAssets) is refused by Google's JSON parser as an unknown name", async () => {
+    const body = { assets: { assetIds: [assetOf('m-1')] }, allowMissing: true };
+    const error = googleError(await call(app, 'POST', `/v1alpha1/${PARENT}/groups/web:addAssets`, body), 400, 'INVALID_ARGUMENT');
+    expect(error.message).toBe('Invalid JSON payload received. Unknown name "allowMissing": Cannot find field.');
   });
 
   test('removeAssets takes at most 1000 assets; a group that does not exist is NOT_FOUND', async () => {

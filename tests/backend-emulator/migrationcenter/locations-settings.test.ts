@@ -128,7 +128,7 @@ describe('settings over REST', () => {
     expect(violations(googleError(await update('', {}), 400, 'INVALID_ARGUMENT'))[0].field).toBe('updateMask');
     expect(violations(googleError(await update('?updateMask=name', {}), 400, 'INVALID_ARGUMENT'))[0].description).toMatch(/^'name' cannot be updated/);
     expect(violations(googleError(await update('?updateMask=*', { logging: false }), 400, 'INVALID_ARGUMENT'))).toEqual([
-      { field: 'logging', description: 'is not a known property' },
+      { field: 'settings', description: 'Invalid JSON payload received. Unknown name "logging" at \'settings\': Cannot find field.' },
     ]);
     expect(ok(await call(app, 'GET', `${BASE}/settings`))).toEqual({ name: `${PARENT}/settings` });
   });
