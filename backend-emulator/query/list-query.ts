@@ -16,6 +16,7 @@
  */
 import { createHash } from 'crypto';
 import { invalidArgument } from '../errors';
+import { wildcardMatch } from './wildcard';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -158,18 +159,6 @@ export function parseFilter(text: string): Node | undefined {
   const node = parseOr();
   if (k < tokens.length) throw filterError(`unexpected '${tokens[k].v}' at position ${tokens[k].pos + 1}`);
   return node;
-}
-
-function wildcardMatch(pattern: string, value: string): boolean {
-  if (!pattern.includes('*')) return pattern === value;
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-    's',
-  );
-  return re.test(value);
 }
 
 function compareScalars(a: Scalar, b: Scalar, asTime: boolean): number {
