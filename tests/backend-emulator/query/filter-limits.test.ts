@@ -71,3 +71,43 @@ describe('a filter at the limits is answered', () => {
     expect(ok(await aggregate(widest))).toEqual({ results: [{ field: 'name', count: {} }] });
   });
 });
+
+describe('orderBy naming a field again', () => {
+  // Before: each entry was one more key of every comparison, one more SQL column and one more page
+  // condition term per earlier key; 2,100 entries were SQLite's "too many terms", answered 500.
+  const repeated = (field: string, n: number) => new Array<string>(n).fill(field).join(',');
+
+  test('2,100 entries of one field are answered, on sources and assets', async () => {
+    expect(ok(await call(app, 'GET', `${BASE}/sources?orderBy=${repeated('name', 2100)}`))).toEqual({});
+    expect(ok(await call(app, 'GET', `${BASE}/assets?orderBy=${repeated('name', 2100)}`))).toEqual({});
+    expect(ok(await call(app, 'GET', `${BASE}/assets?orderBy=${repeated('createTime desc', 2100)}`))).toEqual({});
+  });
+
+  test('a later entry of a field changes nothing: pages follow the first', async () => {
+    const fresh = newApp();
+    try {
+      for (const [id, displayName] of [
+        ['s1', 'b'],
+        ['s2', 'c'],
+        ['s3', 'a'],
+      ]) {
+        ok(await call(fresh, 'POST', `${BASE}/sources?sourceId=${id}`, { displayName }));
+      }
+      const pages = async (orderBy: string): Promise<string[]> => {
+        const names: string[] = [];
+        let token = '';
+        do {
+          const query = new URLSearchParams({ orderBy, pageSize: '1', ...(token ? { pageToken: token } : {}) });
+          const page = ok(await call(fresh, 'GET', `${BASE}/sources?${query.toString()}`));
+          names.push(...page.sources.map((s: { displayName: string }) => s.displayName));
+          token = page.nextPageToken ?? '';
+        } while (token);
+        return names;
+      };
+      expect(await pages('displayName desc, displayName, name, displayName asc')).toEqual(['c', 'b', 'a']);
+      expect(await pages('displayName, displayName desc')).toEqual(['a', 'b', 'c']);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
