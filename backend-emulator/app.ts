@@ -182,7 +182,9 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
     config,
     log: app.log,
     operations,
-    auth: new Authorizer(config.auth, store),
+    auth: new Authorizer(config.auth, store, (expression) =>
+      app.log.warn({ expression: expression.slice(0, 200) }, 'an IAM condition ran out of time being evaluated: it grants nothing until the emulator restarts'),
+    ),
     seeds: new Seeds(),
     onReset: (hook) => resetHooks.push(hook),
     reset: () => {

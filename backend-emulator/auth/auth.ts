@@ -14,7 +14,7 @@
  *   `domain:` (the principal's email domain) and `group:` (the file's `groups`). A conditional
  *   binding applies when its CEL expression evaluates to true with `request.time` = now and
  *   `resource.name|type|service` of the resource; an expression that cannot be evaluated here
- *   (tags, `api.getAttribute`) does not grant.
+ *   (tags, `api.getAttribute`), or not within a time limit (auth/conditions.ts), does not grant.
  */
 import { createHash, timingSafeEqual } from 'crypto';
 import type { AuthConfig } from '../config';
@@ -23,6 +23,7 @@ import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
 import { readStoredPolicy, type Binding } from './policy-records';
 import { roleGrants } from './permissions';
+import { ConditionEvaluator } from './conditions';
 
 export interface Principal {
   /** `user:alice@example.com`, or `admin` for an admin token. */
@@ -41,22 +42,6 @@ const MISSING_CREDENTIALS =
 const INVALID_CREDENTIALS =
   'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.';
 
-/** Typed from the module itself: a type-only import is erased, so CEL still loads lazily. */
-type CelEvaluate = (typeof import('@marcbachmann/cel-js'))['evaluate'];
-let celEvaluate: CelEvaluate | undefined;
-
-function evaluateCondition(expression: string, resource: ResourceAttributes): boolean {
-  try {
-    if (!celEvaluate) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      celEvaluate = (require('@marcbachmann/cel-js') as typeof import('@marcbachmann/cel-js')).evaluate;
-    }
-    return celEvaluate(expression, { request: { time: new Date() }, resource }) === true;
-  } catch {
-    return false;
-  }
-}
-
 /** A token as compared: its SHA-256, so that every comparison is of 32 bytes whatever the token's length. */
 function tokenDigest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
@@ -69,11 +54,15 @@ interface KnownToken {
 
 export class Authorizer {
   private readonly tokens: KnownToken[];
+  private readonly conditions: ConditionEvaluator;
 
+  /** `onSlowCondition` is told of a condition that ran out of time (auth/conditions.ts). */
   constructor(
     private readonly config: AuthConfig | undefined,
     private readonly store: Store,
+    onSlowCondition?: (expression: string) => void,
   ) {
+    this.conditions = new ConditionEvaluator(onSlowCondition);
     const byToken = new Map<string, Principal>();
     if (config) {
       for (const [token, member] of Object.entries(config.tokens)) byToken.set(token, { member, admin: false });
@@ -138,7 +127,7 @@ export class Authorizer {
   }
 
   private conditionHolds(binding: Binding, resource: ResourceAttributes): boolean {
-    return binding.condition ? evaluateCondition(binding.condition.expression, resource) : true;
+    return binding.condition ? this.conditions.holds(binding.condition.expression, resource) : true;
   }
 
   private memberMatches(member: string, principal: string): boolean {

@@ -11,12 +11,28 @@ import { parseTimestamp } from './timestamps';
 import type { CellValue, ColumnSpec, ColumnType, RowReporter } from './types';
 import LABELS_SCHEMA from '../../schemas/Labels.schema.json';
 
-/** `  PrimaryIPAddress (Optional) ` -> `primaryipaddress`. */
+/**
+ * `  PrimaryIPAddress (Optional) ` -> `primaryipaddress`.
+ *
+ * The suffixes are taken off from the end, not by regular expressions ending in `$`: those
+ * (`/\s*\(\s*optional\s*\)\s*$/`) are tried from every position, each scanning the run of
+ * spaces after it, so a header cell of spaces between two letters took n^2 steps: 3 s at 40,000,
+ * and a 400,000-space cell kept an import worker computing (the job VALIDATING) until deleted.
+ */
 export function normaliseHeader(header: string): string {
   let h = header.replace(/^\uFEFF/, '').trim();
-  h = h.replace(/\s*\(\s*optional\s*\)\s*$/i, '');
-  h = h.replace(/\s*\*$/, '');
+  h = withoutOptionalSuffix(h);
+  if (h.endsWith('*')) h = h.slice(0, -1);
   return h.trim().toLowerCase();
+}
+
+/** `Name (optional)`, any case, spaces anywhere around the word and the parentheses -> `Name`; `text` is trimmed. */
+function withoutOptionalSuffix(text: string): string {
+  if (!text.endsWith(')')) return text;
+  const word = text.slice(0, -1).trimEnd();
+  if (!word.toLowerCase().endsWith('optional')) return text;
+  const open = word.slice(0, -'optional'.length).trimEnd();
+  return open.endsWith('(') ? open.slice(0, -1) : text;
 }
 
 /** Keeps report messages short whatever a hostile cell holds. */

@@ -3,8 +3,8 @@
  *
  * `gs://b/vm/vmInfo.csv` is the file `<storageDir>/b/vm/vmInfo.csv`; `gs://b/vm/` is every file
  * under `<storageDir>/b/vm/` (recursively, in name order). Every file is checked with realpath to
- * stay inside its bucket folder, so a symbolic link added after the job was created cannot read
- * outside it either.
+ * stay inside its bucket folder, and the bucket folder inside the storage folder, so a symbolic
+ * link added after the job was created cannot read outside them either.
  */
 import * as fs from 'fs';
 import * as path from 'path';

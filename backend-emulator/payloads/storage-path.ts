@@ -52,9 +52,23 @@ export function bucketDir(storageDir: string, bucket: string): string {
   return path.join(path.resolve(storageDir), bucket);
 }
 
+/** Why a bucket folder whose real path is `realRoot` is refused: undefined while it is inside the storage folder. */
+export function bucketEscapeReason(storageDir: string, realRoot: string): string | undefined {
+  let realStorage: string;
+  try {
+    realStorage = fs.realpathSync(path.resolve(storageDir));
+  } catch {
+    return undefined; // no storage folder: no bucket folder either (realRoot could not have been found)
+  }
+  // The bucket folder is a symbolic link (a folder tree unpacked into the storage folder can hold
+  // one as easily as a link deeper down): it may name another bucket, never a folder outside.
+  return isInside(realStorage, realRoot) ? undefined : 'must stay inside the storage folder: its bucket folder is a symbolic link that points outside it';
+}
+
 /**
- * The local rule: after resolving symbolic links, the object (or its deepest existing ancestor)
- * stays inside the bucket folder. Returns the reason, or undefined when it does.
+ * The local rule: after resolving symbolic links, the bucket folder stays inside the storage
+ * folder and the object (or its deepest existing ancestor) inside the bucket folder. Returns the
+ * reason, or undefined when they do.
  */
 export function localEscapeReason(storageDir: string, gs: GsPath): string | undefined {
   const syntactic = syntacticEscapeReason(gs);
@@ -67,8 +81,18 @@ export function localEscapeReason(storageDir: string, gs: GsPath): string | unde
   try {
     realRoot = fs.realpathSync(root);
   } catch {
-    return undefined; // no bucket folder yet: nothing can point outside; validation reports it missing
+    // No bucket folder yet: nothing can point outside; validation reports it missing. (A dangling
+    // link as the bucket folder is refused: it could be made to point anywhere later.)
+    const link = readLinkTarget(root);
+    if (link === undefined) return undefined;
+    try {
+      return bucketEscapeReason(storageDir, path.resolve(fs.realpathSync(path.dirname(root)), link));
+    } catch {
+      return undefined;
+    }
   }
+  const bucketEscape = bucketEscapeReason(storageDir, realRoot);
+  if (bucketEscape) return bucketEscape;
   // The deepest part of the path that exists decides where the rest would land.
   let probe = target;
   for (;;) {

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'crypto';
 import { invalidArgument } from '../errors';
+import { wildcardMatch } from './wildcard';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
@@ -45,6 +46,17 @@ interface Token {
   v: string;
   pos: number;
 }
+
+/**
+ * The most comparisons and the deepest nesting (parentheses, `NOT`, `-`) a filter may have. The
+ * parser, the filter's compiled form and the assets' SQL each go one call deeper per level, and a
+ * chain of comparisons is one level per comparison: a filter of 5,000 `OR`s or 5,000 parentheses
+ * (a query string holds 16 KiB, an aggregateValues body 1 MiB) ran out of stack, or past SQLite's
+ * expression depth, and was answered 500 INTERNAL. Past these it is 400 INVALID_ARGUMENT, as a
+ * filter Google cannot take; both are far beyond what a client writes.
+ */
+export const MAX_FILTER_COMPARISONS = 500;
+export const MAX_FILTER_NESTING = 50;
 
 export function filterError(description: string) {
   return invalidArgument([{ field: 'filter', description }], `Invalid filter: ${description}`);
@@ -91,7 +103,18 @@ export function parseFilter(text: string): Node | undefined {
   const tokens = tokenize(text);
   if (tokens.length === 0) return undefined;
   let k = 0;
+  let comparisons = 0;
+  let nesting = 0;
   const peek = () => tokens[k];
+  /** Parses what `parse` reads one level deeper (a parenthesis, a negation), refusing past the limit. */
+  const nested = (at: Token, parse: () => Node): Node => {
+    if (++nesting > MAX_FILTER_NESTING) {
+      throw filterError(`nests more than ${MAX_FILTER_NESTING} levels of parentheses and negations (at position ${at.pos + 1})`);
+    }
+    const node = parse();
+    nesting--;
+    return node;
+  };
   const isKeyword = (tok: Token | undefined, word: string) => tok?.t === 'word' && tok.v === word;
 
   const parseOr = (): Node => {
@@ -120,17 +143,17 @@ export function parseFilter(text: string): Node | undefined {
     const tok = peek();
     if (isKeyword(tok, 'NOT')) {
       k++;
-      return { kind: 'not', inner: parseUnary() };
+      return { kind: 'not', inner: nested(tok as Token, parseUnary) };
     }
     if (tok?.t === 'word' && tok.v.startsWith('-')) {
       // `-field = x` (and a lone `-` before a parenthesis) negate what follows.
       if (tok.v === '-') k++;
       else tokens[k] = { ...tok, v: tok.v.slice(1), pos: tok.pos + 1 };
-      return { kind: 'not', inner: parseUnary() };
+      return { kind: 'not', inner: nested(tok, parseUnary) };
     }
     if (tok?.t === 'lp') {
       k++;
-      const inner = parseOr();
+      const inner = nested(tok, parseOr);
       if (peek()?.t !== 'rp') throw filterError(`missing ')' for the '(' at position ${tok.pos + 1}`);
       k++;
       return inner;
@@ -141,6 +164,9 @@ export function parseFilter(text: string): Node | undefined {
     const fieldTok = peek();
     if (!fieldTok) throw filterError('the filter ends where a comparison was expected');
     if (fieldTok.t !== 'word') throw filterError(`expected a field name at position ${fieldTok.pos + 1}`);
+    if (++comparisons > MAX_FILTER_COMPARISONS) {
+      throw filterError(`has more than ${MAX_FILTER_COMPARISONS} comparisons (at position ${fieldTok.pos + 1})`);
+    }
     k++;
     let field = fieldTok.v;
     const opTok = peek();
@@ -158,18 +184,6 @@ export function parseFilter(text: string): Node | undefined {
   const node = parseOr();
   if (k < tokens.length) throw filterError(`unexpected '${tokens[k].v}' at position ${tokens[k].pos + 1}`);
   return node;
-}
-
-function wildcardMatch(pattern: string, value: string): boolean {
-  if (!pattern.includes('*')) return pattern === value;
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-    's',
-  );
-  return re.test(value);
 }
 
 function compareScalars(a: Scalar, b: Scalar, asTime: boolean): number {
@@ -306,17 +320,30 @@ export function orderError(description: string) {
   return invalidArgument([{ field: 'orderBy', description }], `Invalid orderBy: ${description}`);
 }
 
+/**
+ * An ordering without the fields named again: items tied on a field's first entry are tied on any
+ * later one, so a later entry never changes the order. Left in, each costs every comparison of a
+ * sort (and the assets' SQL a column and its page condition a term per earlier key): `orderBy` of
+ * `name` 2,100 times was SQLite's "too many terms in ORDER BY", answered 500 INTERNAL.
+ */
+export function firstOrderOfEach<K extends { field: string }>(keys: K[]): K[] {
+  const seen = new Set<string>();
+  return keys.filter((k) => !seen.has(k.field) && seen.add(k.field));
+}
+
 function parseOrderBy<T>(text: string | undefined, spec: ListFields<T>): OrderKey[] {
   if (!text || !text.trim()) return [];
-  return text.split(',').map((part) => {
-    const words = part.trim().split(/\s+/);
-    if (words.length === 0 || !words[0]) throw orderError('has an empty entry');
-    if (words.length > 2) throw orderError(`'${part.trim()}' must be FIELD, FIELD asc or FIELD desc`);
-    const [field, dir] = words;
-    if (!own(spec.scalars, field)) throw orderError(`unknown field '${field}' (known: ${Object.keys(spec.scalars).join(', ')})`);
-    if (dir !== undefined && !/^(asc|desc)$/i.test(dir)) throw orderError(`'${dir}' must be asc or desc`);
-    return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
-  });
+  return firstOrderOfEach(
+    text.split(',').map((part) => {
+      const words = part.trim().split(/\s+/);
+      if (words.length === 0 || !words[0]) throw orderError('has an empty entry');
+      if (words.length > 2) throw orderError(`'${part.trim()}' must be FIELD, FIELD asc or FIELD desc`);
+      const [field, dir] = words;
+      if (!own(spec.scalars, field)) throw orderError(`unknown field '${field}' (known: ${Object.keys(spec.scalars).join(', ')})`);
+      if (dir !== undefined && !/^(asc|desc)$/i.test(dir)) throw orderError(`'${dir}' must be asc or desc`);
+      return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
+    }),
+  );
 }
 
 // ---------------------------------------------------------------- paging

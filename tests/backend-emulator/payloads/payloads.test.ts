@@ -140,3 +140,57 @@ describe('local storage', () => {
     expect(storagePathProblem({ storageDir: dir }, 'gs://b/dangling/vmInfo.csv')).toMatch(/symbolic link/);
   });
 });
+
+describe('a bucket folder that is a symbolic link', () => {
+  // The object rule above held, but the bucket folder itself was taken as it resolved: a link
+  // `<storageDir>/evil -> /` made gs://evil/etc/passwd a payload the job read.
+  let dir: string;
+  let outside: string;
+  beforeEach(() => {
+    dir = tempDir('mc-storage-');
+    outside = tempDir('mc-outside-');
+    fs.writeFileSync(path.join(outside, 'vmInfo.csv'), 'MachineId\nsecret\n');
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+  const REFUSED = 'must stay inside the storage folder: its bucket folder is a symbolic link that points outside it';
+
+  test('pointing outside the storage folder: refused at create, for an object and a prefix', () => {
+    fs.symlinkSync(outside, path.join(dir, 'evil'));
+    expect(storagePathProblem({ storageDir: dir }, 'gs://evil/vmInfo.csv')).toBe(REFUSED);
+    expect(storagePathProblem({ storageDir: dir }, 'gs://evil/')).toBe(REFUSED);
+    expect(storagePathProblem({ storageDir: dir }, 'gs://evil')).toBe(REFUSED);
+  });
+
+  test('made a link after the job was created: nothing is read', async () => {
+    fs.mkdirSync(path.join(dir, 'later'));
+    expect(storagePathProblem({ storageDir: dir }, 'gs://later/vmInfo.csv')).toBeUndefined();
+    fs.rmdirSync(path.join(dir, 'later'));
+    fs.symlinkSync(outside, path.join(dir, 'later'));
+    for (const gcsPath of ['gs://later/vmInfo.csv', 'gs://later/']) {
+      expect(await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: gcsPath } })).toEqual({
+        files: [],
+        errors: [`path ${gcsPath} ${REFUSED}`],
+      });
+    }
+  });
+
+  test('dangling, pointing outside: refused at create (it could be made to resolve later)', () => {
+    fs.symlinkSync(path.join(outside, 'not-yet'), path.join(dir, 'soon'));
+    expect(storagePathProblem({ storageDir: dir }, 'gs://soon/vmInfo.csv')).toBe(REFUSED);
+  });
+
+  test('naming another bucket of the storage folder: read as that bucket', async () => {
+    fs.mkdirSync(path.join(dir, 'real'));
+    fs.writeFileSync(path.join(dir, 'real', 'vmInfo.csv'), 'v');
+    fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'alias'));
+    fs.symlinkSync('real', path.join(dir, 'relative'));
+    for (const bucket of ['alias', 'relative']) {
+      expect(storagePathProblem({ storageDir: dir }, `gs://${bucket}/vmInfo.csv`)).toBeUndefined();
+      const { files, errors } = await resolvePayload({ storageDir: dir }, { gcsPayload: { format: 'F', path: `gs://${bucket}/vmInfo.csv` } });
+      expect([files.map((f) => f.name), errors]).toEqual([['vmInfo.csv'], []]);
+    }
+  });
+});
