@@ -56,6 +56,15 @@ export function normalizeOrigin(value: string): string | undefined {
   }
 }
 
+/**
+ * A Host header as RFC 9110 has it: a name or address (RFC 3986's reg-name, IPv4, or an IPv6
+ * literal in brackets), then an optional `:port` of digits. Anything else is refused whatever its
+ * name part: `localhost:80@evil` reads as `localhost` to `hostName`, and the emulator writes the Host
+ * it was reached under into the URLs it answers (a data file's `signedUri`). A bare IPv6 address
+ * (`::1`, which some clients send) stays readable.
+ */
+const WELL_FORMED_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._~%!$&'()*+,;=-]*)(?::[0-9]*)?$|^[0-9a-f:.]+$/i;
+
 /** Addresses of this machine's interfaces: the Host a client on the network names when `--host 0.0.0.0`. */
 function interfaceAddresses(): Set<string> {
   const out = new Set<string>();
@@ -102,7 +111,7 @@ export function requestOriginGuard(rules: RequestOriginRules): (request: Fastify
   function hostAllowed(host: string): boolean {
     let verdict = hostVerdicts.get(host);
     if (verdict === undefined) {
-      verdict = hostRuleOf(hostName(host));
+      verdict = WELL_FORMED_HOST.test(host.trim()) && hostRuleOf(hostName(host));
       if (hostVerdicts.size >= REMEMBERED_HOSTS) hostVerdicts.clear();
       hostVerdicts.set(host, verdict);
     }

@@ -195,26 +195,34 @@ describe('a foreign Host (DNS rebinding) is refused', () => {
   let app: FastifyInstance;
   afterEach(() => app.close());
 
-  test.each(['evil.example', 'evil.example:8085', 'localhost.evil.example', '127.0.0.1.nip.io:8085', '10.0.0.7:8085'])(
-    'Host: %s is 403 on every route',
-    async (host) => {
-      app = inMemoryApp();
-      await seedPolicy(app);
-      for (const [method, url] of [
-        ['GET', '/healthz'],
-        ['GET', `/v1/${POLICY}`],
-        ['GET', '/emulator/v1/console/summary'],
-        ['POST', '/emulator/v1/reset'],
-      ]) {
-        const res = await call(app, method, url, method === 'POST' ? {} : undefined, { host });
-        const error = googleError(res, 403, 'PERMISSION_DENIED');
-        expect(error.message).toContain('--allow-host');
-      }
-      expect(await policyExists(app)).toBe(true);
-    },
-  );
+  test.each([
+    'evil.example',
+    'evil.example:8085',
+    'localhost.evil.example',
+    '127.0.0.1.nip.io:8085',
+    '10.0.0.7:8085',
+    // Not a Host at all, though its part before the first colon is a loopback name: the emulator
+    // would write it into the URLs it answers (`signedUri`).
+    'localhost:80@evil.example',
+    'localhost:8085/evil',
+    '[::1]:8085@evil.example',
+  ])('Host: %s is 403 on every route', async (host) => {
+    app = inMemoryApp();
+    await seedPolicy(app);
+    for (const [method, url] of [
+      ['GET', '/healthz'],
+      ['GET', `/v1/${POLICY}`],
+      ['GET', '/emulator/v1/console/summary'],
+      ['POST', '/emulator/v1/reset'],
+    ]) {
+      const res = await call(app, method, url, method === 'POST' ? {} : undefined, { host });
+      const error = googleError(res, 403, 'PERMISSION_DENIED');
+      expect(error.message).toContain('--allow-host');
+    }
+    expect(await policyExists(app)).toBe(true);
+  });
 
-  test.each(['localhost', 'localhost:8085', '127.0.0.1:8085', '127.1.2.3', '[::1]:8085', 'app.localhost:8085', 'LOCALHOST:8085'])(
+  test.each(['localhost', 'localhost:8085', '127.0.0.1:8085', '127.1.2.3', '[::1]:8085', '::1', 'app.localhost:8085', 'LOCALHOST:8085'])(
     'Host: %s (loopback) is answered',
     async (host) => {
       app = inMemoryApp();
