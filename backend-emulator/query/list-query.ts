@@ -373,14 +373,22 @@ export interface PageLimits {
 /** The page sizes of Google's lists (AIP-158). */
 export const GOOGLE_PAGE_LIMITS: PageLimits = { defaultSize: DEFAULT_PAGE_SIZE, maxSize: MAX_PAGE_SIZE };
 
+/** The largest int32, `pageSize`'s type in every request message. */
+const INT32_MAX = 2 ** 31 - 1;
+
+/** A query parameter's int32 as Google's front end reads it: decimal digits, an optional sign. */
+const INT32_TEXT = /^[+-]?[0-9]+$/;
+
 /**
  * `pageSize`: absent or 0 is the default; larger than the largest is served as the largest
- * (AIP-158: a server may cap it); negative or not an integer is INVALID_ARGUMENT.
+ * (AIP-158: a server may cap it); negative, not an integer or past an int32 is INVALID_ARGUMENT.
+ * A query parameter is read as Google's front end reads an int32, in decimal digits: `Number`
+ * alone took `1e3`, `0x10` and `5.0` too.
  */
 export function parsePageSize(value: string | number | undefined, limits: PageLimits = GOOGLE_PAGE_LIMITS): number {
   if (value === undefined || value === '') return limits.defaultSize;
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n)) throw pageError('pageSize', 'must be an integer');
+  const n = typeof value === 'number' ? value : INT32_TEXT.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n > INT32_MAX) throw pageError('pageSize', 'must be an integer');
   if (n < 0) throw pageError('pageSize', 'must not be negative');
   if (n === 0) return limits.defaultSize;
   return Math.min(n, limits.maxSize);

@@ -38,16 +38,22 @@ describe('page size: one rule, each list its own limits', () => {
     ['501', 501, 500],
     ['1000', 1000, 500],
     ['5000', 1000, 500],
+    ['+7', 7, 7],
+    ['007', 7, 7],
+    ['2147483647', 1000, 500],
   ])('pageSize %p: %p on a Google list, %p on a console list', (value, google, console) => {
     expect(parsePageSize(value)).toBe(google);
     expect(parsePageSize(value, CONSOLE)).toBe(console);
     expect(keysetPageRequest({ pageSize: value }, 'any', CONSOLE).pageSize).toBe(console);
   });
 
-  test.each(['-1', 'ten', '1.5'])('pageSize %p is INVALID_ARGUMENT naming pageSize, on every list', (value) => {
-    expect(violation(() => parsePageSize(value)).field).toBe('pageSize');
-    expect(violation(() => keysetPageRequest({ pageSize: value }, 'console:importJobs', CONSOLE)).field).toBe('pageSize');
-  });
+  test.each(['-1', 'ten', '1.5', '1e3', '1e308', '0x10', '5.0', ' 5', '2147483648'])(
+    'pageSize %p is INVALID_ARGUMENT naming pageSize, on every list',
+    (value) => {
+      expect(violation(() => parsePageSize(value)).field).toBe('pageSize');
+      expect(violation(() => keysetPageRequest({ pageSize: value }, 'console:importJobs', CONSOLE)).field).toBe('pageSize');
+    },
+  );
 });
 
 describe('pages in key order', () => {
