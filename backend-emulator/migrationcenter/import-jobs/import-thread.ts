@@ -10,7 +10,7 @@
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
  * the process open), with the engine's modules loaded; a second job at the same time starts a
- * second worker. A process that is one emulator (the CLI) keeps one ready for its whole life
+ * second worker, up to MAX_IMPORT_WORKERS at work; a job beyond them waits for one to be done. A process that is one emulator (the CLI) keeps one ready for its whole life
  * (keepImportWorkerReady): started with the process and warmed up, and, once a job's worker has
  * been idle for IDLE_WORKER_MS, started afresh in its place. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
@@ -64,6 +64,53 @@ export const IMPORT_NICE_EXTRA = 3;
  * test file: each file loads this module afresh).
  */
 export const IDLE_WORKER_MS = 5_000;
+
+/**
+ * The most import workers at work at once (validations, runs and report summaries together); a
+ * job beyond them waits for one to be done, in the order the jobs came. Each worker is a V8 heap
+ * of its own (about 25 MB, 60 MB after a large job): 40 validations of 1.4 MB payloads started at
+ * once took the process from 125 MB to 1.15 GB of RSS, and nothing bounded their number. On two
+ * cores four are already more than run at the same time.
+ */
+export const MAX_IMPORT_WORKERS = 4;
+
+/** Workers at work (each job's from its start until its worker is done with it), and the jobs waiting for one. */
+let workersAtWork = 0;
+const waitingForWorker: Array<() => void> = [];
+
+/** Resolves once the job may have a worker (at once if fewer than MAX_IMPORT_WORKERS are at work); rejects on `signal`. */
+function workerSlot(signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (workersAtWork < MAX_IMPORT_WORKERS) {
+    workersAtWork++;
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      const at = waitingForWorker.indexOf(start);
+      if (at >= 0) waitingForWorker.splice(at, 1);
+      reject(abortError(signal!));
+    };
+    const start = () => {
+      signal?.removeEventListener('abort', onAbort);
+      workersAtWork++;
+      resolve();
+    };
+    waitingForWorker.push(start);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A job's worker is done: the next waiting job, if any, gets one. */
+function freeWorkerSlot(): void {
+  workersAtWork--;
+  waitingForWorker.shift()?.();
+}
+
+/** How many import workers are at work, and how many jobs wait for one (tests). */
+export function importWorkerUse(): { atWork: number; waiting: number } {
+  return { atWork: workersAtWork, waiting: waitingForWorker.length };
+}
 
 let idle: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
@@ -234,8 +281,32 @@ export class WriteQueue {
   }
 }
 
-/** Sends one job to a worker and settles with its end; see the module comment for stops. */
-function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 'report' }>, callbacks: JobCallbacks): Promise<R> {
+/**
+ * Sends one job to a worker once one may start (MAX_IMPORT_WORKERS) and settles with its end; see
+ * the module comment for stops. A job stopped while it waits rejects at once and never has a worker.
+ */
+async function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 'report' }>, callbacks: JobCallbacks): Promise<R> {
+  try {
+    await workerSlot(callbacks.signal);
+  } catch (err) {
+    callbacks.onWorkerDone?.();
+    throw err;
+  }
+  let slotFree = false;
+  return jobOnWorker<R>(job, {
+    ...callbacks,
+    onWorkerDone: () => {
+      if (!slotFree) {
+        slotFree = true;
+        freeWorkerSlot();
+      }
+      callbacks.onWorkerDone?.();
+    },
+  });
+}
+
+/** Sends one job to a worker and settles with its end; `onWorkerDone` runs exactly once, when the worker is done with it. */
+function jobOnWorker<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 'report' }>, callbacks: JobCallbacks): Promise<R> {
   const { signal } = callbacks;
   let workerDone = callbacks.onWorkerDone;
   const done = () => {
