@@ -1,8 +1,8 @@
-import { PassThrough } from 'stream';
 import type { FastifyInstance } from 'fastify';
+import { loggingApp } from '../../support/app';
 import type { AuthConfig } from '../../../backend-emulator/config';
 import { ROLE_PERMISSIONS } from '../../../backend-emulator/auth/permissions';
-import { PARENT, call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from '../../support/networkservices';
+import { PARENT, call, createPolicy, expectGoogleError, getIam, policyName, setIam } from '../../support/networkservices';
 
 const R = policyName('ep1');
 const AUTH: AuthConfig = {
@@ -23,10 +23,7 @@ let app: FastifyInstance;
 let logs: string[];
 
 beforeEach(async () => {
-  logs = [];
-  const stream = new PassThrough();
-  stream.on('data', (d: Buffer) => logs.push(d.toString()));
-  app = newApp({ auth: AUTH, logLevel: 'debug', logStream: stream });
+  ({ app, lines: logs } = loggingApp({ builtinServices: ['networkservices'], auth: AUTH, logLevel: 'debug' }));
   const seed = await call(
     app,
     'POST',

@@ -7,11 +7,11 @@
  * The test asks the authorizer directly first, inside `vm`'s execution time limit, so that the old
  * code fails there with a timeout instead of hanging the test file; the wire checks follow.
  */
-import { PassThrough } from 'stream';
 import * as vm from 'vm';
 import type { FastifyInstance } from 'fastify';
+import { loggingApp } from '../../support/app';
 import type { AuthConfig } from '../../../backend-emulator/config';
-import { call, createPolicy, expectGoogleError, newApp, policyName, setIam } from '../../support/networkservices';
+import { call, createPolicy, expectGoogleError, policyName, setIam } from '../../support/networkservices';
 
 const AUTH: AuthConfig = {
   tokens: { 'tok-alice': 'user:alice@example.com', 'tok-bob': 'user:bob@example.com', 'tok-carol': 'user:carol@example.com' },
@@ -37,10 +37,7 @@ let app: FastifyInstance;
 let logs: string[];
 
 beforeEach(async () => {
-  logs = [];
-  const stream = new PassThrough();
-  stream.on('data', (d: Buffer) => logs.push(d.toString()));
-  app = newApp({ auth: AUTH, logLevel: 'warn', logStream: stream });
+  ({ app, lines: logs } = loggingApp({ builtinServices: ['networkservices'], auth: AUTH, logLevel: 'warn' }));
   expect((await createPolicy(app, 'a'.repeat(40), undefined, undefined, as('tok-admin'))).status).toBe(200);
   const bindings = [
     { role: 'roles/networkservices.viewer', members: ['user:alice@example.com'], condition: { title: 'backtracks', expression: BACKTRACKS } },
