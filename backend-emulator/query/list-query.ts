@@ -311,7 +311,7 @@ function comparator<T>(get: (item: T) => Scalar, op: string, value: string, wild
 
 // ---------------------------------------------------------------- orderBy
 
-interface OrderKey {
+export interface OrderKey {
   field: string;
   desc: boolean;
 }
@@ -326,12 +326,17 @@ export function orderError(description: string) {
  * sort (and the assets' SQL a column and its page condition a term per earlier key): `orderBy` of
  * `name` 2,100 times was SQLite's "too many terms in ORDER BY", answered 500 INTERNAL.
  */
-export function firstOrderOfEach<K extends { field: string }>(keys: K[]): K[] {
+function firstOrderOfEach(keys: OrderKey[]): OrderKey[] {
   const seen = new Set<string>();
   return keys.filter((k) => !seen.has(k.field) && seen.add(k.field));
 }
 
-function parseOrderBy<T>(text: string | undefined, spec: ListFields<T>): OrderKey[] {
+/**
+ * An `orderBy` text (AIP-132: `FIELD`, `FIELD asc` or `FIELD desc`, comma-separated) checked
+ * against the list's orderable fields (the keys of `fields`), a field named again left out. Every
+ * list reads it so, the assets' SQL lists included.
+ */
+export function parseOrderText(text: string | undefined, fields: Readonly<Record<string, unknown>>): OrderKey[] {
   if (!text || !text.trim()) return [];
   return firstOrderOfEach(
     text.split(',').map((part) => {
@@ -339,7 +344,7 @@ function parseOrderBy<T>(text: string | undefined, spec: ListFields<T>): OrderKe
       if (words.length === 0 || !words[0]) throw orderError('has an empty entry');
       if (words.length > 2) throw orderError(`'${part.trim()}' must be FIELD, FIELD asc or FIELD desc`);
       const [field, dir] = words;
-      if (!own(spec.scalars, field)) throw orderError(`unknown field '${field}' (known: ${Object.keys(spec.scalars).join(', ')})`);
+      if (!own(fields, field)) throw orderError(`unknown field '${field}' (known: ${Object.keys(fields).join(', ')})`);
       if (dir !== undefined && !/^(asc|desc)$/i.test(dir)) throw orderError(`'${dir}' must be asc or desc`);
       return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
     }),
@@ -476,7 +481,7 @@ export function listPage<T>(all: T[], request: ListRequest, spec: ListFields<T>,
   const filterText = (request.filter ?? '').trim();
   const orderText = (request.orderBy ?? '').trim();
   const predicate = filterText ? compileFilter(parseFilter(filterText) as Node, spec) : () => true;
-  const order = parseOrderBy(orderText, spec);
+  const order = parseOrderText(orderText, spec.scalars);
   const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), scope);
 
   const sortKey = (item: T): Scalar[] => [...order.map((o) => spec.scalars[o.field](item)), spec.name(item)];

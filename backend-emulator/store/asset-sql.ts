@@ -7,7 +7,7 @@
  * field is never equal to, greater or smaller than a value, and `NOT` treats an unknown as false,
  * as the in-memory lists do.
  */
-import { filterError, firstOrderOfEach, orderError, own, type FilterNode } from '../query/list-query';
+import { filterError, own, parseOrderText, type FilterNode } from '../query/list-query';
 import { ASSET_FIELDS, type AssetFieldType, type AssetKey, type AssetOrder } from './asset-store';
 
 export type SqlValue = string | number | null;
@@ -231,22 +231,9 @@ export class AssetSqlCompiler {
   }
 }
 
-/**
- * Checks an orderBy text against ASSET_FIELDS. A field named again is left out (`firstOrderOfEach`).
- */
+/** Checks an orderBy text against ASSET_FIELDS (list-query.ts `parseOrderText`, as every list). */
 export function parseAssetOrder(text: string | undefined): AssetOrder[] {
-  if (!text || !text.trim()) return [];
-  return firstOrderOfEach(
-    text.split(',').map((entry) => {
-      const words = entry.trim().split(/\s+/);
-      if (!words[0]) throw orderError('has an empty entry');
-      if (words.length > 2) throw orderError(`'${entry.trim()}' must be FIELD, FIELD asc or FIELD desc`);
-      const [field, dir] = words;
-      if (!own(ASSET_FIELDS, field)) throw orderError(`unknown field '${field}' (known: ${Object.keys(ASSET_FIELDS).join(', ')})`);
-      if (dir !== undefined && !/^(asc|desc)$/i.test(dir)) throw orderError(`'${dir}' must be asc or desc`);
-      return { field, desc: dir !== undefined && dir.toLowerCase() === 'desc' };
-    }),
-  );
+  return parseOrderText(text, ASSET_FIELDS);
 }
 
 /** Columns that are never NULL (every asset has a name and its times). */
