@@ -10,7 +10,8 @@
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
  * the process open), with the engine's modules loaded; a second job at the same time starts a
- * second worker, up to MAX_IMPORT_WORKERS at work; a job beyond them waits for one to be done. A process that is one emulator (the CLI) keeps one ready for its whole life
+ * second worker, up to MAX_IMPORT_WORKERS at work; a job beyond them waits for one to be done. A
+ * process that is one emulator (the CLI) keeps one ready for its whole life
  * (keepImportWorkerReady): started with the process and warmed up, and, once a job's worker has
  * been idle for IDLE_WORKER_MS, started afresh in its place. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
@@ -292,14 +293,11 @@ async function workerJob<R>(job: Extract<ToWorker, { type: 'validate' | 'execute
     callbacks.onWorkerDone?.();
     throw err;
   }
-  let slotFree = false;
+  // jobOnWorker calls onWorkerDone exactly once: the slot is freed once.
   return jobOnWorker<R>(job, {
     ...callbacks,
     onWorkerDone: () => {
-      if (!slotFree) {
-        slotFree = true;
-        freeWorkerSlot();
-      }
+      freeWorkerSlot();
       callbacks.onWorkerDone?.();
     },
   });
