@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { inMemoryApp } from '../support/app';
+import { sharedApp, inMemoryApp } from '../support/app';
 import { call, createPolicy, expectGoogleError, getIam, newApp, policyName, setIam } from '../support/networkservices';
 
 const R = policyName('ep1');
@@ -17,12 +17,12 @@ async function snapshot(): Promise<string> {
   return JSON.stringify(parts.map((p) => p.body));
 }
 
+const sharedAppOfBlock = sharedApp(() => newApp({ bodyLimit: 64 * 1024 }));
 beforeEach(async () => {
-  app = newApp({ bodyLimit: 64 * 1024 });
+  app = sharedAppOfBlock();
   await createPolicy(app, 'ep1');
   etag = (await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } })).body.etag;
 });
-afterEach(() => app.close());
 
 test('malformed JSON is 400 INVALID_ARGUMENT in the Google shape, state unchanged', async () => {
   const before = await snapshot();

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { MATCHER, PARENT, call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
+import { sharedApp } from '../../support/app';
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(() => {
-  app = newApp();
+  app = sharedAppOfBlock();
 });
-afterEach(() => app.close());
 
 const seed = {
   endpointPolicies: [

@@ -7,6 +7,7 @@ import * as answerBytesModule from '../../../backend-emulator/http/answer-bytes'
 import { answerBytes } from '../../../backend-emulator/http/answer-bytes';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import { BASE, PARENT, call, newApp, ok } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 describe('answerBytes', () => {
   it('lends the kept buffer again once it is given back, for an answer of any length it holds', () => {
@@ -50,8 +51,9 @@ describe('answerBytes', () => {
 
 describe('the front end gives the kept buffer back once the answer is sent', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => newApp());
   beforeEach(async () => {
-    app = newApp();
+    app = sharedAppOfBlock();
     await app.ready();
     const assets = migrationCenterOf(app.emulator)!.assets;
     const machines = Array.from({ length: 400 }, (_, i) => ({
@@ -62,7 +64,6 @@ describe('the front end gives the kept buffer back once the answer is sent', () 
     }));
     app.emulator.store.transaction(() => assets.upsert(PARENT, `${PARENT}/sources/s1`, machines));
   });
-  afterEach(() => app.close());
 
   it('releases a large batchUpdate answer once, and the next answer is whole and its own', async () => {
     const releases: number[] = [];

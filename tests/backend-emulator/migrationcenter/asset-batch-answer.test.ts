@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import type { Asset } from '../../../backend-emulator/import-engine/asset';
 import { BASE, PARENT, call, newApp, ok } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const S1 = `${PARENT}/sources/s1`;
 const S0 = `${PARENT}/sources/s0`;
@@ -76,8 +77,9 @@ const A2 = `${PARENT}/assets/vm-zeros-2`;
 const A3 = `${PARENT}/assets/vm-disk-3`;
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await app.ready();
   const assets = migrationCenterOf(app.emulator)!.assets;
   app.emulator.store.transaction(() => assets.upsert(PARENT, S1, ASSETS));
@@ -85,7 +87,6 @@ beforeEach(async () => {
   ok(await call(app, 'POST', `${BASE}/groups?groupId=g1`, {}));
   ok(await call(app, 'POST', `/v1alpha1/${GROUP}:addAssets`, { assets: { assetIds: [A1] } }));
 });
-afterEach(() => app.close());
 
 const BATCH = {
   requests: [

@@ -24,6 +24,7 @@ import {
   VM_HEADER,
   vmRow,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const REPORT = `${BASE}/assets:reportAssetFrames?source=${encodeURIComponent(SOURCE)}`;
 const UUID_1 = '4a0c8e2b-1f3d-4c5e-9a7b-2d4f6e8a0c1e';
@@ -37,11 +38,11 @@ async function report(app: FastifyInstance, frames: unknown[]): Promise<any> {
 }
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await ensureSource(app);
 });
-afterEach(() => app.close());
 
 describe('reportAssetFrames', () => {
   test('a good frame becomes an asset reported by the source; the answer is the empty response', async () => {

@@ -22,6 +22,7 @@ import {
   VM_HEADER,
   vmRow,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const RID = '6f1c1b7e-4a1d-4c5e-9c1e-3a8f2b7d9e01';
 /** The ids the import gives machines `m-1`..`m-3` (assets.ts `assetId`: `vm-{machineId}`). */
@@ -45,11 +46,11 @@ async function assetNames(app: FastifyInstance): Promise<string[]> {
 }
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await importThree(app);
 });
-afterEach(() => app.close());
 
 describe('assets.patch', () => {
   test('replaces the labels the mask names and answers the Asset itself, as GET then reads it', async () => {

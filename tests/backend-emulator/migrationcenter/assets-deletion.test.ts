@@ -15,6 +15,7 @@ import {
   vmRow,
   waitOperation,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const SRC_A = `${PARENT}/sources/a`;
 const SRC_B = `${PARENT}/sources/b`;
@@ -33,12 +34,12 @@ async function sourcesByVm(app: FastifyInstance): Promise<Record<string, string[
 }
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await importRows(app, 'j-a', SRC_A, [vmRow('m-1', 'one'), vmRow('m-2', 'two')]);
   await importRows(app, 'j-b', SRC_B, [vmRow('m-2', 'two'), vmRow('m-3', 'three')]);
 });
-afterEach(() => app.close());
 
 test('deleting a source keeps its assets and takes it out of their sources', async () => {
   expect(await sourcesByVm(app)).toEqual({ one: [SRC_A], two: [SRC_A, SRC_B], three: [SRC_B] });

@@ -24,6 +24,7 @@ import {
 } from '../../support/migrationcenter';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import type { Asset } from '../../../backend-emulator/import-engine/asset';
+import { sharedApp } from '../../support/app';
 
 const JOB_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.AssetsExportJob';
 const RUN_RESPONSE_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.RunAssetsExportJobResponse';
@@ -55,11 +56,11 @@ const INVENTORY_COLUMNS = [
 let app: FastifyInstance;
 const mc = () => migrationCenterOf(app.emulator)!;
 
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await app.ready();
 });
-afterEach(() => app.close());
 
 /** Imports GOOD_VM_INFO (machines m-1 web-1 and m-2 db-1) through an import job. */
 async function importTwoMachines(): Promise<void> {

@@ -25,14 +25,15 @@ import {
   vmRow,
   waitOperation,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const S3 = `${PARENT}/sources/s3`;
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(() => {
-  app = newApp();
+  app = sharedAppOfBlock();
 });
-afterEach(() => app.close());
 
 /** The assets whose `sources` name `source` (none, when the rule holds). */
 async function assetsNaming(source: string): Promise<any[]> {

@@ -24,11 +24,11 @@ import {
   googleError,
   inlinePayload,
   jobName,
-  newApp,
   ok,
   violations,
   vmRow,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const REPORT = { fileValidations: [], jobErrors: [{ errorDetails: 'a warning', severity: 'WARNING' }] };
@@ -38,10 +38,10 @@ const REPORT_WIRE = { jobErrors: [{ errorDetails: 'a warning', severity: 'WARNIN
 const EXEC_REPORT_WIRE = { framesReported: 2, totalRowsCount: 2, executionErrors: {} };
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp();
 beforeEach(() => {
-  app = newApp();
+  app = sharedAppOfBlock();
 });
-afterEach(() => app.close());
 
 const inline = () => inlinePayload({ 'vmInfo.csv': GOOD_VM_INFO });
 

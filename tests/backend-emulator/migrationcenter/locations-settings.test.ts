@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcenter';
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { BASE, PARENT, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const SETTINGS_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.Settings';
 const RID = '5b0f3a2e-7c1d-4e8f-9a6b-2d4c6e8f0a1b';
@@ -27,11 +28,11 @@ const REGIONS = [
 
 describe('locations over REST', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => newApp());
   beforeEach(async () => {
-    app = newApp();
+    app = sharedAppOfBlock();
     await app.ready();
   });
-  afterEach(() => app.close());
 
   test("a project without data lists Google's Migration Center regions, each with its city", async () => {
     const { locations, nextPageToken } = ok(await call(app, 'GET', '/v1alpha1/projects/p1/locations'));
@@ -74,11 +75,11 @@ describe('locations over REST', () => {
 
 describe('settings over REST', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => newApp());
   beforeEach(async () => {
-    app = newApp();
+    app = sharedAppOfBlock();
     await app.ready();
   });
-  afterEach(() => app.close());
 
   const update = (query: string, body: Record<string, unknown>) => call(app, 'PATCH', `${BASE}/settings${query}`, body);
 

@@ -8,6 +8,7 @@ import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcente
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import { BASE, EMPTY_TYPE, PARENT, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const PREFERENCE_SET_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.PreferenceSet';
 
@@ -51,11 +52,11 @@ const FULL_VM_PREFERENCES = {
 
 describe('over REST', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => newApp());
   beforeEach(async () => {
-    app = newApp();
+    app = sharedAppOfBlock();
     await app.ready();
   });
-  afterEach(() => app.close());
 
   const create = (id: string, body: Record<string, unknown>) => call(app, 'POST', `${BASE}/preferenceSets?preferenceSetId=${id}`, body);
 

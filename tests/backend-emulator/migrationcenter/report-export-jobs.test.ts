@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { BASE, PARENT, call, googleError, newApp, ok, violations, waitOperation } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const REPORT = `${PARENT}/reportConfigs/rc-1/reports/r-1`;
 const JOBS = `/v1alpha1/${REPORT}/reportExportJobs`;
@@ -14,12 +15,12 @@ const SUMMARY = {
 };
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await app.ready();
   app.emulator.store.put('migrationcenter.reports', REPORT, { name: REPORT, state: 'SUCCEEDED', summary: SUMMARY });
 });
-afterEach(() => app.close());
 
 describe('report export jobs', () => {
   test('create, get, list, run, then the summary CSV through the signed URL; delete with a requestId', async () => {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { act, BASE, call, createJob, newApp, ok } from '../../support/migrationcenter';
 import type { NamedBytes } from '../../support/real-exports';
 import { noCreationDate, orphanRows, rvtoolsCsvUnnamed, tieBreakers } from '../../support/rvtools-quirks';
+import { sharedApp } from '../../support/app';
 
 interface Vm {
   vmName?: string;
@@ -17,10 +18,10 @@ interface Vm {
 
 // One emulator per test: the fixtures share VM UUIDs, so their assets would be one another's.
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(() => {
-  app = newApp();
+  app = sharedAppOfBlock();
 });
-afterEach(() => app.close());
 
 /** Runs one import job of `files` to COMPLETED and returns its VMs by name. */
 async function importVms(id: string, format: string, files: NamedBytes[]): Promise<Map<string, Vm>> {

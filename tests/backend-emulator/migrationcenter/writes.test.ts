@@ -6,13 +6,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { BASE, call, googleError, newApp, ok, violations } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   await app.ready();
 });
-afterEach(() => app.close());
 
 const RID = '6f1c1b7e-4a1d-4c5e-9c1e-3a8f2b7d9e01';
 const OTHER_RID = '0a2b4c6d-8e0f-4a1b-9c3d-5e7f9a1b3c5d';

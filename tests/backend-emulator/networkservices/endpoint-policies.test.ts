@@ -11,12 +11,13 @@ import {
   newApp,
   policyName,
 } from '../../support/networkservices';
+import { sharedApp } from '../../support/app';
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(() => {
-  app = newApp();
+  app = sharedAppOfBlock();
 });
-afterEach(() => app.close());
 
 describe('create', () => {
   test('returns a done Operation whose response is the EndpointPolicy', async () => {

@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { CONCURRENT_POLICY_CHANGES } from '../../../backend-emulator/networkservices/iam-policy';
 import { call, createPolicy, expectGoogleError, fieldViolations, getIam, newApp, policyName, setIam } from '../../support/networkservices';
+import { sharedApp } from '../../support/app';
 
 const R = policyName('ep1');
 const COND = { title: 'until 2100', expression: 'request.time < timestamp("2100-01-01T00:00:00Z")' };
 const COND2 = { title: 'prod only', expression: 'resource.name.startsWith("projects/p1/")' };
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfBlock();
   expect((await createPolicy(app, 'ep1')).status).toBe(200);
 });
-afterEach(() => app.close());
 
 async function history(resource = R): Promise<any[]> {
   const res = await call(app, 'GET', `/emulator/v1/iamHistory?resource=${encodeURIComponent(resource)}`);
