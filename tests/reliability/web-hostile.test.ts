@@ -14,7 +14,7 @@
 import { PassThrough } from 'stream';
 import type { FastifyInstance } from 'fastify';
 import type { AuthConfig } from '../../backend-emulator/config';
-import { inMemoryApp } from '../support/app';
+import { inMemoryApp, sharedApp } from '../support/app';
 import { call, googleError, ok } from '../support/inject';
 import { MATCHER } from '../support/networkservices';
 
@@ -125,11 +125,11 @@ describe('with --auth, the access decision follows the route the router matched'
 
 describe('web pages of other origins cannot drive an emulator started without --auth', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp();
   beforeEach(async () => {
-    app = inMemoryApp();
+    app = sharedAppOfBlock();
     await seedPolicy(app);
   });
-  afterEach(() => app.close());
 
   const EVIL = 'https://evil.example';
 
@@ -244,10 +244,10 @@ describe('a foreign Host (DNS rebinding) is refused', () => {
 describe('--allow-origin: that origin, and only it, may call the emulator, with CORS', () => {
   let app: FastifyInstance;
   const APP_ORIGIN = 'http://localhost:3000';
+  const sharedAppOfBlock = sharedApp(() => inMemoryApp({ allowOrigins: [APP_ORIGIN] }));
   beforeEach(() => {
-    app = inMemoryApp({ allowOrigins: [APP_ORIGIN] });
+    app = sharedAppOfBlock();
   });
-  afterEach(() => app.close());
 
   test('its preflight is 204 with the methods and headers; its requests are answered with Access-Control-Allow-Origin', async () => {
     const pre = await app.inject({

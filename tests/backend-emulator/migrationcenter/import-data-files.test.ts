@@ -34,6 +34,7 @@ import {
   violations,
   vmRow,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 import { aws15Zip, azure152Zip } from '../../support/cloud-zips';
 import { protoJsonDefaults } from '../../support/protojson';
 
@@ -41,11 +42,14 @@ const BAD_VM_INFO = csv(VM_HEADER, vmRow('m-1', 'web-1'), vmRow('m-2', 'bad-1', 
 const fileName = (jobId: string, id: string) => `${jobName(jobId)}/importDataFiles/${id}`;
 
 let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
 beforeEach(() => {
-  app = newApp();
+  app = sharedAppOfBlock();
 });
+// A test that needs other options puts its own app in `app`: closed after that test (the shared
+// one is closed after the file).
 afterEach(async () => {
-  await app.close();
+  if (app !== sharedAppOfBlock()) await app.close();
 });
 
 const mc = () => migrationCenterOf(app.emulator)!;
@@ -330,7 +334,6 @@ describe('upload to the signed URL', () => {
 
 describe('with --auth', () => {
   test('the signed URL is its own credential: the PUT needs no token, the API methods still do', async () => {
-    await app.close();
     const token = { authorization: 'Bearer alice-token' };
     app = newApp({ auth: { tokens: { 'alice-token': 'user:alice@example.com' }, adminTokens: ['admin-token'] } });
     const grant = { iamPolicies: { 'projects/p1': { bindings: [{ role: 'roles/migrationcenter.admin', members: ['user:alice@example.com'] }] } } };
@@ -349,7 +352,6 @@ describe('with --auth', () => {
 
 describe('logs', () => {
   test("the request log never holds a signed URL's signature", async () => {
-    await app.close();
     const lines: string[] = [];
     const logStream = new Writable({
       write(chunk, _encoding, done) {
@@ -405,7 +407,6 @@ describe('the data dir', () => {
   afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   test('bytes and the signing key survive a restart; leftovers of a killed upload and orphan bytes are swept', async () => {
-    await app.close();
     app = newApp({ dataDir, inMemory: false });
     const file = await jobWithFile();
     ok(await upload(app, file.uploadFileInfo, GOOD_VM_INFO));
@@ -429,7 +430,6 @@ describe('the data dir', () => {
   });
 
   test('an interrupted upload (the client goes away mid-body) leaves nothing: no temporary file, the old bytes stay', async () => {
-    await app.close();
     const emulator = await startEmulator({ port: 0, dataDir, inMemory: false, logLevel: 'silent' });
     app = emulator.app;
     try {

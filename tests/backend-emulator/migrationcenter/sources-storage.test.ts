@@ -24,6 +24,7 @@ import {
   violations,
   waitOperation,
 } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 import { startFakeGcs, type FakeGcs } from '../../support/fake-gcs';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 
@@ -33,10 +34,10 @@ const gcs = (p: string) => ({ gcsPayload: { format: 'IMPORT_JOB_FORMAT_MANUAL_CS
 
 describe('sources', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => newApp());
   beforeEach(() => {
-    app = newApp();
+    app = sharedAppOfBlock();
   });
-  afterEach(() => app.close());
 
   test('create with sourceId, get, list, delete', async () => {
     const op = ok(
