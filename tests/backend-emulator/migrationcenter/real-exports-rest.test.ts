@@ -10,14 +10,16 @@ import { validateImport } from '../../../backend-emulator/import-engine';
 import { validateOutput } from '../../../schemas';
 import { act, BASE, call, createJob, newApp, ok, onTheWire } from '../../support/migrationcenter';
 import { issueTexts, REAL_EXPORT_CASES } from '../../support/real-exports';
+import { sharedApp } from '../../support/app';
+
+// One app for every case, reset before each (its import worker stays warm from one case to the next).
+let app: FastifyInstance;
+const sharedAppOfBlock = sharedApp(() => newApp());
+beforeEach(() => {
+  app = sharedAppOfBlock();
+});
 
 describe.each(REAL_EXPORT_CASES.map((c, i) => ({ ...c, id: `real-${i}` })))('$name', (c) => {
-  let app: FastifyInstance;
-  beforeAll(() => {
-    app = newApp();
-  });
-  afterAll(() => app.close());
-
   it(`${c.blocking ? 'fails validation' : 'validates and runs'} over REST with the engine's report`, async () => {
     const files = await c.files();
     const payload = { format: c.format, payload: files.map((f) => ({ name: f.name, data: f.data.toString('base64') })) };
