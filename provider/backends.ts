@@ -16,6 +16,7 @@
 import { GoogleRestClient, Transport, TransportRequest, TransportResponse, UploadRequest } from './client';
 import * as embedded from './embedded';
 import { putStream } from './upload-http';
+import { withoutTrailingSlashes } from './slashes';
 
 export type GoogleApiName = 'networkservices' | 'migrationcenter';
 export type BackendKind = 'embedded' | 'http' | 'google';
@@ -154,7 +155,7 @@ async function fetchSend(baseUrl: string, req: TransportRequest, extraHeaders?: 
  * with `Authorization: Bearer <token>` when a token is given.
  */
 export function httpTransport(baseUrl: string, options: { token?: string } = {}): Transport {
-  const origin = baseUrl.replace(/\/+$/, '');
+  const origin = withoutTrailingSlashes(baseUrl);
   const auth = options.token ? { authorization: `Bearer ${options.token}` } : undefined;
   return {
     description: origin,
@@ -234,7 +235,7 @@ function getGoogleAuth(): GoogleAuthLike {
  * scope. `rootUrl` overrides the host (e.g. a regional or private endpoint).
  */
 export function googleTransport(options: { api: GoogleApiName; rootUrl?: string }): Transport {
-  const root = (options.rootUrl ?? GOOGLE_API_ROOTS[options.api]).replace(/\/+$/, '');
+  const root = withoutTrailingSlashes(options.rootUrl ?? GOOGLE_API_ROOTS[options.api]);
   return {
     description: root,
     async send(req) {

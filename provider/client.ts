@@ -8,6 +8,7 @@
  * dynamic provider to capture.
  */
 import { RPC_CODES, STATUS_HTTP_CODES, StatusName } from '../backend-emulator/errors';
+import { withoutEdgeSlashes } from './slashes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -339,7 +340,7 @@ export async function waitForOperation<R = Record<string, unknown>, M = Record<s
   const maxPollMs = options.maxPollMs ?? 15_000;
   const multiplier = options.multiplier ?? 1.5;
   const deadline = Date.now() + timeoutMs;
-  const apiVersion = options.apiVersion.replace(/^\/+|\/+$/g, '');
+  const apiVersion = withoutEdgeSlashes(options.apiVersion);
   let wait = options.initialPollMs ?? 1000;
   let current = op;
   while (!current.done) {
