@@ -20,7 +20,28 @@ function isRunning(pid: number): boolean {
   }
 }
 
-/** Removes the `kind` folders of processes that are gone; folders of other names are left alone. */
+/**
+ * Whether `full` is a folder this user made: a real directory (not a symbolic link, whose
+ * removal would only drop the link but is not ours to drop) owned by this process's user. The
+ * temp dir is shared by every user of the machine, and anyone can make a folder of our names there:
+ * another user's folder named after a dead pid, left for our sweep, made every in-memory emulator
+ * of this user fail to start (EACCES from the removal), and under root the sweep removed it.
+ */
+function isOwnFolder(full: string): boolean {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(full);
+  } catch {
+    return false;
+  }
+  return stat.isDirectory() && (process.getuid === undefined || stat.uid === process.getuid());
+}
+
+/**
+ * Removes the `kind` folders of processes that are gone, made by this user; folders of other
+ * names or owners are left alone. Best effort: a folder that cannot be removed stays, and never
+ * stops an emulator from starting.
+ */
 export function sweepOrphanedTempFolders(kind: string, dir: string = os.tmpdir()): string[] {
   const prefix = `${PREFIX}${kind}-`;
   let names: string[];
@@ -34,8 +55,14 @@ export function sweepOrphanedTempFolders(kind: string, dir: string = os.tmpdir()
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length).split('-')[0]);
     if (!Number.isSafeInteger(pid) || pid <= 0 || isRunning(pid)) continue;
-    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-    removed.push(name);
+    const full = path.join(dir, name);
+    if (!isOwnFolder(full)) continue;
+    try {
+      fs.rmSync(full, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Left for a later sweep (or the user): a folder it cannot empty is no reason to refuse to start.
+    }
   }
   return removed;
 }

@@ -61,3 +61,50 @@ test('a temporary folder first asked for after close is not made: the write fail
   await expect(bytes.receive(Readable.from([Buffer.from('MachineId\n')]))).rejects.toThrow('the emulator has closed: its data-files folder is gone');
   expect(own()).toEqual([]);
 });
+
+/** A user other than this process's, for folders someone else made (only root can give a folder away). */
+const OTHER_UID = 65534;
+const isRoot = process.getuid?.() === 0;
+
+(isRoot ? test : test.skip)(
+  `another user's folder named after a dead process is left alone, and an in-memory emulator still starts${isRoot ? '' : ' [SKIPPED: only root can make a folder owned by another user]'}`,
+  async () => {
+    // Another user of the machine plants a folder of our name in the shared temp dir. Before, the
+    // sweep removed it (as root) or failed with EACCES and the emulator refused to start (as anyone else).
+    const planted = path.join(os.tmpdir(), `google-native-local-data-files-${deadPid()}-planted`);
+    fs.mkdirSync(path.join(planted, 'files'), { recursive: true });
+    fs.writeFileSync(path.join(planted, 'files', 'theirs'), 'x');
+    for (const entry of [planted, path.join(planted, 'files'), path.join(planted, 'files', 'theirs')]) fs.chownSync(entry, OTHER_UID, OTHER_UID);
+    expect(sweepOrphanedTempFolders('data-files')).toEqual([]);
+    const emulator = await startEmulator({ port: 0, inMemory: true, logLevel: 'silent' });
+    await emulator.close();
+    expect(fs.readFileSync(path.join(planted, 'files', 'theirs'), 'utf8')).toBe('x');
+  },
+);
+
+test('a symbolic link named after a dead process is not removed, nor is anything it points at', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
+  const target = path.join(dir, 'elsewhere');
+  fs.mkdirSync(target);
+  fs.writeFileSync(path.join(target, 'kept'), 'x');
+  const link = `google-native-local-data-files-${deadPid()}-link`;
+  fs.symlinkSync(target, path.join(dir, link));
+  expect(sweepOrphanedTempFolders('data-files', dir)).toEqual([]);
+  expect(fs.readdirSync(dir).sort()).toEqual(['elsewhere', link]);
+  expect(fs.readFileSync(path.join(target, 'kept'), 'utf8')).toBe('x');
+});
+
+(isRoot ? test.skip : test)(`a folder the sweep cannot empty stays, and the sweep goes on${isRoot ? ' [SKIPPED: root can empty any folder]' : ''}`, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
+  const stuck = `google-native-local-data-files-${deadPid()}-stuck`;
+  const gone = `google-native-local-data-files-${deadPid()}-gone`;
+  fs.mkdirSync(path.join(dir, stuck, 'files'), { recursive: true });
+  fs.mkdirSync(path.join(dir, gone));
+  fs.chmodSync(path.join(dir, stuck), 0o500); // its entry 'files' cannot be unlinked
+  try {
+    expect(sweepOrphanedTempFolders('data-files', dir)).toEqual([gone]);
+    expect(fs.readdirSync(dir)).toEqual([stuck]);
+  } finally {
+    fs.chmodSync(path.join(dir, stuck), 0o700);
+  }
+});
