@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { OWNER_ONLY_FOLDER, ownerOnlyIfPresent } from './private-files';
 
 const PREFIX = 'google-native-local-';
 
@@ -124,9 +125,11 @@ export class FilesFolder {
     if (this.temporary && this.folder !== undefined) fs.rmSync(this.folder, { recursive: true, force: true });
   }
 
+  /** Made only the owner's (0700), as the data dir's database is (private-files.ts); one of an earlier version is made so. */
   private withSubfolders(folder: string): string {
-    fs.mkdirSync(folder, { recursive: true });
-    for (const sub of this.subfolders) fs.mkdirSync(path.join(folder, sub), { recursive: true });
+    fs.mkdirSync(folder, { recursive: true, mode: OWNER_ONLY_FOLDER });
+    ownerOnlyIfPresent(folder, OWNER_ONLY_FOLDER);
+    for (const sub of this.subfolders) fs.mkdirSync(path.join(folder, sub), { recursive: true, mode: OWNER_ONLY_FOLDER });
     return folder;
   }
 }

@@ -13,6 +13,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { signedUrlRefused } from '../errors';
+import { OWNER_ONLY_FILE, ownerOnlyIfPresent } from '../private-files';
 
 export const KEY_FILE = 'upload-signing.key';
 const KEY_BYTES = 32;
@@ -22,6 +23,8 @@ function loadKey(dataDir: string | undefined): Buffer {
   if (!dataDir) return randomBytes(KEY_BYTES);
   const file = path.join(dataDir, KEY_FILE);
   try {
+    // Kept 0600 even if someone loosened it: whoever reads the key signs URLs that need no token.
+    ownerOnlyIfPresent(file, OWNER_ONLY_FILE);
     const key = fs.readFileSync(file);
     if (key.length === KEY_BYTES) return key;
   } catch (err) {
@@ -30,7 +33,7 @@ function loadKey(dataDir: string | undefined): Buffer {
   const key = randomBytes(KEY_BYTES);
   // Written whole under a temporary name, then renamed: a crash never leaves a short key behind.
   const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, key, { mode: 0o600 });
+  fs.writeFileSync(temp, key, { mode: OWNER_ONLY_FILE });
   fs.renameSync(temp, file);
   return key;
 }

@@ -17,6 +17,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { OWNER_ONLY_FILE, OWNER_ONLY_FOLDER, ownerOnlyFile, ownerOnlyIfPresent } from '../private-files';
 
 export const LOCK_FILE_NAME = 'emulator.lock';
 export const GUARD_FILE_NAME = 'emulator.guard';
@@ -37,11 +38,15 @@ export interface LockInfo {
   host?: string;
 }
 
-/** Creates the directory if needed and checks that it is a writable directory. */
+/**
+ * Creates the directory if needed (0700, its own folders only the owner's: private-files.ts) and
+ * checks that it is a writable directory. A directory that exists keeps its mode: it may be a
+ * folder of the user's (`--data-dir .`); the emulator's files in it are made private instead.
+ */
 export function prepareDataDir(dir: string): string {
   const abs = path.resolve(dir);
   try {
-    makeDirectories(abs);
+    makeDirectories(abs, OWNER_ONLY_FOLDER);
   } catch (err) {
     throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot create the data directory ${abs}: ${describe(err)}`);
   }
@@ -73,9 +78,10 @@ export function prepareDataDir(dir: string): string {
  * path under /proc (the kernel answers ENOENT for the child and EEXIST for the parent, and Node
  * retries) and reports ENOENT instead of the real cause (EROFS, ENOSPC, EACCES) of a failure.
  * Creates each missing component in turn, from the deepest existing ancestor down; the first
- * failure is thrown as it is.
+ * failure is thrown as it is. `leafMode`: the mode of `abs` itself if it is made (its parents
+ * take the default).
  */
-export function makeDirectories(abs: string): void {
+export function makeDirectories(abs: string, leafMode?: number): void {
   const missing: string[] = [];
   let at = abs;
   while (!fs.existsSync(at)) {
@@ -86,7 +92,7 @@ export function makeDirectories(abs: string): void {
   }
   for (const dir of missing.reverse()) {
     try {
-      fs.mkdirSync(dir);
+      fs.mkdirSync(dir, dir === abs ? leafMode : undefined);
     } catch (err) {
       // Created meanwhile by someone else: fine if it is a directory (checked by the caller).
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -139,6 +145,8 @@ export function holdDataDir(Database: typeof BetterSqlite3, dir: string): DataDi
   const file = path.join(dir, GUARD_FILE_NAME);
   let db: BetterSqlite3.Database;
   try {
+    ownerOnlyFile(file);
+    ownerOnlyIfPresent(`${file}-journal`, OWNER_ONLY_FILE);
     db = new Database(file, { timeout: 0 });
   } catch (err) {
     throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot open the guard database ${file}: ${describe(err)}`);
@@ -168,7 +176,7 @@ export function holdDataDir(Database: typeof BetterSqlite3, dir: string): DataDi
 export function writeLockFile(dir: string): void {
   const info: LockInfo = { pid: process.pid, startedAt: new Date().toISOString(), host: os.hostname() };
   const tmp = path.join(dir, `${LOCK_FILE_NAME}.${process.pid}.tmp`);
-  fs.writeFileSync(tmp, JSON.stringify(info) + '\n');
+  fs.writeFileSync(tmp, JSON.stringify(info) + '\n', { mode: OWNER_ONLY_FILE });
   fs.renameSync(tmp, path.join(dir, LOCK_FILE_NAME));
 }
 

@@ -33,6 +33,7 @@ import type { LentDatabase, ListOptions, SharedDatabase, Store, StoredEntry } fr
 import { newWriterCells, WriterCell, WriterCellLender } from './writer-cells';
 import type { AssetStore } from './asset-store';
 import { SqliteAssetStore } from './sqlite-assets';
+import { OWNER_ONLY_FILE, ownerOnlyFile, ownerOnlyIfPresent } from '../private-files';
 import { DataDirError, holdDataDir, prepareDataDir, removeLockFile, writeLockFile, type DataDirHold } from './lock';
 import { WalFlush, type FileSync } from './wal-flush';
 
@@ -486,6 +487,8 @@ export const DATABASE_PRAGMAS: readonly string[] = ['page_size = 8192', 'journal
 function openShared(Database: typeof BetterSqlite3, file: string): BetterSqlite3.Database {
   let db: BetterSqlite3.Database;
   try {
+    ownerOnlyFile(file);
+    for (const companion of ['-wal', '-shm', '-journal']) ownerOnlyIfPresent(file + companion, OWNER_ONLY_FILE);
     db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   } catch (err) {
     throw new DataDirError('DATA_DIR_UNUSABLE', `Cannot open the database ${file}: ${(err as Error).message}`);

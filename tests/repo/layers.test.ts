@@ -34,6 +34,7 @@ const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
       'unicode',
       'random',
       'temp-folders',
+      'private-files',
       'node-version',
       'malloc-arenas',
       'worker-threads',

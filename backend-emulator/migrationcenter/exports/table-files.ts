@@ -9,6 +9,7 @@
  */
 import * as fs from 'fs';
 import { once } from 'events';
+import { OWNER_ONLY_FILE } from '../../private-files';
 
 /** A cell: text, a number, a boolean, or absent (empty). */
 export type Cell = string | number | boolean | undefined;
@@ -60,7 +61,8 @@ export class CsvFileWriter implements TableWriter {
     private readonly columns: readonly string[],
   ) {
     this.partPath = `${path}.part`;
-    this.stream = fs.createWriteStream(this.partPath, { flags: 'w' });
+    // Only the owner's, as every file of the data dir.
+    this.stream = fs.createWriteStream(this.partPath, { flags: 'w', mode: OWNER_ONLY_FILE });
     this.stream.on('error', (err) => {
       this.failure = err;
     });
