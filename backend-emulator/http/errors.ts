@@ -2,7 +2,7 @@
  * The app-wide error and not-found handlers: whatever goes wrong, the client receives
  * `{"error":{"code","message","status","details"}}` (the REST form of google.rpc.Status).
  */
-import { STATUS_CODES } from 'http';
+import { STATUS_CODES, type IncomingMessage } from 'http';
 import type { Socket } from 'net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GoogleApiError, internal, invalidArgument, payloadTooLarge, unknownPath, type StatusName } from '../errors';
@@ -93,7 +93,22 @@ export function toGoogleApiError(err: unknown, request?: FastifyRequest): Google
   return internal();
 }
 
+/**
+ * Whether the request declares a body not yet received whole. (`complete` alone says false for a
+ * request without a body too, while its refusal is sent from the hook that the 'request' event ran.)
+ */
+function bodyStillComing(raw: IncomingMessage): boolean {
+  if (raw.complete !== false) return false;
+  const length = raw.headers['content-length'];
+  return raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export function sendGoogleError(reply: FastifyReply, error: GoogleApiError): FastifyReply {
+  // A refusal made before the body arrived (401, 403, 404, 501 from the hook and the router): the
+  // connection closes after the answer. Kept open, Node reads and drops the rest of the body for as
+  // long as the client sends it, without a time limit (fastify sets none): a client with no token
+  // held a socket for good by trickling a declared 100 kB body, a byte every few seconds.
+  if (bodyStillComing(reply.request.raw)) reply.header('connection', 'close');
   // ProtoJSON on every route's errors, the signed upload URLs' included (no `field: ""`).
   return reply.code(error.httpCode).type(JSON_TYPE).send(toProtoJson(error.toJSON()));
 }
