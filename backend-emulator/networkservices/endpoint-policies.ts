@@ -10,6 +10,7 @@ import { jsonName } from '../http/protojson';
 import { joinField, schemaViolations } from '../http/validation';
 import type { IamPolicies } from './iam-policy';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../operations/operations';
+import { NOT_A_TIMESTAMP, isWireTimestamp } from '../http/wire-timestamp';
 
 export const ENDPOINT_POLICIES = 'endpointPolicies';
 export const ENDPOINT_POLICY_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.EndpointPolicy';
@@ -232,6 +233,10 @@ export class EndpointPolicies {
         found.push({ field: `${at}.name`, description: 'appears twice in the seed' });
       } else names.add(name as string);
       found.push(...violations(item as Record<string, unknown>, at, this.options));
+      for (const time of ['createTime', 'updateTime'] as const) {
+        const given = (item as Record<string, unknown>)[time];
+        if (given !== undefined && !isWireTimestamp(given)) found.push({ field: `${at}.${time}`, description: NOT_A_TIMESTAMP });
+      }
     });
     if (found.length > 0) throw invalidArgument(found);
     const now = new Date().toISOString();

@@ -54,6 +54,7 @@ import { StreamedProtoJson } from '../../http/streamed-json';
 import { readRowCells } from './engine';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
+import { NOT_A_TIMESTAMP, isWireTimestamp } from '../../http/wire-timestamp';
 
 /** How many times a FULL view reads its records again when a payload is replaced while its files are opened. */
 const FULL_VIEW_ATTEMPTS = 3;
@@ -659,7 +660,20 @@ export class ImportJobs implements DataFileJobs {
       throw invalidArgument([{ field: `${field}.state`, description: `must be one of ${settable.join(', ')} (a seeded job is never in progress)` }]);
     }
     const reports: Record<string, unknown> = {};
-    for (const key of ['validationReport', 'executionReport'] as const) if (body[key] !== undefined) reports[key] = body[key];
+    for (const key of ['validationReport', 'executionReport'] as const) {
+      const report = body[key];
+      if (report === undefined) continue;
+      // A message on the wire: a string or a list was stored and served as the job's report.
+      if (typeof report !== 'object' || report === null || Array.isArray(report)) {
+        throw invalidArgument([
+          { field: `${field}.${key}`, description: `must be a ${key === 'validationReport' ? 'ValidationReport' : 'ExecutionReport'} object` },
+        ]);
+      }
+      reports[key] = report;
+    }
+    for (const time of ['createTime', 'updateTime', 'completeTime'] as const) {
+      if (body[time] !== undefined && !isWireTimestamp(body[time])) throw invalidArgument([{ field: `${field}.${time}`, description: NOT_A_TIMESTAMP }]);
+    }
     // A seed is an ImportJob as Google stores it: wire names only, as on create.
     refuseNonWireNames(body);
     const input: Record<string, unknown> = {};

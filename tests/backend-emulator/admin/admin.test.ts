@@ -105,6 +105,24 @@ test('an invalid seed is rejected as a whole, naming the field, and changes noth
   expect((await call(app, 'GET', '/emulator/v1/iamHistory?resource=projects/p1')).body.entries).toEqual([]);
 });
 
+test("a seeded endpoint policy's createTime and updateTime are timestamps, as Google writes them; others are refused", async () => {
+  const item = (times: Record<string, unknown>) => ({ endpointPolicies: [{ ...seed.endpointPolicies[0], ...times }] });
+  for (const [times, field] of [
+    [{ createTime: 'garbage' }, 'endpointPolicies[0].createTime'],
+    [{ updateTime: '2024-01-31 13:30:00' }, 'endpointPolicies[0].updateTime'],
+    [{ createTime: '2024-13-01T00:00:00Z' }, 'endpointPolicies[0].createTime'],
+    [{ createTime: '2024-01-31T24:00:00Z' }, 'endpointPolicies[0].createTime'],
+  ] as const) {
+    const res = await call(app, 'POST', '/emulator/v1/seed', item(times));
+    expectGoogleError(res, 400, 'INVALID_ARGUMENT');
+    expect(fieldViolations(res).map((v) => v.field)).toEqual([field]);
+  }
+  expectGoogleError(await call(app, 'GET', `/v1/${policyName('a')}`), 404, 'NOT_FOUND');
+  const times = { createTime: '2024-01-31T13:30:00Z', updateTime: '2024-01-31T13:30:00.5-05:00' };
+  expect((await call(app, 'POST', '/emulator/v1/seed', item(times))).status).toBe(200);
+  expect((await call(app, 'GET', `/v1/${policyName('a')}`)).body).toMatchObject(times);
+});
+
 test('seeding replaces a policy of the same name; the IAM etag moves on', async () => {
   await call(app, 'POST', '/emulator/v1/seed', seed);
   const before = (await getIam(app, policyName('a'))).body.etag;

@@ -147,6 +147,28 @@ describe('sources', () => {
     expect(missing.message).toContain(`${PARENT}/sources/missing`);
     googleError(await call(app, 'GET', `/v1alpha1/${PARENT}/sources/missing`), 404, 'NOT_FOUND');
   });
+
+  test("a seeded job's times are timestamps and its reports objects: what is not would be served as the job, which no client parses", async () => {
+    ok(await call(app, 'POST', '/emulator/v1/seed', { sources: [{ name: `${PARENT}/sources/seeded`, type: 'SOURCE_TYPE_CUSTOM' }] }));
+    const job = { name: jobName('timed'), assetSource: `${PARENT}/sources/seeded`, state: 'IMPORT_JOB_STATE_COMPLETED' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ createTime: 'garbage' }, 'importJobs[0].createTime'],
+      [{ updateTime: '2024-01-31' }, 'importJobs[0].updateTime'],
+      [{ completeTime: '2024-02-30T00:00:00Z' }, 'importJobs[0].completeTime'],
+      [{ createTime: 1706707800 }, 'importJobs[0].createTime'],
+      [{ validationReport: 'str' }, 'importJobs[0].validationReport'],
+      [{ executionReport: [] }, 'importJobs[0].executionReport'],
+    ];
+    for (const [fields, field] of cases) {
+      const bad = googleError(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ ...job, ...fields }] }), 400, 'INVALID_ARGUMENT');
+      expect(violations(bad).map((v) => v.field)).toEqual([field]);
+    }
+    googleError(await call(app, 'GET', `/v1alpha1/${jobName('timed')}`), 404, 'NOT_FOUND');
+    // Google's forms pass, kept as given: a fraction of 1 to 9 digits, an offset.
+    const times = { createTime: '2024-01-31T13:30:00.123456789Z', updateTime: '2024-01-31T14:30:00+01:00', completeTime: '2024-02-29T00:00:00Z' };
+    ok(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [{ ...job, ...times, executionReport: {} }] }));
+    expect(ok(await call(app, 'GET', `/v1alpha1/${jobName('timed')}`))).toMatchObject(times);
+  });
 });
 
 describe('storage paths', () => {
