@@ -81,6 +81,20 @@ describe('etags and read-modify-write', () => {
     expect(entries.every((e) => e.kind === 'set')).toBe(true);
   });
 
+  test('the history keeps the last 100 writes of a policy, on disk as in the answer: 105 writes leave revisions 6 to 105', async () => {
+    for (let i = 1; i <= 105; i++) {
+      expect((await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: [`user:u${i}@example.com`] }] } })).status).toBe(200);
+    }
+    const entries = await history();
+    expect(entries.map((e) => e.revision)).toEqual(Array.from({ length: 100 }, (_, i) => i + 6));
+    expect(entries[99].policy.bindings[0].members).toEqual(['user:u105@example.com']);
+    // The older entries are gone from the store, not only from the answer.
+    expect(app.emulator.store.count('iamPolicyHistory', `${R}#`)).toBe(100);
+    // An entry an earlier version kept beyond the last 100 (revision 1's key) is not read.
+    app.emulator.store.put('iamPolicyHistory', `${R}#000000000001`, { ...entries[0], revision: 1 });
+    expect((await history()).map((e) => e.revision)).toEqual(Array.from({ length: 100 }, (_, i) => i + 6));
+  });
+
   test('concurrent read-modify-write cycles: exactly one wins per etag', async () => {
     const base = await setIam(app, R, { policy: { bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }] } });
     const results = await Promise.all(
