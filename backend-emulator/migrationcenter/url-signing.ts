@@ -66,15 +66,23 @@ export class UrlSigner {
     this.key = loadKey(dataDir);
   }
 
-  private signature(method: string, name: string, expires: number): Buffer {
-    return createHmac('sha256', this.key).update(`${method}\n${name}\n${expires}`).digest();
+  private signature(method: string, name: string, expires: number, nonce: string | undefined): Buffer {
+    const signed = `${method}\n${name}\n${expires}${nonce === undefined ? '' : `\n${nonce}`}`;
+    return createHmac('sha256', this.key).update(signed).digest();
   }
 
-  /** `{origin}{pathPrefix}{name}?expires=&signature=`, valid for `method` until `expiresAt` (ms). */
-  sign(origin: string, pathPrefix: string, name: string, expiresAt: number, method: string): SignedUrl {
+  /**
+   * `{origin}{pathPrefix}{name}?expires=&signature=`, valid for `method` until `expiresAt` (ms).
+   * `nonce: true` adds a random `nonce` parameter, signed with the rest: the URL is then one of its
+   * own even for a name signed before within the same second (a data file deleted and created
+   * again), so that its holder can tell the two apart.
+   */
+  sign(origin: string, pathPrefix: string, name: string, expiresAt: number, method: string, nonce = false): SignedUrl {
     const expires = Math.floor(expiresAt / 1000);
-    const signature = this.signature(method, name, expires).toString('hex');
-    return { url: `${origin}${pathPrefix}${name}?expires=${expires}&signature=${signature}`, expires };
+    const nonceText = nonce ? randomBytes(8).toString('hex') : undefined;
+    const signature = this.signature(method, name, expires, nonceText).toString('hex');
+    const query = `expires=${expires}${nonceText === undefined ? '' : `&nonce=${nonceText}`}&signature=${signature}`;
+    return { url: `${origin}${pathPrefix}${name}?${query}`, expires };
   }
 
   /**
@@ -92,7 +100,8 @@ export class UrlSigner {
       );
     }
     const expires = Number(expiresText);
-    if (!timingSafeEqual(this.signature(method, name, expires), Buffer.from(signatureText, 'hex'))) {
+    const nonce = typeof query.nonce === 'string' ? query.nonce : undefined;
+    if (!timingSafeEqual(this.signature(method, name, expires, nonce), Buffer.from(signatureText, 'hex'))) {
       throw signedUrlRefused(
         'SIGNATURE_MISMATCH',
         `The signature does not match this URL: it was changed, or it was signed for another ${file} or method than ${method} ${name}. Use the ${as} as returned.`,

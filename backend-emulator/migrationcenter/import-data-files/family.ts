@@ -5,7 +5,7 @@
  *   GET    {job}/importDataFiles?pageSize=&pageToken=&filter=&orderBy=
  *   GET    {job}/importDataFiles/{id}
  *   DELETE {job}/importDataFiles/{id}?requestId=               -> Operation (done; response Empty)
- *   PUT    /uploads/{dataFile}?expires=&signature=   (the signed upload URL; not a Google API path)
+ *   PUT    /uploads/{dataFile}?expires=&nonce=&signature=   (the signed upload URL; not a Google API path)
  * where {job} is {location}/importJobs/{id}.
  */
 import type { FastifyRequest } from 'fastify';

@@ -18,7 +18,7 @@
  */
 import type { Readable } from 'stream';
 import type { Store } from '../../store/store';
-import { alreadyExists, failedPrecondition, invalidArgument, notFound, uploadTooLarge } from '../../errors';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, signedUrlRefused, uploadTooLarge } from '../../errors';
 import { EMPTY_TYPE, type Operation, type ServiceOperations } from '../../operations/operations';
 import { requestHash } from '../../operations/request-ids';
 import { RESOURCE_ID, RESOURCE_ID_REASON } from '../../http/names';
@@ -124,6 +124,24 @@ export class ImportDataFiles implements JobDataFiles {
   private mustFind(name: string): StoredDataFile {
     const stored = this.find(name);
     if (!stored) throw notFound(RESOURCE_TYPES.importDataFile, name);
+    return stored;
+  }
+
+  /**
+   * The data file `name`, whose upload URL is the one that carries `signature`. A URL of an earlier
+   * data file of the same name (deleted, or gone with a reset, and created again within the URL's
+   * hour) is refused: on Google each data file's upload is an object of its own, and that URL
+   * wrote into the new file's bytes.
+   */
+  private mustFindSignedFor(name: string, signature: string): StoredDataFile {
+    const stored = this.mustFind(name);
+    const issued = stored.file.uploadFileInfo ? new URL(stored.file.uploadFileInfo.signedUri).searchParams.get('signature') : null;
+    if (issued !== signature) {
+      throw signedUrlRefused(
+        'SIGNATURE_MISMATCH',
+        `The upload URL was signed for an earlier data file named ${name}, deleted since. Use the uploadFileInfo.signedUri of the data file as it is now.`,
+      );
+    }
     return stored;
   }
 
@@ -244,9 +262,10 @@ export class ImportDataFiles implements JobDataFiles {
     body: Readable,
   ): Promise<void> {
     this.deps.urls.verify(UPLOAD_METHOD, name, query, headers);
+    const signature = query.signature as string; // a string: verify checked it
     const jobName = name.slice(0, name.lastIndexOf('/importDataFiles/'));
     // Refused before a byte is read when the state or the declared size already says no.
-    this.mustFind(name);
+    this.mustFindSignedFor(name, signature);
     this.deps.jobs().dataChangeAllowed(jobName);
     const what = `The upload to ${lastSegment(name)}`;
     if (declaredLength !== undefined && declaredLength > MAX_DATA_FILE_BYTES) throw uploadTooLarge(MAX_DATA_FILE_BYTES, what);
@@ -264,7 +283,7 @@ export class ImportDataFiles implements JobDataFiles {
     }
     try {
       this.store.transaction(() => {
-        const stored = this.mustFind(name);
+        const stored = this.mustFindSignedFor(name, signature);
         const jobs = this.deps.jobs();
         jobs.dataChangeAllowed(jobName);
         stored.file = ordered({ ...stored.file, state: 'ACTIVE' });

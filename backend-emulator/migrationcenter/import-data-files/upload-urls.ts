@@ -3,9 +3,9 @@
  *
  * Google hands out a signed object-storage URL; the emulator hands out one that points at itself
  * (the origin the create request was sent to: its Host header), at `/uploads/{data file name}`,
- * signed for PUT (url-signing.ts: the key in the data dir, the HMAC). Changing any part of the
- * URL, using it after it expired, for another data file or with another method is refused with
- * 403 and the reason.
+ * signed for PUT (url-signing.ts: the key in the data dir, the HMAC) with a nonce of its own.
+ * Changing any part of the URL, using it after it expired, for another data file (an earlier one of
+ * the same name included) or with another method is refused with 403 and the reason.
  */
 import { signedUrlRefused } from '../../errors';
 import { UrlSigner } from '../url-signing';
@@ -42,7 +42,8 @@ export class UploadUrls {
 
   /** The upload info of a data file, for a client that reached the emulator at `origin` (`http://host:port`). */
   sign(origin: string, name: string, expiresAt: number = this.signer.now() + UPLOAD_URL_LIFETIME_MS, method = UPLOAD_METHOD): UploadFileInfo {
-    const { url, expires } = this.signer.sign(origin, UPLOAD_PATH_PREFIX, name, expiresAt, method);
+    // With a nonce: each data file's URL is its own, even for a name deleted and created again.
+    const { url, expires } = this.signer.sign(origin, UPLOAD_PATH_PREFIX, name, expiresAt, method, true);
     return { signedUri: url, headers: { ...UPLOAD_HEADERS }, uriExpirationTime: new Date(expires * 1000).toISOString() };
   }
 

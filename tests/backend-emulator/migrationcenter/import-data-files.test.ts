@@ -297,6 +297,15 @@ describe('upload to the signed URL', () => {
     // The URL of a deleted data file: NOT_FOUND.
     ok(await call(app, 'DELETE', `/v1alpha1/${other.name}`));
     googleError(await upload(app, other.uploadFileInfo, GOOD_VM_INFO), 404, 'NOT_FOUND');
+    // Created again under the same name (within the same second): the old URL does not write into the new file.
+    const again = ok(await createDataFile(app, 'job-1', 'other', { displayName: 'perfInfo.csv' })).response;
+    expect(again.uploadFileInfo.signedUri).not.toBe(other.uploadFileInfo.signedUri);
+    const replayed = googleError(await upload(app, other.uploadFileInfo, GOOD_VM_INFO), 403, 'PERMISSION_DENIED');
+    expect(replayed.message).toMatch(/signed for an earlier data file named .*\/importDataFiles\/other, deleted since/);
+    expect(replayed.details).toEqual([expect.objectContaining({ reason: 'SIGNATURE_MISMATCH' })]);
+    expect(ok(await call(app, 'GET', `/v1alpha1/${again.name}`)).state).toBe('CREATING');
+    ok(await upload(app, again.uploadFileInfo, GOOD_VM_INFO));
+    expect(ok(await call(app, 'GET', `/v1alpha1/${again.name}`)).state).toBe('ACTIVE');
   });
 
   test('more than 100 MB: 413, counted while streaming (no Content-Length), nothing kept', async () => {
