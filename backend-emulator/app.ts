@@ -52,8 +52,6 @@ export interface EmulatorAppOptions {
   bodyLimit?: number;
   /** The longest the console reads a row's cells for (default 10 s; tests shorten it). */
   rowCellsTimeLimitMs?: number;
-  /** How long a connection may make no progress before it is closed (default 2 min; tests shorten it). */
-  idleSocketTimeoutMs?: number;
   /** The address the app's socket listens on (startEmulator sets it): an allowed Host. */
   listenHost?: string;
   /** Host names allowed beside loopback names and addresses (`--allow-host`). */
@@ -127,7 +125,6 @@ export function resolveConfig(options: EmulatorAppOptions): EmulatorConfig {
     storageEndpoint: options.storageEndpoint,
     bodyLimit: options.bodyLimit,
     rowCellsTimeLimitMs: options.rowCellsTimeLimitMs,
-    idleSocketTimeoutMs: options.idleSocketTimeoutMs,
     listenHost: options.listenHost,
     allowHosts: options.allowHosts,
     allowOrigins: options.allowOrigins,
@@ -160,8 +157,6 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
       childLoggerFactory: requestLoggerFactory as never,
       genReqId,
       bodyLimit: config.bodyLimit,
-      // A socket without progress is closed (config.ts): fastify's default, 0, sets no limit.
-      connectionTimeout: config.idleSocketTimeoutMs,
       onProtoPoisoning: 'error',
       onConstructorPoisoning: 'error',
       // Requests arriving while closing get a Google-shaped 503 from the hook below instead.

@@ -14,13 +14,6 @@ export const DEFAULT_LOG_LEVEL = 'warn';
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** The longest the console reads a row's cells for (a row deep in a large file): 10 s. */
 export const DEFAULT_ROW_CELLS_TIME_LIMIT_MS = 10_000;
-/**
- * How long a connection may make no progress (nothing received, nothing of an answer taken by the
- * client) before it is closed: 2 minutes, Node's own default until it dropped the limit. Without
- * one, a client that asks for a large answer and never reads it holds the answer in memory for
- * good: 200 such clients of a 9.6 MB answer held the emulator at 2.1 GB.
- */
-export const DEFAULT_IDLE_SOCKET_TIMEOUT_MS = 120_000;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -57,8 +50,6 @@ export interface EmulatorConfig {
   bodyLimit: number;
   /** The longest the console's rowCells read runs before it ends 504 DEADLINE_EXCEEDED. */
   rowCellsTimeLimitMs: number;
-  /** How long a connection may make no progress before it is closed (DEFAULT_IDLE_SOCKET_TIMEOUT_MS). */
-  idleSocketTimeoutMs: number;
   /** The address the emulator listens on (`--host`); its own name is an allowed Host. */
   listenHost?: string;
   /** Host names allowed beside loopback and `listenHost` (`--allow-host`; http/request-origin.ts). */
@@ -74,7 +65,6 @@ export function defaultConfig(overrides: Partial<EmulatorConfig> = {}): Emulator
     strictReferences: false,
     bodyLimit: DEFAULT_BODY_LIMIT,
     rowCellsTimeLimitMs: DEFAULT_ROW_CELLS_TIME_LIMIT_MS,
-    idleSocketTimeoutMs: DEFAULT_IDLE_SOCKET_TIMEOUT_MS,
     allowHosts: [],
     allowOrigins: [],
     ...stripUndefined(overrides),
