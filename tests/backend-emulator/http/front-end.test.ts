@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { firstDuplicateKey } from '../../../backend-emulator/http/json-duplicates';
-import { inMemoryApp } from '../../support/app';
+import { inMemoryApp, sharedApp } from '../../support/app';
 import { concreteGooglePath, googleRoutes, methodsOfRoute } from '../../support/google-paths';
 import { call, googleError, ok } from '../../support/inject';
 import { MATCHER } from '../../support/networkservices';
@@ -83,10 +83,10 @@ describe('unknown query parameters, on every Google route', () => {
 
 describe('duplicate JSON keys', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => inMemoryApp());
   beforeEach(() => {
-    app = inMemoryApp();
+    app = sharedAppOfBlock();
   });
-  afterEach(() => app.close());
 
   test('{"type":"BOGUS","type":"SIDECAR_PROXY"} creates nothing: 400 naming the field', async () => {
     const body = `{"type":"BOGUS","type":"SIDECAR_PROXY","endpointMatcher":${JSON.stringify(MATCHER)}}`;
@@ -135,10 +135,10 @@ describe('duplicate JSON keys', () => {
 
 describe('operations.list: filter on both services', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => inMemoryApp());
   beforeEach(() => {
-    app = inMemoryApp();
+    app = sharedAppOfBlock();
   });
-  afterEach(() => app.close());
 
   test('done = false lists no finished operation; a filter it cannot read is INVALID_ARGUMENT naming filter', async () => {
     ok(await call(app, 'POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=ep1`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }));
