@@ -25,7 +25,8 @@ import { requestGoogleMethod } from '../http/request-method';
 import { schemaViolations } from '../http/validation';
 import { REQUEST_BODY_SCHEMAS } from './request-bodies';
 import { TYPE_PREFIX } from './names';
-import type { MessageDifference, WireVersion } from './wire-version';
+import type { EnumDifference, MessageDifference, WireVersion } from './wire-version';
+import { versionField } from './field-paths';
 
 const served = new AsyncLocalStorage<WireVersion>();
 
@@ -52,27 +53,71 @@ export function readRequestMessage(version: WireVersion, message: string, body: 
   const diff: MessageDifference | undefined = version.messages[message];
   if (!diff) return body;
   const storedOf = new Map(Object.entries(diff.renames ?? {}).map(([stored, wire]) => [wire, stored]));
-  const renamedAway = new Set(Object.keys(diff.renames ?? {}));
-  const lacks = new Set(diff.lacks ?? []);
-  refuseUnknownFields(body, (key) => !lacks.has(jsonName(key)) && !renamedAway.has(jsonName(key)), at);
+  if (diff.fields !== undefined) {
+    const fields = new Set(diff.fields);
+    refuseUnknownFields(body, (key) => fields.has(jsonName(key)), at);
+  } else {
+    const away = new Set([...Object.keys(diff.renames ?? {}), ...Object.keys(diff.moves ?? {})]);
+    const lacks = new Set(diff.lacks ?? []);
+    refuseUnknownFields(body, (key) => !lacks.has(jsonName(key)) && !away.has(jsonName(key)), at);
+  }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const stored = storedOf.get(key) ?? key;
     const enumDiff = diff.enums?.[stored];
     const child = diff.children?.[stored];
-    if (enumDiff && typeof value === 'string') {
-      const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
-      const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
-      if (spelledOtherwise || (enumDiff.lacks ?? []).includes(value)) {
-        throw invalidEnumValue(protoPath(at, stored), `${version.typePrefix}${enumDiff.type}`, value);
-      }
-      out[stored] = storedValue ?? value;
-    } else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, stored));
+    // Errors name the field as the request did (`machine_details`, not the stored `virtual_machine_details`).
+    if (enumDiff && typeof value === 'string') out[stored] = readEnumValue(version, enumDiff, value, protoPath(at, key));
+    else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, key));
     else if (child && Array.isArray(value)) {
-      out[stored] = value.map((item, i) => (isObject(item) ? readRequestMessage(version, child, item, `${protoPath(at, stored)}[${i}]`) : item));
+      out[stored] = value.map((item, i) => (isObject(item) ? readRequestMessage(version, child, item, `${protoPath(at, key)}[${i}]`) : item));
     } else out[stored] = value;
   }
+  for (const [stored, path] of Object.entries(diff.moves ?? {})) takeMoved(version, diff, out, stored, path, at);
   return out;
+}
+
+/** An enum value in the version's spelling -> the stored one (Google's error for a value the version has not). */
+function readEnumValue(version: WireVersion, enumDiff: EnumDifference, value: string, at: string): string {
+  const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
+  if (storedValue !== undefined) return storedValue;
+  const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
+  const unknown = enumDiff.values !== undefined && !enumDiff.values.includes(value);
+  if (spelledOtherwise || unknown || (enumDiff.lacks ?? []).includes(value)) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, value);
+  return value;
+}
+
+/** Reads a moved field's value (at `path` of the version's message) back into its stored field, in place on `out`. */
+function takeMoved(version: WireVersion, diff: MessageDifference, out: Record<string, unknown>, stored: string, path: string, at: string): void {
+  const [top, ...rest] = path.split('.');
+  if (rest.length === 0) {
+    if (out[top] === undefined || stored === top) return;
+    if (out[stored] === undefined) out[stored] = out[top];
+    delete out[top];
+    return;
+  }
+  // Along the path, copies: the request's objects are not changed.
+  const holders: Array<Record<string, unknown>> = [out];
+  let holder = out;
+  for (const key of [top, ...rest.slice(0, -1)]) {
+    const next = holder[key];
+    if (!isObject(next)) return;
+    holder[key] = { ...next };
+    holder = holder[key] as Record<string, unknown>;
+    holders.push(holder);
+  }
+  const leaf = rest[rest.length - 1];
+  if (holder[leaf] === undefined) return;
+  const enumDiff = diff.enums?.[stored];
+  const value = holder[leaf];
+  out[stored] = enumDiff && typeof value === 'string' ? readEnumValue(version, enumDiff, value, protoPath(at, path)) : value;
+  delete holder[leaf];
+  // A message the move emptied is left out, as the sender would have had nothing there.
+  const keys = [top, ...rest.slice(0, -1)];
+  for (let i = holders.length - 1; i > 0; i--) {
+    if (Object.keys(holders[i]).length > 0) break;
+    delete holders[i - 1][keys[i - 1]];
+  }
 }
 
 /** A stored message -> the version's shape (in place on a copy). */
@@ -80,19 +125,52 @@ function writeMessage(version: WireVersion, message: string, value: Record<strin
   const diff = version.messages[message];
   if (!diff) return value;
   const out: Record<string, unknown> = {};
+  const moved: Array<[string, unknown]> = [];
   for (const [key, field] of Object.entries(value)) {
     if (diff.lacks?.includes(key)) continue;
-    const enumDiff = diff.enums?.[key];
-    if (enumDiff && typeof field === 'string') {
-      if (enumDiff.lacks?.includes(field)) continue; // the version's unspecified value: absent in ProtoJSON
-      out[diff.renames?.[key] ?? key] = enumDiff.renames?.[field] ?? field;
-      continue;
-    }
-    const child = diff.children?.[key];
-    const write = (item: unknown): unknown => (child && isObject(item) ? writeMessage(version, child, item) : item);
-    out[diff.renames?.[key] ?? key] = Array.isArray(field) ? field.map(write) : write(field);
+    const written = writeField(version, diff, key, field);
+    if (written === undefined) continue;
+    if (diff.moves?.[key] !== undefined) moved.push([diff.moves[key], written]);
+    else out[diff.renames?.[key] ?? key] = written;
   }
+  for (const [path, field] of moved) putMoved(out, path, field);
   return out;
+}
+
+/**
+ * A stored enum value as the version spells it; undefined where the version has no such value
+ * (its unspecified value, absent in ProtoJSON).
+ */
+export function writeEnumValue(enumDiff: EnumDifference, value: string): string | undefined {
+  if (enumDiff.lacks?.includes(value)) return undefined;
+  const renamed = enumDiff.renames?.[value];
+  if (renamed !== undefined) return renamed;
+  return enumDiff.values !== undefined && !enumDiff.values.includes(value) ? undefined : value;
+}
+
+/** One stored field's value in the version's shape (undefined: the version leaves it out). */
+function writeField(version: WireVersion, diff: MessageDifference, key: string, field: unknown): unknown {
+  const enumDiff = diff.enums?.[key];
+  if (enumDiff && typeof field === 'string') return writeEnumValue(enumDiff, field);
+  const pathOf = diff.paths?.[key];
+  if (pathOf !== undefined && typeof field === 'string') return versionField(version, pathOf, field)?.path ?? field;
+  const child = diff.children?.[key];
+  const write = (item: unknown): unknown => (child && isObject(item) ? writeMessage(version, child, item) : item);
+  return Array.isArray(field) ? field.map(write) : write(field);
+}
+
+/** Puts a moved value at its dotted path of `out`, where nothing is yet (copying the messages on the way). */
+function putMoved(out: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let holder = out;
+  for (const key of keys.slice(0, -1)) {
+    const next = holder[key];
+    if (next !== undefined && !isObject(next)) return;
+    holder[key] = { ...(next ?? {}) };
+    holder = holder[key] as Record<string, unknown>;
+  }
+  const leaf = keys[keys.length - 1];
+  if (holder[leaf] === undefined) holder[leaf] = value;
 }
 
 /** `projects/p/locations/l/importJobs/j/importDataFiles/f` -> `importDataFiles`. */
