@@ -67,8 +67,10 @@ export function readRequestMessage(version: WireVersion, message: string, body: 
     const enumDiff = diff.enums?.[stored];
     const child = diff.children?.[stored];
     // Errors name the field as the request did (`machine_details`, not the stored `virtual_machine_details`).
-    if (enumDiff && typeof value === 'string') out[stored] = readEnumValue(version, enumDiff, value, protoPath(at, key));
-    else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, key));
+    if (enumDiff && typeof value === 'string') {
+      const storedValue = readEnumValue(version, enumDiff, value, protoPath(at, key));
+      if (storedValue !== undefined) out[stored] = storedValue;
+    } else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, key));
     else if (child && Array.isArray(value)) {
       out[stored] = value.map((item, i) => (isObject(item) ? readRequestMessage(version, child, item, `${protoPath(at, key)}[${i}]`) : item));
     } else out[stored] = value;
@@ -77,14 +79,17 @@ export function readRequestMessage(version: WireVersion, message: string, body: 
   return out;
 }
 
-/** An enum value in the version's spelling -> the stored one (Google's error for a value the version has not). */
-function readEnumValue(version: WireVersion, enumDiff: EnumDifference, value: string, at: string): string {
+/**
+ * An enum value in the version's spelling -> the stored one (Google's error for a value the version
+ * has not); undefined for the enum's zero (the first of `values`), which is the field unset.
+ */
+function readEnumValue(version: WireVersion, enumDiff: EnumDifference, value: string, at: string): string | undefined {
   const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
   if (storedValue !== undefined) return storedValue;
   const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
   const unknown = enumDiff.values !== undefined && !enumDiff.values.includes(value);
   if (spelledOtherwise || unknown || (enumDiff.lacks ?? []).includes(value)) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, value);
-  return value;
+  return value === enumDiff.values?.[0] ? undefined : value;
 }
 
 /** Reads a moved field's value (at `path` of the version's message) back into its stored field, in place on `out`. */
@@ -110,7 +115,8 @@ function takeMoved(version: WireVersion, diff: MessageDifference, out: Record<st
   if (holder[leaf] === undefined) return;
   const enumDiff = diff.enums?.[stored];
   const value = holder[leaf];
-  out[stored] = enumDiff && typeof value === 'string' ? readEnumValue(version, enumDiff, value, protoPath(at, path)) : value;
+  const storedValue = enumDiff && typeof value === 'string' ? readEnumValue(version, enumDiff, value, protoPath(at, path)) : value;
+  if (storedValue !== undefined) out[stored] = storedValue;
   delete holder[leaf];
   // A message the move emptied is left out, as the sender would have had nothing there.
   const keys = [top, ...rest.slice(0, -1)];
@@ -179,8 +185,11 @@ function collectionOf(name: string): string | undefined {
   return m?.[1];
 }
 
-/** An answer in the stored shape -> the version's shape. */
-export function writeAnswer(version: WireVersion, payload: unknown): unknown {
+/**
+ * An answer in the stored shape -> the version's shape. `requestMessage`, the message the request's
+ * body was read as (`Frames`), lets an error name a field of the body in the version's names.
+ */
+export function writeAnswer(version: WireVersion, payload: unknown, requestMessage?: string): unknown {
   if (version.typePrefix === TYPE_PREFIX) return payload;
   const walk = (value: unknown, depth: number): unknown => {
     if (depth > MAX_DEPTH) return value;
@@ -207,17 +216,36 @@ export function writeAnswer(version: WireVersion, payload: unknown): unknown {
   if (payload instanceof StreamedProtoJson) return payload.withValue(walk(payload.value, 0));
   // An answer written as text (http/protojson.ts ProtoJsonText) is in the stored shape too: read back to be rewritten.
   const answer = walk(payload instanceof ProtoJsonText ? payload.value() : payload, 0);
-  if (isObject(answer) && isObject(answer.error)) answer.error = renameTypesInTexts(version, answer.error);
+  if (isObject(answer) && isObject(answer.error)) answer.error = renameInErrorTexts(version, answer.error, requestMessage);
   return answer;
 }
 
-/** Error texts name the service's types (`...v1alpha1.ImportJobFormat`): the version's instead. */
-function renameTypesInTexts(version: WireVersion, error: Record<string, unknown>): Record<string, unknown> {
-  const text = (s: unknown): unknown => (typeof s === 'string' ? s.split(TYPE_PREFIX).join(version.typePrefix) : s);
+/**
+ * Error texts name the service's types (`...v1alpha1.ImportJobFormat`): the version's instead. A
+ * violation of a field of the request's body (the domain checked the stored shape:
+ * `framesData[0].virtualMachineDetails.coreCount`) names it as the request did (`...machineDetails.coreCount`).
+ */
+function renameInErrorTexts(version: WireVersion, error: Record<string, unknown>, requestMessage: string | undefined): Record<string, unknown> {
+  const renamedFields = new Map<string, string>();
+  const fieldOf = (field: unknown): unknown => {
+    if (typeof field !== 'string' || requestMessage === undefined) return field;
+    const path = versionField(version, requestMessage, field)?.path ?? field;
+    if (path !== field) renamedFields.set(field, path);
+    return path;
+  };
+  const text = (s: unknown): unknown => {
+    if (typeof s !== 'string') return s;
+    let out = s.split(TYPE_PREFIX).join(version.typePrefix);
+    for (const [field, path] of renamedFields) out = out.split(`'${field}'`).join(`'${path}'`);
+    return out;
+  };
   const details = Array.isArray(error.details)
     ? error.details.map((d: unknown) =>
         isObject(d) && Array.isArray(d.fieldViolations)
-          ? { ...d, fieldViolations: d.fieldViolations.map((v: unknown) => (isObject(v) ? { ...v, description: text(v.description) } : v)) }
+          ? {
+              ...d,
+              fieldViolations: d.fieldViolations.map((v: unknown) => (isObject(v) ? { ...v, field: fieldOf(v.field), description: text(v.description) } : v)),
+            }
           : d,
       )
     : error.details;
@@ -269,5 +297,7 @@ export function installVersionEdge(app: FastifyInstance, version: WireVersion): 
     done();
   });
   if (version.typePrefix === TYPE_PREFIX) return;
-  app.addHook('preSerialization', async (_request, _reply, payload) => writeAnswer(version, payload));
+  app.addHook('preSerialization', async (request, _reply, payload) =>
+    writeAnswer(version, payload, isObject(payload) && isObject(payload.error) ? bodyMessage(version, request)?.message : undefined),
+  );
 }

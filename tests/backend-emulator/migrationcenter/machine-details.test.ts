@@ -96,14 +96,18 @@ describe('one machine, read in either version', () => {
     expect(ok(await call(app, 'GET', `${V1}/assets/vm-a-1`)).machineDetails).toEqual(AS_V1);
   });
 
-  test("power states: v1alpha1's strings as v1's enum, v1's values stored as v1 spells them; a string v1 has no value for reads as unset", async () => {
+  test("power states: v1alpha1's strings as v1's enum, v1's values stored as v1 spells them (its zero as unset); a string v1 has no value for reads as unset", async () => {
     await report(V1ALPHA1, [
       { virtualMachineDetails: { vmUuid: 'p-on', powerState: 'poweredOn' } },
       { virtualMachineDetails: { vmUuid: 'p-off', powerState: 'poweredOff' } },
       { virtualMachineDetails: { vmUuid: 'p-susp', powerState: 'suspended' } },
       { virtualMachineDetails: { vmUuid: 'p-odd', powerState: 'standby' } },
     ]);
-    await report(V1, [{ machineDetails: { uuid: 'p-pending', powerState: 'PENDING' } }, { machineDetails: { uuid: 'p-v1-off', powerState: 'SUSPENDED' } }]);
+    await report(V1, [
+      { machineDetails: { uuid: 'p-pending', powerState: 'PENDING' } },
+      { machineDetails: { uuid: 'p-v1-off', powerState: 'SUSPENDED' } },
+      { machineDetails: { uuid: 'p-unset', powerState: 'POWER_STATE_UNSPECIFIED' } },
+    ]);
     const v1 = ok(await call(app, 'GET', `${V1}/assets?orderBy=name`)).assets.map((a: any) => [a.machineDetails.uuid, a.machineDetails.powerState]);
     expect(v1).toEqual([
       ['p-odd', undefined],
@@ -111,10 +115,11 @@ describe('one machine, read in either version', () => {
       ['p-on', 'ACTIVE'],
       ['p-pending', 'PENDING'],
       ['p-susp', 'SUSPENDED'],
+      ['p-unset', undefined],
       ['p-v1-off', 'SUSPENDED'],
     ]);
     const alpha = ok(await call(app, 'GET', `${V1ALPHA1}/assets?orderBy=name`)).assets.map((a: any) => a.virtualMachineDetails.powerState);
-    expect(alpha).toEqual(['standby', 'poweredOff', 'poweredOn', 'PENDING', 'suspended', 'poweredOff']);
+    expect(alpha).toEqual(['standby', 'poweredOff', 'poweredOn', 'PENDING', 'suspended', undefined, 'poweredOff']);
   });
 });
 
@@ -160,6 +165,16 @@ describe('v1 reportAssetFrames with machineDetails', () => {
       'Invalid value at \'frames.frames_data[0].machine_details.architecture.firmware_type\' (type.googleapis.com/google.cloud.migrationcenter.v1.MachineArchitectureDetails.FirmwareType), "UEFI"',
     );
     expect(ok(await call(app, 'GET', `${V1}/assets`))).toEqual({});
+  });
+
+  test("a value of the wrong JSON type fails the call, naming the field in v1's path", async () => {
+    const err = googleError(
+      await call(app, 'POST', `${V1}/${FRAMES}`, { framesData: [{ machineDetails: { uuid: 'x', coreCount: '2x' } }] }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expect(violations(err)).toEqual([{ field: 'framesData[0].machineDetails.coreCount', description: 'must be of type integer, not a string' }]);
+    expect(err.message).toBe("Invalid value for field 'framesData[0].machineDetails.coreCount': must be of type integer, not a string");
   });
 });
 

@@ -124,6 +124,20 @@ describe('the v1 edge applies the table to messages of families built later, fou
     });
   });
 
+  test("a moved field fills its v1 path only where the stored message's own value is not; read back, the path's value goes to the moved field", () => {
+    const stored = { vmUuid: 'u', osFamily: 'OS_FAMILY_LINUX', osName: 'flat', guestOs: { osName: 'nested', config: { issue: 'x' } } };
+    const asset = writeAnswer(V1, { name: 'projects/p/locations/l/assets/a', virtualMachineDetails: stored }) as Record<string, any>;
+    expect(asset.machineDetails).toEqual({ uuid: 'u', guestOs: { osName: 'nested', config: { issue: 'x' }, family: 'OS_FAMILY_LINUX' } });
+    expect(readRequestMessage(V1, 'MachineDetails', asset.machineDetails, 'asset.machine_details')).toEqual({
+      vmUuid: 'u',
+      guestOs: { config: { issue: 'x' } },
+      osFamily: 'OS_FAMILY_LINUX',
+      osName: 'nested',
+    });
+    // Neither the stored message nor the request's objects are changed by a move.
+    expect([stored.guestOs, asset.machineDetails.guestOs.family]).toEqual([{ osName: 'nested', config: { issue: 'x' } }, 'OS_FAMILY_LINUX']);
+  });
+
   test('a v1 request body naming a field v1 lacks, deep in a message, is refused with its proto path', () => {
     const body = { virtualMachinePreferences: { computeEnginePreferences: { multithreading: 'ENABLED' } } };
     expect(() => readRequestMessage(V1, 'PreferenceSet', body, 'preference_set')).toThrow(
