@@ -126,20 +126,56 @@ function takeMoved(version: WireVersion, diff: MessageDifference, out: Record<st
   }
 }
 
+/** What writing a message needs of its row, made once per row (each asset of an answer of 1,000 reads it). */
+interface WritePlan {
+  /** `lacks` as a set: v1's Asset lacks 31 fields. */
+  lacks: ReadonlySet<string>;
+  /**
+   * The answer's fields `writeMessage` wrote whole (child messages, and the messages moved fields
+   * went into): declared messages of the service, which hold no resource nor `@type` for the walk
+   * to find, so it does not go through them again.
+   */
+  whole: ReadonlySet<string>;
+  /** `moves` with each path split once. */
+  moves: ReadonlyMap<string, readonly string[]>;
+}
+
+const plans = new WeakMap<MessageDifference, WritePlan>();
+
+function planOf(diff: MessageDifference): WritePlan {
+  let plan = plans.get(diff);
+  if (plan === undefined) {
+    const whole = [
+      ...Object.keys(diff.children ?? {}).map((field) => diff.moves?.[field] ?? diff.renames?.[field] ?? field),
+      ...Object.values(diff.moves ?? {}).map((path) => path.split('.')[0]),
+    ];
+    const moves = new Map(Object.entries(diff.moves ?? {}).map(([field, path]) => [field, path.split('.')]));
+    plan = { lacks: new Set(diff.lacks ?? []), whole: new Set(whole), moves };
+    plans.set(diff, plan);
+  }
+  return plan;
+}
+
 /** A stored message -> the version's shape (in place on a copy). */
 function writeMessage(version: WireVersion, message: string, value: Record<string, unknown>): Record<string, unknown> {
   const diff = version.messages[message];
   if (!diff) return value;
   const out: Record<string, unknown> = {};
-  const moved: Array<[string, unknown]> = [];
-  for (const [key, field] of Object.entries(value)) {
-    if (diff.lacks?.includes(key)) continue;
-    const written = writeField(version, diff, key, field);
+  let moved: Array<[readonly string[], unknown]> | undefined;
+  const plan = planOf(diff);
+  for (const key of Object.keys(value)) {
+    if (plan.lacks.has(key)) continue;
+    const written = writeField(version, diff, key, value[key]);
     if (written === undefined) continue;
-    if (diff.moves?.[key] !== undefined) moved.push([diff.moves[key], written]);
+    const path = plan.moves.get(key);
+    if (path !== undefined) (moved ??= []).push([path, written]);
     else out[diff.renames?.[key] ?? key] = written;
   }
-  for (const [path, field] of moved) putMoved(out, path, field);
+  if (moved !== undefined) {
+    // The messages a move made or copied here, which later moves fill without copying them again.
+    const made = new Set<object>();
+    for (const [path, field] of moved) putMoved(out, path, field, made);
+  }
   return out;
 }
 
@@ -161,19 +197,26 @@ function writeField(version: WireVersion, diff: MessageDifference, key: string, 
   const pathOf = diff.paths?.[key];
   if (pathOf !== undefined && typeof field === 'string') return versionField(version, pathOf, field)?.path ?? field;
   const child = diff.children?.[key];
-  const write = (item: unknown): unknown => (child && isObject(item) ? writeMessage(version, child, item) : item);
-  return Array.isArray(field) ? field.map(write) : write(field);
+  if (child === undefined) return field;
+  if (Array.isArray(field)) return field.map((item) => (isObject(item) ? writeMessage(version, child, item) : item));
+  return isObject(field) ? writeMessage(version, child, field) : field;
 }
 
-/** Puts a moved value at its dotted path of `out`, where nothing is yet (copying the messages on the way). */
-function putMoved(out: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
+/**
+ * Puts a moved value at its path of `out`, where nothing is yet, copying the stored messages on the
+ * way (once: `made` holds the messages this answer's moves already made or copied).
+ */
+function putMoved(out: Record<string, unknown>, keys: readonly string[], value: unknown, made: Set<object>): void {
   let holder = out;
-  for (const key of keys.slice(0, -1)) {
-    const next = holder[key];
+  for (let i = 0; i < keys.length - 1; i++) {
+    const next = holder[keys[i]];
     if (next !== undefined && !isObject(next)) return;
-    holder[key] = { ...(next ?? {}) };
-    holder = holder[key] as Record<string, unknown>;
+    if (next === undefined || !made.has(next)) {
+      const copy = { ...next };
+      made.add(copy);
+      holder[keys[i]] = copy;
+      holder = copy;
+    } else holder = next;
   }
   const leaf = keys[keys.length - 1];
   if (holder[leaf] === undefined) holder[leaf] = value;
@@ -206,9 +249,11 @@ export function writeAnswer(version: WireVersion, payload: unknown, requestMessa
       const collection = collectionOf(value.name);
       message = collection === undefined ? undefined : version.collections[collection]?.message;
     }
+    const diff = message === undefined ? undefined : version.messages[message];
     if (message !== undefined) object = writeMessage(version, message, object);
+    const whole = diff === undefined ? undefined : planOf(diff).whole;
     const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(object)) out[key] = walk(field, depth + 1);
+    for (const [key, field] of Object.entries(object)) out[key] = whole?.has(key) ? field : walk(field, depth + 1);
     return out;
   };
   // A streamed answer's value is rewritten, its file strings kept (those of a field the version lacks
