@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { call, ensureSource, googleError, newApp, ok, PARENT, SOURCE, violations } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const V1 = `/v1/${PARENT}`;
 const V1ALPHA1 = `/v1alpha1/${PARENT}`;
@@ -64,11 +65,11 @@ const AS_V1 = {
 };
 
 let app: FastifyInstance;
+const sharedAppOfFile = sharedApp(() => newApp());
 beforeEach(async () => {
-  app = newApp();
+  app = sharedAppOfFile();
   await ensureSource(app);
 });
-afterEach(() => app.close());
 
 async function report(base: string, frames: unknown[]): Promise<void> {
   expect(ok(await call(app, 'POST', `${base}/${FRAMES}`, { framesData: frames }))).toEqual({});
