@@ -67,7 +67,7 @@ export function readRequestMessage(version: WireVersion, message: string, body: 
     const enumDiff = diff.enums?.[stored];
     const child = diff.children?.[stored];
     // Errors name the field as the request did (`machine_details`, not the stored `virtual_machine_details`).
-    if (enumDiff && typeof value === 'string') {
+    if (enumDiff && isEnumValue(enumDiff, value)) {
       const storedValue = readEnumValue(version, enumDiff, value, protoPath(at, key));
       if (storedValue !== undefined) out[stored] = storedValue;
     } else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, key));
@@ -79,11 +79,19 @@ export function readRequestMessage(version: WireVersion, message: string, body: 
   return out;
 }
 
+/** A name, or a number where the version's values are listed (a string field in the stored shape, whose enum numbers the front end does not know). */
+function isEnumValue(enumDiff: EnumDifference, value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && enumDiff.values !== undefined);
+}
+
 /**
  * An enum value in the version's spelling -> the stored one (Google's error for a value the version
- * has not); undefined for the enum's zero (the first of `values`), which is the field unset.
+ * has not); undefined for the enum's zero (the first of `values`), which is the field unset. A
+ * number is the value of that number in `values` (listed in proto order, from 0).
  */
-function readEnumValue(version: WireVersion, enumDiff: EnumDifference, value: string, at: string): string | undefined {
+function readEnumValue(version: WireVersion, enumDiff: EnumDifference, given: string | number, at: string): string | undefined {
+  const value = typeof given === 'number' ? enumDiff.values?.[given] : given;
+  if (value === undefined) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, given);
   const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
   if (storedValue !== undefined) return storedValue;
   const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
@@ -115,7 +123,7 @@ function takeMoved(version: WireVersion, diff: MessageDifference, out: Record<st
   if (holder[leaf] === undefined) return;
   const enumDiff = diff.enums?.[stored];
   const value = holder[leaf];
-  const storedValue = enumDiff && typeof value === 'string' ? readEnumValue(version, enumDiff, value, protoPath(at, path)) : value;
+  const storedValue = enumDiff && isEnumValue(enumDiff, value) ? readEnumValue(version, enumDiff, value, protoPath(at, path)) : value;
   if (storedValue !== undefined) out[stored] = storedValue;
   delete holder[leaf];
   // A message the move emptied is left out, as the sender would have had nothing there.

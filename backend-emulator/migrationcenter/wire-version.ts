@@ -54,9 +54,9 @@ export interface EnumDifference {
   /** Values the version does not have (refused in requests; answered as the unspecified value, that is, left out). */
   readonly lacks?: readonly string[];
   /**
-   * Every value of the version's enum, its zero first, when the stored field is a free string
+   * Every value of the version's enum, in proto number order from its zero, when the stored field is a free string
    * (v1alpha1's `powerState`): a value neither renamed nor listed is refused in requests and left
-   * out of answers; the zero is read as the field unset.
+   * out of answers; the zero is read as the field unset, and a number as the value it numbers.
    * Several stored values may have one name in the version (`poweredOff` and `suspended` are both
    * `SUSPENDED`): read back, the name is the first of them.
    */

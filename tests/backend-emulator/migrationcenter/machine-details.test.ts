@@ -108,9 +108,11 @@ describe('one machine, read in either version', () => {
       { machineDetails: { uuid: 'p-pending', powerState: 'PENDING' } },
       { machineDetails: { uuid: 'p-v1-off', powerState: 'SUSPENDED' } },
       { machineDetails: { uuid: 'p-unset', powerState: 'POWER_STATE_UNSPECIFIED' } },
+      { machineDetails: { uuid: 'p-number', powerState: 4 } }, // SUSPENDED's number
     ]);
     const v1 = ok(await call(app, 'GET', `${V1}/assets?orderBy=name`)).assets.map((a: any) => [a.machineDetails.uuid, a.machineDetails.powerState]);
     expect(v1).toEqual([
+      ['p-number', 'SUSPENDED'],
       ['p-odd', undefined],
       ['p-off', 'SUSPENDED'],
       ['p-on', 'ACTIVE'],
@@ -120,7 +122,7 @@ describe('one machine, read in either version', () => {
       ['p-v1-off', 'SUSPENDED'],
     ]);
     const alpha = ok(await call(app, 'GET', `${V1ALPHA1}/assets?orderBy=name`)).assets.map((a: any) => a.virtualMachineDetails.powerState);
-    expect(alpha).toEqual(['standby', 'poweredOff', 'poweredOn', 'PENDING', 'suspended', undefined, 'poweredOff']);
+    expect(alpha).toEqual(['poweredOff', 'standby', 'poweredOff', 'poweredOn', 'PENDING', 'suspended', undefined, 'poweredOff']);
   });
 });
 
@@ -161,6 +163,9 @@ describe('v1 reportAssetFrames with machineDetails', () => {
     );
     expect(await refused({ uuid: 'x', powerState: 'poweredOn' })).toBe(
       'Invalid value at \'frames.frames_data[0].machine_details.power_state\' (type.googleapis.com/google.cloud.migrationcenter.v1.MachineDetails.PowerState), "poweredOn"',
+    );
+    expect(await refused({ uuid: 'x', powerState: 9 })).toBe(
+      "Invalid value at 'frames.frames_data[0].machine_details.power_state' (type.googleapis.com/google.cloud.migrationcenter.v1.MachineDetails.PowerState), 9",
     );
     expect(await refused({ uuid: 'x', architecture: { firmwareType: 'UEFI' } })).toBe(
       'Invalid value at \'frames.frames_data[0].machine_details.architecture.firmware_type\' (type.googleapis.com/google.cloud.migrationcenter.v1.MachineArchitectureDetails.FirmwareType), "UEFI"',
