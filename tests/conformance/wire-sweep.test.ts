@@ -313,14 +313,19 @@ async function migrationCenterWorld(mc: Recorder, project: string): Promise<void
   // Assets.
   await mc.call('projects.locations.assets.list', 'GET', `${P}/assets?view=ASSET_VIEW_FULL`);
   await mc.call('projects.locations.assets.get', 'GET', `${asset('m-1')}?view=ASSET_VIEW_FULL`);
+  // The machine's fields as each version names them (v1: machineDetails, its OS family under guestOs).
+  const machine = alpha ? 'virtualMachineDetails' : 'machineDetails';
   await mc.call('projects.locations.assets.aggregateValues', 'POST', `${P}/assets:aggregateValues`, {
     aggregations: [
       { field: 'name', count: {} },
-      { field: 'virtualMachineDetails.coreCount', sum: {} },
-      { field: 'virtualMachineDetails.memoryMb', histogram: { lowerBounds: [1024, 8192] } },
-      { field: 'virtualMachineDetails.osFamily', frequency: {} },
+      { field: `${machine}.coreCount`, sum: {} },
+      { field: `${machine}.memoryMb`, histogram: { lowerBounds: [1024, 8192] } },
+      { field: alpha ? 'virtualMachineDetails.osFamily' : 'machineDetails.guestOs.family', frequency: {} },
+      { field: `${machine}.powerState`, frequency: {} },
     ],
+    filter: `${machine}.coreCount >= 0`,
   });
+  await mc.call('projects.locations.assets.list', 'GET', `${P}/assets?filter=${encodeURIComponent(`${machine}.memoryMb > 0`)}&orderBy=${machine}.coreCount`);
   await mc.call('projects.locations.assets.patch', 'PATCH', `${asset('m-1')}?updateMask=labels`, { labels: { tier: 'web' } });
   await mc.call('projects.locations.assets.batchUpdate', 'POST', `${P}/assets:batchUpdate`, {
     requests: [{ asset: { name: asset('m-2'), labels: { tier: 'db' } }, updateMask: 'labels' }],
@@ -332,7 +337,22 @@ async function migrationCenterWorld(mc: Recorder, project: string): Promise<void
           { attributes: { MachineId: 'm-1' }, virtualMachineDetails: { vmUuid: '6f1c2a9e-0b7d-4e3a-8c5f-1d2e3f4a5b6c', vmName: 'web-1', coreCount: 2 } },
           { virtualMachineDetails: { vmName: 'no-id', coreCount: -1 } },
         ]
-      : [{ labels: { tier: 'web' }, machineDetails: { machineName: 'no-id', coreCount: 2 } }],
+      : [
+          {
+            attributes: { MachineId: 'm-1' },
+            machineDetails: {
+              uuid: '6f1c2a9e-0b7d-4e3a-8c5f-1d2e3f4a5b6c',
+              machineName: 'web-1',
+              coreCount: 2,
+              powerState: 'ACTIVE',
+              guestOs: { family: 'OS_FAMILY_LINUX', osName: 'Ubuntu' },
+              architecture: { firmwareType: 'EFI' },
+              disks: { totalCapacityBytes: '1024', disks: { entries: [{ capacityBytes: '1024', freeBytes: '512' }] } },
+              network: { defaultGateway: '10.0.0.1', adapters: { entries: [{ macAddress: 'aa', addresses: { entries: [{ ipAddress: '10.0.0.2' }] } }] } },
+            },
+          },
+          { labels: { tier: 'web' }, machineDetails: { machineName: 'no-id', coreCount: 2 } },
+        ],
   });
   const frames = await mc.call('projects.locations.sources.errorFrames.list', 'GET', `${COLLECTOR}/errorFrames?view=ERROR_FRAMES_VIEW_FULL`);
   await mc.call('projects.locations.sources.errorFrames.get', 'GET', `${frames.errorFrames[0].name}?view=ERROR_FRAMES_VIEW_FULL`);
@@ -431,6 +451,13 @@ describe.each([
   test('every method of the client is called, and every answer has the schema the client gives its method', async () => {
     const mc = new Recorder(api);
     await migrationCenterWorld(mc, `sweep-${label}`);
+    // The machine is in every asset answer, as the version names it (and checked below against its typings).
+    const machineIn = (method: string) => mc.answers.filter((a) => a.method === method).map((a) => a.body.assets?.[0] ?? a.body);
+    const machineKey = label === 'v1' ? 'machineDetails' : 'virtualMachineDetails';
+    for (const method of ['projects.locations.assets.get', 'projects.locations.assets.list', 'projects.locations.assets.batchUpdate']) {
+      const assets = machineIn(method);
+      expect([method, assets.length > 0 && assets.every((asset) => asset[machineKey]?.coreCount > 0)]).toEqual([method, true]);
+    }
     // relations.get answers 404 for every name (there are none): its shape is the error's.
     expectShapes(
       mc,

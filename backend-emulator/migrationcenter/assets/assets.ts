@@ -26,7 +26,8 @@ import {
   type ListRequest,
 } from '../../query/list-query';
 import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
-import { isAssetKey, parseAssetOrder, wireTime } from '../../store/asset-sql';
+import { isAssetKey, wireTime } from '../../store/asset-sql';
+import { assetFieldPaths, storedFilter, storedOrder, type AssetFieldPaths } from './asset-field-paths';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
 
 /** The fields of AggregateAssetsValuesRequest (the parent is in the path). */
@@ -205,9 +206,10 @@ export function toWire(stored: StoredAsset): AssetWire {
   };
 }
 
-function filterOf(text: string | undefined): FilterNode | undefined {
+function storedFilterOf(paths: AssetFieldPaths, text: string | undefined): FilterNode | undefined {
   const trimmed = (text ?? '').trim();
-  return trimmed ? parseFilter(trimmed) : undefined;
+  const parsed = trimmed ? parseFilter(trimmed) : undefined;
+  return parsed && storedFilter(paths, parsed);
 }
 
 export class Assets {
@@ -259,8 +261,10 @@ export class Assets {
     const pageSize = parsePageSize(request.pageSize);
     const filterText = (request.filter ?? '').trim();
     const orderText = (request.orderBy ?? '').trim();
-    const filter = filterOf(filterText);
-    const order = parseAssetOrder(orderText);
+    // Field names in the request's version (v1: `machineDetails.coreCount`), read as the stored fields.
+    const paths = assetFieldPaths();
+    const filter = storedFilterOf(paths, filterText);
+    const order = storedOrder(paths, orderText);
     const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), `assets:${parent}`);
     let after: AssetKey | undefined;
     if (request.pageToken) {
@@ -284,9 +288,10 @@ export class Assets {
       throw invalidArgument([{ field: 'filter', description: 'must be a string (an AIP-160 filter)' }]);
     if (request.showHidden !== undefined && request.showHidden !== null && typeof request.showHidden !== 'boolean')
       throw invalidArgument([{ field: 'showHidden', description: 'must be true or false' }]);
-    const aggregations = checkAggregations(request);
-    const filter = filterOf(request.filter ?? undefined);
-    return toAggregationResults(aggregations, this.store.assets.aggregate(parent, filter, aggregations));
+    const paths = assetFieldPaths();
+    const aggregations = checkAggregations(request, paths);
+    const filter = storedFilterOf(paths, request.filter ?? undefined);
+    return toAggregationResults(aggregations, this.store.assets.aggregate(parent, filter, aggregations), paths);
   }
 
   /**
