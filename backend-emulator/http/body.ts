@@ -2,7 +2,8 @@
  * Request bodies and query strings: JSON only, size-limited, objects only; a key given twice in a
  * JSON object and a query parameter given twice are rejected rather than silently picked. A body's
  * rules are json-body.ts's, applied here on the request thread, or by the body worker for a large
- * body of a route that declares large `bytes` fields (large-bytes.ts).
+ * body of a route that declares large `bytes` fields (large-bytes.ts). Every parsed body's names
+ * are then checked against the method's request message (request-bodies.ts), before any hook or route.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
@@ -13,6 +14,7 @@ import { googlePath } from './front-end';
 import { readJsonBody } from './json-body';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
 import { declaredLargeBytesFields, keepTexts, removeUnmovedTexts, withLargeBytesTexts } from './large-bytes';
+import { refuseUnknownBodyNames } from './request-bodies';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser (json-body.ts's rules).
@@ -32,6 +34,11 @@ export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesF
         bodyWorker.read(bytes, googlePath(request), fields).then(
           ({ value, texts }) => {
             keepTexts(request, withLargeBytesTexts(value, fields, texts));
+            try {
+              refuseUnknownBodyNames(request, value);
+            } catch (error) {
+              return done(error as Error, undefined);
+            }
             done(null, value);
           },
           (error: Error) => done(error, undefined),
@@ -42,6 +49,8 @@ export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesF
       let value: unknown;
       try {
         value = readJsonBody(bytes, googlePath(request));
+        // Then Google's parser's names: a name the method's request message has not (request-bodies.ts).
+        refuseUnknownBodyNames(request, value);
       } catch (error) {
         return done(error as Error, undefined);
       }

@@ -193,10 +193,28 @@ export const V1: WireVersion = {
       ],
       children: { machinePreferences: 'VirtualMachinePreferences' },
     },
-    Asset: { lacks: V1_ASSET_LACKS },
+    Settings: { lacks: ['customerConsentForGoogleSalesToAccessMigrationCenter'] },
+    Asset: { lacks: V1_ASSET_LACKS, children: { machineDetails: 'MachineDetails', insightList: 'InsightList' } },
+    // batchUpdate's assets are v1's Asset too (what v1 lacks is refused in them as in a patch's).
+    BatchUpdateAssetsRequest: { children: { requests: 'UpdateAssetRequest' } },
+    UpdateAssetRequest: { children: { asset: 'Asset' } },
     // An asset frame carries the same details an asset does: v1 lacks the same ones, in what a
     // collector reports (refused as unknown names) and in the error frames that echo it.
-    AssetFrame: { lacks: V1_ASSET_LACKS },
+    AssetFrame: { lacks: V1_ASSET_LACKS, children: { machineDetails: 'MachineDetails' } },
+    // v1's own machine details (v1alpha1 has them too, with a few more fields).
+    MachineDetails: {
+      children: { architecture: 'MachineArchitectureDetails', disks: 'MachineDiskDetails', guestOs: 'GuestOsDetails', network: 'MachineNetworkDetails' },
+    },
+    MachineArchitectureDetails: { children: { bios: 'BiosDetails' } },
+    BiosDetails: { lacks: ['biosManufacturer', 'biosReleaseDate', 'biosVersion', 'releaseTime'] },
+    MachineDiskDetails: { lacks: ['rawScanResult'] },
+    GuestOsDetails: { children: { config: 'GuestConfigDetails', runtime: 'GuestRuntimeDetails' } },
+    GuestConfigDetails: { lacks: ['selinux'] },
+    GuestRuntimeDetails: { lacks: ['lastUptime', 'networkInfo'] },
+    MachineNetworkDetails: { lacks: ['networkAdapters'] },
+    InsightList: { children: { insights: 'Insight' } },
+    Insight: { lacks: ['softwareInsight'], children: { migrationInsight: 'MigrationInsight' } },
+    MigrationInsight: { lacks: ['cloudDatabaseTarget', 'computeEngineSoleTenantTarget', 'gkeTarget', 'issues', 'vmwareEngineTarget'] },
     Frames: { children: { framesData: 'AssetFrame' } },
     ErrorFrame: { children: { originalFrame: 'AssetFrame' } },
   },

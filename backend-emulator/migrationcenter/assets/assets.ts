@@ -9,7 +9,7 @@
  */
 import { createHash } from 'crypto';
 import type { Store } from '../../store/store';
-import { invalidArgument, notFound, refuseUnknownFields } from '../../errors';
+import { invalidArgument, notFound } from '../../errors';
 import type { Asset } from '../../import-engine/asset';
 import { RESOURCE_TYPES } from '../names';
 import type { AssetWire } from '../types';
@@ -28,9 +28,6 @@ import {
 import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
 import { isAssetKey, parseAssetOrder, wireTime } from '../../store/asset-sql';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
-
-/** The fields of AggregateAssetsValuesRequest (the parent is in the path). */
-const AGGREGATE_REQUEST_FIELDS: ReadonlySet<string> = new Set(['aggregations', 'filter', 'showHidden']);
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
 
@@ -278,7 +275,6 @@ export class Assets {
 
   /** AggregateAssetsValues: count, sum, histogram and frequency over the assets the filter selects. */
   aggregateValues(parent: string, body: Record<string, unknown>): AggregateResponse {
-    refuseUnknownFields(body, (k) => AGGREGATE_REQUEST_FIELDS.has(k), '');
     const request = body as AggregateRequest;
     if (request.filter !== undefined && request.filter !== null && typeof request.filter !== 'string')
       throw invalidArgument([{ field: 'filter', description: 'must be a string (an AIP-160 filter)' }]);

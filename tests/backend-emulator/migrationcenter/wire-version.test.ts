@@ -8,6 +8,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { V1 } from '../../../backend-emulator/migrationcenter/wire-version';
 import { readRequestMessage, writeAnswer } from '../../../backend-emulator/migrationcenter/version-translation';
+import { versionShape } from '../../../backend-emulator/migrationcenter/request-bodies';
+import { schemaShape } from '../../../backend-emulator/http/message-shapes';
+import { refuseUnknownNames } from '../../../backend-emulator/http/request-bodies';
 
 const CLIENT = path.join(__dirname, '../../../node_modules/googleapis-latest/build/src/apis/migrationcenter');
 
@@ -100,12 +103,21 @@ describe('the v1 edge applies the table to messages of families built later, fou
 
   test('a v1 request body naming a field v1 lacks, deep in a message, is refused with its proto path', () => {
     const body = { virtualMachinePreferences: { computeEnginePreferences: { multithreading: 'ENABLED' } } };
-    expect(() => readRequestMessage(V1, 'PreferenceSet', body, 'preference_set')).toThrow(
+    const shape = versionShape(V1, 'PreferenceSet', schemaShape('PreferenceSet'));
+    expect(() => refuseUnknownNames(body, shape, 'preference_set')).toThrow(
       'Invalid JSON payload received. Unknown name "multithreading" at \'preference_set.virtual_machine_preferences.compute_engine_preferences\': Cannot find field.',
     );
     expect(readRequestMessage(V1, 'PreferenceSet', { displayName: 'd', virtualMachinePreferences: { commitmentPlan: 'X' } }, 'preference_set')).toEqual({
       displayName: 'd',
       virtualMachinePreferences: { commitmentPlan: 'X' },
     });
+  });
+
+  test('a field v1 lacks in a message the schemas leave open (a report summary) is refused too; its other names pass', () => {
+    const shape = versionShape(V1, 'Report', schemaShape('Report'));
+    expect(() => refuseUnknownNames({ summary: { groupFindings: [{ displayName: 'g', group: 'x' }] } }, shape, 'report')).toThrow(
+      'Invalid JSON payload received. Unknown name "group" at \'report.summary.group_findings[0]\': Cannot find field.',
+    );
+    expect(() => refuseUnknownNames({ summary: { groupFindings: [{ displayName: 'g', anything: 1 }] } }, shape, 'report')).not.toThrow();
   });
 });
