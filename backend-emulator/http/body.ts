@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
+import { integerText } from '../integer-text';
 import type { FilesFolder } from '../temp-folders';
 import { BodyWorker } from './body-thread';
 import { readBodyBytes } from './body-bytes';
@@ -87,8 +88,8 @@ export function queryParam(request: FastifyRequest, name: string): string | unde
 export function intQueryParam(request: FastifyRequest, name: string, min: number, max: number): number | undefined {
   const raw = queryParam(request, name);
   if (raw === undefined || raw === '') return undefined;
-  if (!/^-?\d+$/.test(raw)) throw invalidArgument([{ field: name, description: `must be an integer, not '${raw}'` }]);
-  const value = Number(raw);
+  const value = integerText(raw);
+  if (value === undefined) throw invalidArgument([{ field: name, description: `must be an integer, not '${raw}'` }]);
   if (value < min || value > max) throw invalidArgument([{ field: name, description: `must be between ${min} and ${max}` }]);
   return value;
 }
