@@ -26,6 +26,12 @@ export function messageShape(fields: Readonly<Record<string, MessageShape | unde
   return { fields: new Map(Object.entries(fields)), closed: true };
 }
 
+/** `build` made once, at its first call (a table's shapes are built when a body first needs them, then kept). */
+export function lazyShape(build: () => MessageShape): () => MessageShape {
+  let shape: MessageShape | undefined;
+  return () => (shape ??= build());
+}
+
 /** `shape` with its field at `path` (JSON names, dotted) made `field`: a message the schema leaves open. */
 export function withField(shape: MessageShape, path: string, field: MessageShape): MessageShape {
   const [head, ...rest] = path.split('.');

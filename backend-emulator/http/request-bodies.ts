@@ -16,7 +16,7 @@
 import type { FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import type { MessageShape } from './message-shapes';
-import { messageShape, VALUE } from './message-shapes';
+import { lazyShape, messageShape, VALUE } from './message-shapes';
 import { requestGoogleMethod } from './request-method';
 import type { GoogleMethod } from './google-methods';
 
@@ -27,7 +27,7 @@ export interface RequestBody {
    * proto name (`body: "asset"` -> `asset`), or '' for a body that is the request itself (`body: "*"`).
    */
   readonly at: string;
-  /** The message's names, in the version's shape (built at first use). */
+  /** The message's names, in the version's shape (built at its first call, then kept: `lazyShape`). */
   readonly message: () => MessageShape;
 }
 
@@ -41,10 +41,10 @@ export interface RequestBodyTable {
 }
 
 /** `google.longrunning.CancelOperationRequest`: only `name` (also the path's), in every service. */
-export const CANCEL_OPERATION_BODY: RequestBody = { at: '', message: () => messageShape({ name: VALUE }) };
+export const CANCEL_OPERATION_BODY: RequestBody = { at: '', message: lazyShape(() => messageShape({ name: VALUE })) };
 
 /** A request message whose only field is `requestId` (`:run`, `:validate`). */
-export const REQUEST_ID_BODY: RequestBody = { at: '', message: () => messageShape({ requestId: VALUE }) };
+export const REQUEST_ID_BODY: RequestBody = { at: '', message: lazyShape(() => messageShape({ requestId: VALUE })) };
 
 /** `/v1alpha1/projects/...` + `migrationcenter.projects...` -> `v1alpha1 migrationcenter.projects...`. */
 function bodyKey(version: string, id: string): string {

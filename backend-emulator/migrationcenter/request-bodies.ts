@@ -10,7 +10,7 @@
  */
 import type { SchemaName } from '../../schemas/registry';
 import type { MessageShape } from '../http/message-shapes';
-import { messageShape, schemaShape, VALUE, withField } from '../http/message-shapes';
+import { lazyShape, messageShape, schemaShape, VALUE, withField } from '../http/message-shapes';
 import { CANCEL_OPERATION_BODY, REQUEST_ID_BODY, type RequestBody, type RequestBodyTable } from '../http/request-bodies';
 import { IMPORT_JOB_FIELDS } from './import-jobs/import-job-model';
 import type { WireVersion } from './wire-version';
@@ -121,8 +121,7 @@ const OPEN: MessageShape = { fields: new Map(), closed: false };
 export function requestBodyTable(version: WireVersion): RequestBodyTable {
   const bodies: Record<string, RequestBody> = {};
   for (const [id, stored] of Object.entries(STORED_BODIES)) {
-    let shape: MessageShape | undefined;
-    bodies[id] = { at: stored.at, message: () => (shape ??= versionShape(version, stored.message, stored.shape())) };
+    bodies[id] = { at: stored.at, message: lazyShape(() => versionShape(version, stored.message, stored.shape())) };
   }
   return { api: 'migrationcenter', version: version.version, bodies };
 }

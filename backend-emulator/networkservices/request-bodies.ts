@@ -5,7 +5,7 @@
  * location, the id, the resource's existence).
  */
 import type { MessageShape } from '../http/message-shapes';
-import { messageShape, schemaShape, VALUE, withField } from '../http/message-shapes';
+import { lazyShape, messageShape, schemaShape, VALUE, withField } from '../http/message-shapes';
 import { CANCEL_OPERATION_BODY, type RequestBodyTable } from '../http/request-bodies';
 
 const N = 'networkservices.projects.locations';
@@ -24,8 +24,8 @@ export const NETWORK_SERVICES_BODIES: RequestBodyTable = {
   bodies: {
     [`${N}.endpointPolicies.create`]: { at: 'endpoint_policy', message: endpointPolicyShape },
     [`${N}.endpointPolicies.patch`]: { at: 'endpoint_policy', message: endpointPolicyShape },
-    [`${N}.endpointPolicies.setIamPolicy`]: { at: '', message: setIamPolicyShape },
-    [`${N}.endpointPolicies.testIamPermissions`]: { at: '', message: () => messageShape({ permissions: VALUE }) },
+    [`${N}.endpointPolicies.setIamPolicy`]: { at: '', message: lazyShape(setIamPolicyShape) },
+    [`${N}.endpointPolicies.testIamPermissions`]: { at: '', message: lazyShape(() => messageShape({ permissions: VALUE })) },
     [`${N}.operations.cancel`]: CANCEL_OPERATION_BODY,
   },
 };
