@@ -24,8 +24,9 @@
  * - v1 has no counterpart of a disk's `status` nor of the disks' raw `lsblkJson` (v1alpha1's
  *   MachineDiskDetails has a `rawScanResult`, v1's has not): left out.
  *
- * Below these messages (`guestOs`, `platform`, `diskPartitions`, a disk's `partitions`) both
- * versions share their messages, which pass as they are.
+ * Below these messages both versions share their messages (`guestOs`, `platform`, `diskPartitions`,
+ * a disk's `partitions`), which pass as they are but for the fields v1's have not (BiosDetails,
+ * GuestConfigDetails, GuestRuntimeDetails).
  */
 import type { MessageDifference } from './wire-version';
 
@@ -68,10 +69,18 @@ export const V1_MACHINE_MESSAGES: Readonly<Record<string, MessageDifference>> = 
         values: POWER_STATES,
       },
     },
-    children: { vmArchitecture: 'MachineArchitectureDetails', vmDisks: 'MachineDiskDetails', vmNetwork: 'MachineNetworkDetails' },
+    children: {
+      vmArchitecture: 'MachineArchitectureDetails',
+      vmDisks: 'MachineDiskDetails',
+      vmNetwork: 'MachineNetworkDetails',
+      guestOs: 'GuestOsDetails',
+    },
   },
   MachineArchitectureDetails: {
     stored: 'VirtualMachineArchitectureDetails',
+    fields: ['bios', 'cpuArchitecture', 'cpuManufacturer', 'cpuName', 'cpuSocketCount', 'cpuThreadCount', 'firmwareType', 'hyperthreading', 'vendor'],
+    // v1's bios has no stored counterpart: what a v1 body sends there is checked by its row, not stored.
+    children: { bios: 'BiosDetails' },
     renames: { firmware: 'firmwareType' },
     enums: {
       firmware: { type: 'MachineArchitectureDetails.FirmwareType', renames: { bios: 'BIOS', efi: 'EFI' }, values: FIRMWARE_TYPES },
@@ -79,6 +88,7 @@ export const V1_MACHINE_MESSAGES: Readonly<Record<string, MessageDifference>> = 
   },
   MachineDiskDetails: {
     stored: 'VirtualMachineDiskDetails',
+    fields: ['disks', 'totalCapacityBytes', 'totalFreeBytes'],
     lacks: ['lsblkJson'],
     renames: { hddTotalCapacityBytes: 'totalCapacityBytes', hddTotalFreeBytes: 'totalFreeBytes' },
     children: { disks: 'DiskEntryList' },
@@ -96,4 +106,9 @@ export const V1_MACHINE_MESSAGES: Readonly<Record<string, MessageDifference>> = 
   NetworkAdapterList: { moves: { networkAdapters: 'entries' }, children: { networkAdapters: 'NetworkAdapterDetails', entries: 'NetworkAdapterDetails' } },
   NetworkAdapterDetails: { children: { addresses: 'NetworkAddressList' } },
   NetworkAddressList: { moves: { addresses: 'entries' } },
+  // The messages both versions share by name, with fewer fields in v1.
+  BiosDetails: { lacks: ['biosManufacturer', 'biosReleaseDate', 'biosVersion', 'releaseTime'] },
+  GuestOsDetails: { children: { config: 'GuestConfigDetails', runtime: 'GuestRuntimeDetails' } },
+  GuestConfigDetails: { lacks: ['selinux'] },
+  GuestRuntimeDetails: { lacks: ['lastUptime', 'networkInfo'] },
 };

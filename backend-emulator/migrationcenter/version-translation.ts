@@ -4,10 +4,11 @@
  * version's shape, so that the families serve every version without knowing which one a request
  * came through.
  *
- * - In: a field the version's message lacks is refused as Google's JSON parser refuses an unknown
- *   name (`Unknown name "inlinePayload" at 'import_job': Cannot find field.`); a renamed field or
- *   enum value is read under its stored name; an enum value the version lacks (or spells otherwise)
- *   is `Invalid value at 'import_data_file.format' (type.googleapis.com/...v1.ImportJobFormat)`.
+ * - In: a renamed field or enum value is read under its stored name; an enum value the version
+ *   lacks (or spells otherwise) is `Invalid value at 'import_data_file.format'
+ *   (type.googleapis.com/...v1.ImportJobFormat)`. A field the version's message lacks never gets
+ *   here: the front end refused it as an unknown name, against the version's own message
+ *   (http/request-bodies.ts, with request-bodies.ts's table for the version).
  * - Out: every `@type` of the service (an Operation's metadata and response) names the version's
  *   message; every resource (found by its name's collection, wherever it sits: a get, a list, an
  *   Operation's response) and every typed message loses the fields the version lacks and takes
@@ -17,13 +18,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { invalidEnumValue, refuseUnknownFields } from '../errors';
-import { jsonName, ProtoJsonText } from '../http/protojson';
+import { invalidEnumValue } from '../errors';
+import { ProtoJsonText } from '../http/protojson';
 import { FileString } from '../http/file-string';
 import { StreamedProtoJson } from '../http/streamed-json';
-import { requestGoogleMethod } from '../http/request-method';
-import { schemaViolations } from '../http/validation';
-import { REQUEST_BODY_SCHEMAS } from './request-bodies';
 import { TYPE_PREFIX } from './names';
 import type { EnumDifference, MessageDifference, WireVersion } from './wire-version';
 import { versionField } from './field-paths';
@@ -48,19 +46,14 @@ function protoPath(at: string, field: string): string {
   return at ? `${at}.${snake}` : snake;
 }
 
-/** A request body in the version's shape -> the stored shape (throws Google's error for what the version has not). */
+/**
+ * A request body in the version's shape -> the stored shape (throws Google's error for an enum value
+ * the version has not). Its names were checked against the version's message by the front end.
+ */
 export function readRequestMessage(version: WireVersion, message: string, body: Record<string, unknown>, at: string): Record<string, unknown> {
   const diff: MessageDifference | undefined = version.messages[message];
   if (!diff) return body;
   const storedOf = new Map(Object.entries(diff.renames ?? {}).map(([stored, wire]) => [wire, stored]));
-  if (diff.fields !== undefined) {
-    const fields = new Set(diff.fields);
-    refuseUnknownFields(body, (key) => fields.has(jsonName(key)), at);
-  } else {
-    const away = new Set([...Object.keys(diff.renames ?? {}), ...Object.keys(diff.moves ?? {})]);
-    const lacks = new Set(diff.lacks ?? []);
-    refuseUnknownFields(body, (key) => !lacks.has(jsonName(key)) && !away.has(jsonName(key)), at);
-  }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const stored = storedOf.get(key) ?? key;
@@ -342,13 +335,6 @@ export function installVersionEdge(app: FastifyInstance, version: WireVersion): 
       if (message) request.body = readRequestMessage(version, message.message, request.body, message.protoName);
     });
   }
-  // Then, in the stored shape, the names the method's message has not, as Google's parser refuses them (request-bodies.ts).
-  app.addHook('preValidation', (request, _reply, done) => {
-    const id = isObject(request.body) ? requestGoogleMethod(request)?.id : undefined;
-    const schema = id === undefined ? undefined : REQUEST_BODY_SCHEMAS[id];
-    if (schema !== undefined) schemaViolations(schema, request.body);
-    done();
-  });
   if (version.typePrefix === TYPE_PREFIX) return;
   app.addHook('preSerialization', async (request, _reply, payload) =>
     writeAnswer(version, payload, isObject(payload) && isObject(payload.error) ? bodyMessage(version, request)?.message : undefined),

@@ -164,7 +164,7 @@ const V1_ASSET_LACKS = [
 const V1_ASSET: MessageDifference = {
   lacks: V1_ASSET_LACKS,
   renames: { virtualMachineDetails: 'machineDetails' },
-  children: { virtualMachineDetails: 'MachineDetails' },
+  children: { virtualMachineDetails: 'MachineDetails', insightList: 'InsightList' },
 };
 
 const V1_TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1.';
@@ -231,11 +231,18 @@ export const V1: WireVersion = {
       ],
       children: { machinePreferences: 'VirtualMachinePreferences' },
     },
+    Settings: { lacks: ['customerConsentForGoogleSalesToAccessMigrationCenter'] },
+    // batchUpdate's assets are v1's Asset too (what v1 lacks is refused in them as in a patch's).
+    BatchUpdateAssetsRequest: { children: { requests: 'UpdateAssetRequest' } },
+    UpdateAssetRequest: { children: { asset: 'Asset' } },
+    InsightList: { children: { insights: 'Insight' } },
+    Insight: { lacks: ['softwareInsight'], children: { migrationInsight: 'MigrationInsight' } },
+    MigrationInsight: { lacks: ['cloudDatabaseTarget', 'computeEngineSoleTenantTarget', 'gkeTarget', 'issues', 'vmwareEngineTarget'] },
     Asset: V1_ASSET,
     // An asset frame carries the same details an asset does: v1 lacks the same ones, in what a
     // collector reports (refused as unknown names) and in the error frames that echo it; its
     // machineDetails are stored as the machine a v1alpha1 frame's virtualMachineDetails would be.
-    AssetFrame: V1_ASSET,
+    AssetFrame: { ...V1_ASSET, children: { virtualMachineDetails: 'MachineDetails' } },
     Frames: { children: { framesData: 'AssetFrame' } },
     // A violation names the frame's field in the version's names (`machineDetails.uuid`).
     ErrorFrame: { children: { originalFrame: 'AssetFrame', violations: 'FrameViolationEntry' } },

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'crypto';
 import type { Store } from '../../store/store';
-import { invalidArgument, notFound, refuseUnknownFields } from '../../errors';
+import { invalidArgument, notFound } from '../../errors';
 import type { Asset } from '../../import-engine/asset';
 import { RESOURCE_TYPES } from '../names';
 import type { AssetWire } from '../types';
@@ -29,9 +29,6 @@ import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
 import { isAssetKey, wireTime } from '../../store/asset-sql';
 import { assetFieldPaths, storedFilter, storedOrder, type AssetFieldPaths } from './asset-field-paths';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
-
-/** The fields of AggregateAssetsValuesRequest (the parent is in the path). */
-const AGGREGATE_REQUEST_FIELDS: ReadonlySet<string> = new Set(['aggregations', 'filter', 'showHidden']);
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
 
@@ -282,7 +279,6 @@ export class Assets {
 
   /** AggregateAssetsValues: count, sum, histogram and frequency over the assets the filter selects. */
   aggregateValues(parent: string, body: Record<string, unknown>): AggregateResponse {
-    refuseUnknownFields(body, (k) => AGGREGATE_REQUEST_FIELDS.has(k), '');
     const request = body as AggregateRequest;
     if (request.filter !== undefined && request.filter !== null && typeof request.filter !== 'string')
       throw invalidArgument([{ field: 'filter', description: 'must be a string (an AIP-160 filter)' }]);

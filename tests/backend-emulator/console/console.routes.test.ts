@@ -260,6 +260,8 @@ describe('endpoint policies and import jobs', () => {
       ['report=both', 'report'],
       ['offset=-1', 'offset'],
       ['offset=abc', 'offset'],
+      ['offset=1e3', 'offset'],
+      ['offset=1.5', 'offset'],
       ['pageSize=-5', 'pageSize'],
       ['file=a&file=b', 'file'],
     ]) {

@@ -8,6 +8,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { V1 } from '../../../backend-emulator/migrationcenter/wire-version';
 import { readRequestMessage, writeAnswer } from '../../../backend-emulator/migrationcenter/version-translation';
+import { versionShape } from '../../../backend-emulator/migrationcenter/request-bodies';
+import { schemaShape } from '../../../backend-emulator/http/message-shapes';
+import { refuseUnknownNames } from '../../../backend-emulator/http/request-bodies';
 
 const CLIENT = path.join(__dirname, '../../../node_modules/googleapis-latest/build/src/apis/migrationcenter');
 
@@ -63,10 +66,11 @@ describe.each(Object.entries(V1.messages))('v1 %s', (message, diff) => {
     if (diff.fields) expect([...diff.fields].sort()).toEqual([...b.keys()].sort());
   });
 
-  test('names child messages the table has, on stored fields v1 has under their own name or another', () => {
+  test('names child messages the table has, on stored fields v1 has under their own name or another, or on fields v1 alone has', () => {
     for (const [field, child] of Object.entries(diff.children ?? {})) {
       const wire = diff.moves?.[field] ?? diff.renames?.[field] ?? field;
-      expect([field, a.has(field), v1HasPath(message, wire), child in V1.messages]).toEqual([field, true, true, true]);
+      const v1Only = !a.has(field) && (diff.fields ?? []).includes(field);
+      expect([field, a.has(field) || v1Only, v1HasPath(message, wire), child in V1.messages]).toEqual([field, true, true, true]);
     }
   });
 
@@ -140,12 +144,21 @@ describe('the v1 edge applies the table to messages of families built later, fou
 
   test('a v1 request body naming a field v1 lacks, deep in a message, is refused with its proto path', () => {
     const body = { virtualMachinePreferences: { computeEnginePreferences: { multithreading: 'ENABLED' } } };
-    expect(() => readRequestMessage(V1, 'PreferenceSet', body, 'preference_set')).toThrow(
+    const shape = versionShape(V1, 'PreferenceSet', schemaShape('PreferenceSet'));
+    expect(() => refuseUnknownNames(body, shape, 'preference_set')).toThrow(
       'Invalid JSON payload received. Unknown name "multithreading" at \'preference_set.virtual_machine_preferences.compute_engine_preferences\': Cannot find field.',
     );
     expect(readRequestMessage(V1, 'PreferenceSet', { displayName: 'd', virtualMachinePreferences: { commitmentPlan: 'X' } }, 'preference_set')).toEqual({
       displayName: 'd',
       virtualMachinePreferences: { commitmentPlan: 'X' },
     });
+  });
+
+  test('a field v1 lacks in a message the schemas leave open (a report summary) is refused too; its other names pass', () => {
+    const shape = versionShape(V1, 'Report', schemaShape('Report'));
+    expect(() => refuseUnknownNames({ summary: { groupFindings: [{ displayName: 'g', group: 'x' }] } }, shape, 'report')).toThrow(
+      'Invalid JSON payload received. Unknown name "group" at \'report.summary.group_findings[0]\': Cannot find field.',
+    );
+    expect(() => refuseUnknownNames({ summary: { groupFindings: [{ displayName: 'g', anything: 1 }] } }, shape, 'report')).not.toThrow();
   });
 });
