@@ -1,4 +1,5 @@
 /** Jest runs the TypeScript sources directly through ts-jest. */
+const os = require('node:os');
 const path = require('node:path');
 
 /*
@@ -19,6 +20,11 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(@marcbachmann/cel-js|cookie)/)'],
   testTimeout: 30000,
+  // At least two workers: jest's default (one fewer than the cores) ran the whole suite in one
+  // process on a 2-core machine, one core idle while a file waits on the processes it spawned
+  // (Pulumi programs, gcloud, the CLI). Every long test has a time limit sized for a loaded
+  // 2-core machine, and the suite passes with two files at a time under a load of 5.7.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   // One temp folder per run (TMPDIR), removed at the end: a run leaves nothing in /tmp.
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',

@@ -103,21 +103,6 @@ export function invalidArgument(violations: FieldViolation[], message?: string):
 }
 
 /**
- * Refuses the keys of a request body that `isKnown` does not accept, as Google's JSON front end
- * refuses names its request messages do not have: INVALID_ARGUMENT, message `Invalid JSON payload
- * received. Unknown name "foo" at 'import_job': Cannot find field.`, one BadRequest violation per
- * key whose `field` is the message path (`at`, the proto field path such as `import_job`, or empty
- * for the request itself) and whose description is that sentence.
- */
-export function refuseUnknownFields(body: object, isKnown: (key: string) => boolean, at = ''): void {
-  const unknown = Object.keys(body).filter((k) => !isKnown(k));
-  if (unknown.length === 0) return;
-  const sentence = (k: string) => `Unknown name ${JSON.stringify(k)}${at ? ` at '${at}'` : ''}: Cannot find field.`;
-  const violations = unknown.map((k) => ({ field: at, description: `Invalid JSON payload received. ${sentence(k)}` }));
-  throw invalidArgument(violations, `Invalid JSON payload received. ${unknown.map(sentence).join('\n')}`);
-}
-
-/**
  * An enum value the API does not have, as Google's JSON front end answers it: `Invalid value at
  * 'import_job.inline_payload.format' (type.googleapis.com/google.cloud.migrationcenter.v1alpha1.ImportJobFormat),
  * "FOO"`, with a BadRequest violation on that path.

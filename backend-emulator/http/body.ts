@@ -2,10 +2,12 @@
  * Request bodies and query strings: JSON only, size-limited, objects only; a key given twice in a
  * JSON object and a query parameter given twice are rejected rather than silently picked. A body's
  * rules are json-body.ts's, applied here on the request thread, or by the body worker for a large
- * body of a route that declares large `bytes` fields (large-bytes.ts).
+ * body of a route that declares large `bytes` fields (large-bytes.ts). Every parsed body's names
+ * are then checked against the method's request message (request-bodies.ts), before any hook or route.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
+import { integerText } from '../integer-text';
 import type { FilesFolder } from '../temp-folders';
 import { BodyWorker } from './body-thread';
 import { readBodyBytes } from './body-bytes';
@@ -13,6 +15,7 @@ import { googlePath } from './front-end';
 import { readJsonBody } from './json-body';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
 import { declaredLargeBytesFields, keepTexts, removeUnmovedTexts, withLargeBytesTexts } from './large-bytes';
+import { refuseUnknownBodyNames } from './request-bodies';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser (json-body.ts's rules).
@@ -32,6 +35,11 @@ export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesF
         bodyWorker.read(bytes, googlePath(request), fields).then(
           ({ value, texts }) => {
             keepTexts(request, withLargeBytesTexts(value, fields, texts));
+            try {
+              refuseUnknownBodyNames(request, value);
+            } catch (error) {
+              return done(error as Error, undefined);
+            }
             done(null, value);
           },
           (error: Error) => done(error, undefined),
@@ -42,6 +50,8 @@ export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesF
       let value: unknown;
       try {
         value = readJsonBody(bytes, googlePath(request));
+        // Then Google's parser's names: a name the method's request message has not (request-bodies.ts).
+        refuseUnknownBodyNames(request, value);
       } catch (error) {
         return done(error as Error, undefined);
       }
@@ -78,8 +88,8 @@ export function queryParam(request: FastifyRequest, name: string): string | unde
 export function intQueryParam(request: FastifyRequest, name: string, min: number, max: number): number | undefined {
   const raw = queryParam(request, name);
   if (raw === undefined || raw === '') return undefined;
-  if (!/^-?\d+$/.test(raw)) throw invalidArgument([{ field: name, description: `must be an integer, not '${raw}'` }]);
-  const value = Number(raw);
+  const value = integerText(raw);
+  if (value === undefined) throw invalidArgument([{ field: name, description: `must be an integer, not '${raw}'` }]);
   if (value < min || value > max) throw invalidArgument([{ field: name, description: `must be between ${min} and ${max}` }]);
   return value;
 }

@@ -2,7 +2,7 @@
  * The wire rule of Migration Center's `requestId` (a UUID, as in the ImportJobArgs schema). The
  * idempotency itself (lookup, replay, remember) is the write helper's: operations/writes.ts.
  */
-import { invalidArgument, refuseUnknownFields } from '../errors';
+import { invalidArgument } from '../errors';
 import { importJobArgsViolations } from './schemas-bridge';
 
 /** The request id rule, read from the ImportJobArgs schema (one copy of the rule). */
@@ -17,11 +17,11 @@ export function checkRequestId(requestId: unknown): string | undefined {
 }
 
 /**
- * The body of a verb whose request message holds only `requestId` (`:run`, `:validate`): any other
- * field is INVALID_ARGUMENT naming it, and a `requestId` that is not a string too.
+ * The body of a verb whose request message holds only `requestId` (`:run`, `:validate`; any other
+ * name was refused by the front end, request-bodies.ts): a `requestId` that is not a string is
+ * INVALID_ARGUMENT naming it.
  */
 export function verbBodyRequestId(body: Record<string, unknown>): string | undefined {
-  refuseUnknownFields(body, (k) => k === 'requestId');
   if (body.requestId !== undefined && typeof body.requestId !== 'string') throw invalidArgument([{ field: 'requestId', description: 'must be a string' }]);
   return body.requestId;
 }

@@ -17,6 +17,8 @@ import type { StorageSettings } from '../payloads';
 import { makeTempFolder } from '../temp-folders';
 import { COLLECTIONS, TYPES } from './names';
 import { V1ALPHA1, WIRE_VERSIONS, type WireVersion } from './wire-version';
+import { declareRequestBodies } from '../http/request-bodies';
+import { requestBodyTable } from './request-bodies';
 import { installVersionEdge, servedVersion, writeAnswer } from './version-translation';
 import type { FamilyKey, FamilyScope } from './family';
 import { FAMILIES, type MigrationCenterDomains } from './families';
@@ -104,6 +106,8 @@ export async function migrationCenterRoutes(app: FastifyInstance, ctx: EmulatorC
   if (recovered > 0) ctx.log.warn({ importJobs: recovered }, 'import jobs interrupted by the previous stop were marked failed');
 
   for (const version of WIRE_VERSIONS) {
+    // What each method reads its body into, in the version's shape: the front end refuses unknown names by it.
+    declareRequestBodies(requestBodyTable(version));
     // A context of the version's own: its edge's hooks apply to its routes only.
     await app.register(
       namedPlugin(`migrationcenter ${version.base}`, async (versionApp) => {

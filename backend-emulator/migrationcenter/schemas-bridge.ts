@@ -4,7 +4,6 @@
  */
 import type { SchemaName } from '../../schemas/registry';
 import type { FieldViolation } from '../errors';
-import { refuseUnknownNames } from '../http/unknown-names';
 
 /** Typed from the module itself: a type-only import is erased, so the schemas still load lazily. */
 type SchemasModule = typeof import('../../schemas');
@@ -27,13 +26,10 @@ export function importJobArgsViolations(args: Record<string, unknown>): FieldVio
 }
 
 export function schemaFailures(name: SchemaName, value: unknown, prefix = ''): FieldViolation[] {
-  const violations = load()
+  return load()
     .validate(name, value)
     .map((f) => ({
       field: prefix && f.property ? `${prefix}${f.property.startsWith('[') ? '' : '.'}${f.property}` : prefix || f.property,
       description: f.reason,
     }));
-  // A request body naming a field its message has not is refused as Google's JSON parser refuses it.
-  if (prefix === '') refuseUnknownNames(name, violations);
-  return violations;
 }

@@ -4,10 +4,11 @@
  * version's shape, so that the families serve every version without knowing which one a request
  * came through.
  *
- * - In: a field the version's message lacks is refused as Google's JSON parser refuses an unknown
- *   name (`Unknown name "inlinePayload" at 'import_job': Cannot find field.`); a renamed field or
- *   enum value is read under its stored name; an enum value the version lacks (or spells otherwise)
- *   is `Invalid value at 'import_data_file.format' (type.googleapis.com/...v1.ImportJobFormat)`.
+ * - In: a renamed field or enum value is read under its stored name; an enum value the version
+ *   lacks (or spells otherwise) is `Invalid value at 'import_data_file.format'
+ *   (type.googleapis.com/...v1.ImportJobFormat)`. A field the version's message lacks never gets
+ *   here: the front end refused it as an unknown name, against the version's own message
+ *   (http/request-bodies.ts, with request-bodies.ts's table for the version).
  * - Out: every `@type` of the service (an Operation's metadata and response) names the version's
  *   message; every resource (found by its name's collection, wherever it sits: a get, a list, an
  *   Operation's response) and every typed message loses the fields the version lacks and takes
@@ -17,15 +18,13 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { invalidEnumValue, refuseUnknownFields } from '../errors';
-import { jsonName, ProtoJsonText } from '../http/protojson';
+import { invalidEnumValue } from '../errors';
+import { ProtoJsonText } from '../http/protojson';
 import { FileString } from '../http/file-string';
 import { StreamedProtoJson } from '../http/streamed-json';
-import { requestGoogleMethod } from '../http/request-method';
-import { schemaViolations } from '../http/validation';
-import { REQUEST_BODY_SCHEMAS } from './request-bodies';
 import { TYPE_PREFIX } from './names';
-import type { MessageDifference, WireVersion } from './wire-version';
+import type { EnumDifference, MessageDifference, WireVersion } from './wire-version';
+import { versionField } from './field-paths';
 
 const served = new AsyncLocalStorage<WireVersion>();
 
@@ -47,32 +46,115 @@ function protoPath(at: string, field: string): string {
   return at ? `${at}.${snake}` : snake;
 }
 
-/** A request body in the version's shape -> the stored shape (throws Google's error for what the version has not). */
+/**
+ * A request body in the version's shape -> the stored shape (throws Google's error for an enum value
+ * the version has not). Its names were checked against the version's message by the front end.
+ */
 export function readRequestMessage(version: WireVersion, message: string, body: Record<string, unknown>, at: string): Record<string, unknown> {
   const diff: MessageDifference | undefined = version.messages[message];
   if (!diff) return body;
   const storedOf = new Map(Object.entries(diff.renames ?? {}).map(([stored, wire]) => [wire, stored]));
-  const renamedAway = new Set(Object.keys(diff.renames ?? {}));
-  const lacks = new Set(diff.lacks ?? []);
-  refuseUnknownFields(body, (key) => !lacks.has(jsonName(key)) && !renamedAway.has(jsonName(key)), at);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     const stored = storedOf.get(key) ?? key;
     const enumDiff = diff.enums?.[stored];
     const child = diff.children?.[stored];
-    if (enumDiff && typeof value === 'string') {
-      const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
-      const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
-      if (spelledOtherwise || (enumDiff.lacks ?? []).includes(value)) {
-        throw invalidEnumValue(protoPath(at, stored), `${version.typePrefix}${enumDiff.type}`, value);
-      }
-      out[stored] = storedValue ?? value;
-    } else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, stored));
+    // Errors name the field as the request did (`machine_details`, not the stored `virtual_machine_details`).
+    if (enumDiff && isEnumValue(enumDiff, value)) {
+      const storedValue = readEnumValue(version, enumDiff, value, protoPath(at, key));
+      if (storedValue !== undefined) out[stored] = storedValue;
+    } else if (child && isObject(value)) out[stored] = readRequestMessage(version, child, value, protoPath(at, key));
     else if (child && Array.isArray(value)) {
-      out[stored] = value.map((item, i) => (isObject(item) ? readRequestMessage(version, child, item, `${protoPath(at, stored)}[${i}]`) : item));
+      out[stored] = value.map((item, i) => (isObject(item) ? readRequestMessage(version, child, item, `${protoPath(at, key)}[${i}]`) : item));
     } else out[stored] = value;
   }
+  for (const [stored, path] of Object.entries(diff.moves ?? {})) takeMoved(version, diff, out, stored, path, at);
   return out;
+}
+
+/** A name, or a number where the version's values are listed (a string field in the stored shape, whose enum numbers the front end does not know). */
+function isEnumValue(enumDiff: EnumDifference, value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && enumDiff.values !== undefined);
+}
+
+/**
+ * An enum value in the version's spelling -> the stored one (Google's error for a value the version
+ * has not); undefined for the enum's zero (the first of `values`), which is the field unset. A
+ * number is the value of that number in `values` (listed in proto order, from 0).
+ */
+function readEnumValue(version: WireVersion, enumDiff: EnumDifference, given: string | number, at: string): string | undefined {
+  const value = typeof given === 'number' ? enumDiff.values?.[given] : given;
+  if (value === undefined) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, given);
+  const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
+  if (storedValue !== undefined) return storedValue;
+  const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
+  const unknown = enumDiff.values !== undefined && !enumDiff.values.includes(value);
+  if (spelledOtherwise || unknown || (enumDiff.lacks ?? []).includes(value)) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, value);
+  return value === enumDiff.values?.[0] ? undefined : value;
+}
+
+/** Reads a moved field's value (at `path` of the version's message) back into its stored field, in place on `out`. */
+function takeMoved(version: WireVersion, diff: MessageDifference, out: Record<string, unknown>, stored: string, path: string, at: string): void {
+  const [top, ...rest] = path.split('.');
+  if (rest.length === 0) {
+    if (out[top] === undefined || stored === top) return;
+    if (out[stored] === undefined) out[stored] = out[top];
+    delete out[top];
+    return;
+  }
+  // Along the path, copies: the request's objects are not changed.
+  const holders: Array<Record<string, unknown>> = [out];
+  let holder = out;
+  for (const key of [top, ...rest.slice(0, -1)]) {
+    const next = holder[key];
+    if (!isObject(next)) return;
+    holder[key] = { ...next };
+    holder = holder[key] as Record<string, unknown>;
+    holders.push(holder);
+  }
+  const leaf = rest[rest.length - 1];
+  if (holder[leaf] === undefined) return;
+  const enumDiff = diff.enums?.[stored];
+  const value = holder[leaf];
+  const storedValue = enumDiff && isEnumValue(enumDiff, value) ? readEnumValue(version, enumDiff, value, protoPath(at, path)) : value;
+  if (storedValue !== undefined) out[stored] = storedValue;
+  delete holder[leaf];
+  // A message the move emptied is left out, as the sender would have had nothing there.
+  const keys = [top, ...rest.slice(0, -1)];
+  for (let i = holders.length - 1; i > 0; i--) {
+    if (Object.keys(holders[i]).length > 0) break;
+    delete holders[i - 1][keys[i - 1]];
+  }
+}
+
+/** What writing a message needs of its row, made once per row (each asset of an answer of 1,000 reads it). */
+interface WritePlan {
+  /** `lacks` as a set: v1's Asset lacks 31 fields. */
+  lacks: ReadonlySet<string>;
+  /**
+   * The answer's fields `writeMessage` wrote whole (child messages, and the messages moved fields
+   * went into): declared messages of the service, which hold no resource nor `@type` for the walk
+   * to find, so it does not go through them again.
+   */
+  whole: ReadonlySet<string>;
+  /** `moves` with each path split once. */
+  moves: ReadonlyMap<string, readonly string[]>;
+}
+
+const plans = new WeakMap<MessageDifference, WritePlan>();
+
+function planOf(diff: MessageDifference): WritePlan {
+  let plan = plans.get(diff);
+  if (plan === undefined) {
+    const whole = [
+      ...Object.keys(diff.children ?? {}).map((field) => diff.moves?.[field] ?? diff.renames?.[field] ?? field),
+      ...Object.values(diff.moves ?? {}).map((path) => path.split('.')[0]),
+    ];
+    const moves = new Map(Object.entries(diff.moves ?? {}).map(([field, path]) => [field, path.split('.')]));
+    plan = { lacks: new Set(diff.lacks ?? []), whole: new Set(whole), moves };
+    plans.set(diff, plan);
+  }
+  return plan;
 }
 
 /** A stored message -> the version's shape (in place on a copy). */
@@ -80,19 +162,65 @@ function writeMessage(version: WireVersion, message: string, value: Record<strin
   const diff = version.messages[message];
   if (!diff) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (diff.lacks?.includes(key)) continue;
-    const enumDiff = diff.enums?.[key];
-    if (enumDiff && typeof field === 'string') {
-      if (enumDiff.lacks?.includes(field)) continue; // the version's unspecified value: absent in ProtoJSON
-      out[diff.renames?.[key] ?? key] = enumDiff.renames?.[field] ?? field;
-      continue;
-    }
-    const child = diff.children?.[key];
-    const write = (item: unknown): unknown => (child && isObject(item) ? writeMessage(version, child, item) : item);
-    out[diff.renames?.[key] ?? key] = Array.isArray(field) ? field.map(write) : write(field);
+  let moved: Array<[readonly string[], unknown]> | undefined;
+  const plan = planOf(diff);
+  for (const key of Object.keys(value)) {
+    if (plan.lacks.has(key)) continue;
+    const written = writeField(version, diff, key, value[key]);
+    if (written === undefined) continue;
+    const path = plan.moves.get(key);
+    if (path !== undefined) (moved ??= []).push([path, written]);
+    else out[diff.renames?.[key] ?? key] = written;
+  }
+  if (moved !== undefined) {
+    // The messages a move made or copied here, which later moves fill without copying them again.
+    const made = new Set<object>();
+    for (const [path, field] of moved) putMoved(out, path, field, made);
   }
   return out;
+}
+
+/**
+ * A stored enum value as the version spells it; undefined where the version has no such value
+ * (its unspecified value, absent in ProtoJSON).
+ */
+export function writeEnumValue(enumDiff: EnumDifference, value: string): string | undefined {
+  if (enumDiff.lacks?.includes(value)) return undefined;
+  const renamed = enumDiff.renames?.[value];
+  if (renamed !== undefined) return renamed;
+  return enumDiff.values !== undefined && !enumDiff.values.includes(value) ? undefined : value;
+}
+
+/** One stored field's value in the version's shape (undefined: the version leaves it out). */
+function writeField(version: WireVersion, diff: MessageDifference, key: string, field: unknown): unknown {
+  const enumDiff = diff.enums?.[key];
+  if (enumDiff && typeof field === 'string') return writeEnumValue(enumDiff, field);
+  const pathOf = diff.paths?.[key];
+  if (pathOf !== undefined && typeof field === 'string') return versionField(version, pathOf, field)?.path ?? field;
+  const child = diff.children?.[key];
+  if (child === undefined) return field;
+  if (Array.isArray(field)) return field.map((item) => (isObject(item) ? writeMessage(version, child, item) : item));
+  return isObject(field) ? writeMessage(version, child, field) : field;
+}
+
+/**
+ * Puts a moved value at its path of `out`, where nothing is yet, copying the stored messages on the
+ * way (once: `made` holds the messages this answer's moves already made or copied).
+ */
+function putMoved(out: Record<string, unknown>, keys: readonly string[], value: unknown, made: Set<object>): void {
+  let holder = out;
+  for (let i = 0; i < keys.length - 1; i++) {
+    const next = holder[keys[i]];
+    if (next !== undefined && !isObject(next)) return;
+    if (next === undefined || !made.has(next)) {
+      const copy = { ...next };
+      made.add(copy);
+      holder[keys[i]] = copy;
+      holder = copy;
+    } else holder = next;
+  }
+  const leaf = keys[keys.length - 1];
+  if (holder[leaf] === undefined) holder[leaf] = value;
 }
 
 /** `projects/p/locations/l/importJobs/j/importDataFiles/f` -> `importDataFiles`. */
@@ -101,8 +229,11 @@ function collectionOf(name: string): string | undefined {
   return m?.[1];
 }
 
-/** An answer in the stored shape -> the version's shape. */
-export function writeAnswer(version: WireVersion, payload: unknown): unknown {
+/**
+ * An answer in the stored shape -> the version's shape. `requestMessage`, the message the request's
+ * body was read as (`Frames`), lets an error name a field of the body in the version's names.
+ */
+export function writeAnswer(version: WireVersion, payload: unknown, requestMessage?: string): unknown {
   if (version.typePrefix === TYPE_PREFIX) return payload;
   const walk = (value: unknown, depth: number): unknown => {
     if (depth > MAX_DEPTH) return value;
@@ -119,9 +250,11 @@ export function writeAnswer(version: WireVersion, payload: unknown): unknown {
       const collection = collectionOf(value.name);
       message = collection === undefined ? undefined : version.collections[collection]?.message;
     }
+    const diff = message === undefined ? undefined : version.messages[message];
     if (message !== undefined) object = writeMessage(version, message, object);
+    const whole = diff === undefined ? undefined : planOf(diff).whole;
     const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(object)) out[key] = walk(field, depth + 1);
+    for (const [key, field] of Object.entries(object)) out[key] = whole?.has(key) ? field : walk(field, depth + 1);
     return out;
   };
   // A streamed answer's value is rewritten, its file strings kept (those of a field the version lacks
@@ -129,17 +262,36 @@ export function writeAnswer(version: WireVersion, payload: unknown): unknown {
   if (payload instanceof StreamedProtoJson) return payload.withValue(walk(payload.value, 0));
   // An answer written as text (http/protojson.ts ProtoJsonText) is in the stored shape too: read back to be rewritten.
   const answer = walk(payload instanceof ProtoJsonText ? payload.value() : payload, 0);
-  if (isObject(answer) && isObject(answer.error)) answer.error = renameTypesInTexts(version, answer.error);
+  if (isObject(answer) && isObject(answer.error)) answer.error = renameInErrorTexts(version, answer.error, requestMessage);
   return answer;
 }
 
-/** Error texts name the service's types (`...v1alpha1.ImportJobFormat`): the version's instead. */
-function renameTypesInTexts(version: WireVersion, error: Record<string, unknown>): Record<string, unknown> {
-  const text = (s: unknown): unknown => (typeof s === 'string' ? s.split(TYPE_PREFIX).join(version.typePrefix) : s);
+/**
+ * Error texts name the service's types (`...v1alpha1.ImportJobFormat`): the version's instead. A
+ * violation of a field of the request's body (the domain checked the stored shape:
+ * `framesData[0].virtualMachineDetails.coreCount`) names it as the request did (`...machineDetails.coreCount`).
+ */
+function renameInErrorTexts(version: WireVersion, error: Record<string, unknown>, requestMessage: string | undefined): Record<string, unknown> {
+  const renamedFields = new Map<string, string>();
+  const fieldOf = (field: unknown): unknown => {
+    if (typeof field !== 'string' || requestMessage === undefined) return field;
+    const path = versionField(version, requestMessage, field)?.path ?? field;
+    if (path !== field) renamedFields.set(field, path);
+    return path;
+  };
+  const text = (s: unknown): unknown => {
+    if (typeof s !== 'string') return s;
+    let out = s.split(TYPE_PREFIX).join(version.typePrefix);
+    for (const [field, path] of renamedFields) out = out.split(`'${field}'`).join(`'${path}'`);
+    return out;
+  };
   const details = Array.isArray(error.details)
     ? error.details.map((d: unknown) =>
         isObject(d) && Array.isArray(d.fieldViolations)
-          ? { ...d, fieldViolations: d.fieldViolations.map((v: unknown) => (isObject(v) ? { ...v, description: text(v.description) } : v)) }
+          ? {
+              ...d,
+              fieldViolations: d.fieldViolations.map((v: unknown) => (isObject(v) ? { ...v, field: fieldOf(v.field), description: text(v.description) } : v)),
+            }
           : d,
       )
     : error.details;
@@ -183,13 +335,8 @@ export function installVersionEdge(app: FastifyInstance, version: WireVersion): 
       if (message) request.body = readRequestMessage(version, message.message, request.body, message.protoName);
     });
   }
-  // Then, in the stored shape, the names the method's message has not, as Google's parser refuses them (request-bodies.ts).
-  app.addHook('preValidation', (request, _reply, done) => {
-    const id = isObject(request.body) ? requestGoogleMethod(request)?.id : undefined;
-    const schema = id === undefined ? undefined : REQUEST_BODY_SCHEMAS[id];
-    if (schema !== undefined) schemaViolations(schema, request.body);
-    done();
-  });
   if (version.typePrefix === TYPE_PREFIX) return;
-  app.addHook('preSerialization', async (_request, _reply, payload) => writeAnswer(version, payload));
+  app.addHook('preSerialization', async (request, _reply, payload) =>
+    writeAnswer(version, payload, isObject(payload) && isObject(payload.error) ? bodyMessage(version, request)?.message : undefined),
+  );
 }

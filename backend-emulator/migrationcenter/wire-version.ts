@@ -11,6 +11,7 @@
  * wire-version.test.ts checks every dropped and renamed field against those files again.
  */
 import { TYPE_PREFIX } from './names';
+import { V1_MACHINE_MESSAGES } from './machine-details';
 
 /** How one message of the stored (v1alpha1) shape differs in a version. */
 export interface MessageDifference {
@@ -22,6 +23,26 @@ export interface MessageDifference {
   readonly enums?: Readonly<Record<string, EnumDifference>>;
   /** Message-typed fields (or lists of messages) whose message differs too: field -> message name (a key of `messages`). */
   readonly children?: Readonly<Record<string, string>>;
+  /**
+   * Fields whose place in the version is elsewhere: stored name -> the version's dotted path, into a
+   * message field (v1alpha1's flat `osFamily` is v1's `guestOs.family`) or onto a field of another
+   * name the stored message also has (`DiskEntry.totalCapacityBytes` is v1's `capacityBytes`, a
+   * name v1alpha1 has too). Out, a moved value fills its path only where nothing is there yet (the
+   * first move to a path wins); in, the path's value is read back into the stored field.
+   */
+  readonly moves?: Readonly<Record<string, string>>;
+  /**
+   * Every field of the version's message, when it is another message than the stored one (`stored`):
+   * a name outside the list is refused in requests, as Google's parser refuses an unknown name.
+   */
+  readonly fields?: readonly string[];
+  /** The stored (v1alpha1) message this one is read from, when it has another name (v1's MachineDetails is VirtualMachineDetails). */
+  readonly stored?: string;
+  /**
+   * String fields holding a field path of another message, by field: the path is written in the
+   * version's names (an ErrorFrame violation's `field` names a field of the frame, an AssetFrame).
+   */
+  readonly paths?: Readonly<Record<string, string>>;
 }
 
 /** How one enum field's values differ in a version. */
@@ -32,6 +53,14 @@ export interface EnumDifference {
   readonly renames?: Readonly<Record<string, string>>;
   /** Values the version does not have (refused in requests; answered as the unspecified value, that is, left out). */
   readonly lacks?: readonly string[];
+  /**
+   * Every value of the version's enum, in proto number order from its zero, when the stored field is a free string
+   * (v1alpha1's `powerState`): a value neither renamed nor listed is refused in requests and left
+   * out of answers; the zero is read as the field unset, and a number as the value it numbers.
+   * Several stored values may have one name in the version (`poweredOff` and `suspended` are both
+   * `SUSPENDED`): read back, the name is the first of them.
+   */
+  readonly values?: readonly string[];
 }
 
 export interface WireVersion {
@@ -93,9 +122,11 @@ export const V1ALPHA1: WireVersion = {
   verbBodies: VERB_BODIES,
 };
 
-/** The details of an asset (and of an asset frame) v1 does not have; its own are `machineDetails` and the database ones. */
+/**
+ * The details of an asset (and of an asset frame) v1 does not have; its own are `machineDetails`
+ * (the stored `virtualMachineDetails`, machine-details.ts) and the database ones.
+ */
 const V1_ASSET_LACKS = [
-  'virtualMachineDetails',
   'structuredAttributes',
   'hostingProviderDetails',
   'awsApiGatewayRestApiDetails',
@@ -129,6 +160,13 @@ const V1_ASSET_LACKS = [
   'awsVpcDetails',
 ];
 
+/** An Asset (and an AssetFrame) in v1: its machine is `machineDetails`. */
+const V1_ASSET: MessageDifference = {
+  lacks: V1_ASSET_LACKS,
+  renames: { virtualMachineDetails: 'machineDetails' },
+  children: { virtualMachineDetails: 'MachineDetails', insightList: 'InsightList' },
+};
+
 const V1_TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1.';
 
 /**
@@ -136,8 +174,8 @@ const V1_TYPE_PREFIX = 'type.googleapis.com/google.cloud.migrationcenter.v1.';
  * data files); its ImportJobFormat spells the manual CSV `IMPORT_JOB_FORMAT_STRATOZONE_CSV` and
  * has no CMDB (fidelity-facts: "v1 renames MANUAL_CSV to _STRATOZONE_CSV and drops CMDB"; the
  * numbers stay: 6 and a reserved 3). Source's `isManaged` is `managed`. Asset's machine details
- * are `machineDetails` in v1, a message of another shape: v1alpha1's `virtualMachineDetails` (the
- * only details the emulator's imports write) has no v1 field, and so is left out of v1 answers.
+ * are `machineDetails` in v1, a message of another shape: the stored `virtualMachineDetails` (the
+ * details the emulator's imports write) is read and written as one through machine-details.ts.
  */
 export const V1: WireVersion = {
   version: 'v1',
@@ -193,12 +231,23 @@ export const V1: WireVersion = {
       ],
       children: { machinePreferences: 'VirtualMachinePreferences' },
     },
-    Asset: { lacks: V1_ASSET_LACKS },
+    Settings: { lacks: ['customerConsentForGoogleSalesToAccessMigrationCenter'] },
+    // batchUpdate's assets are v1's Asset too (what v1 lacks is refused in them as in a patch's).
+    BatchUpdateAssetsRequest: { children: { requests: 'UpdateAssetRequest' } },
+    UpdateAssetRequest: { children: { asset: 'Asset' } },
+    InsightList: { children: { insights: 'Insight' } },
+    Insight: { lacks: ['softwareInsight'], children: { migrationInsight: 'MigrationInsight' } },
+    MigrationInsight: { lacks: ['cloudDatabaseTarget', 'computeEngineSoleTenantTarget', 'gkeTarget', 'issues', 'vmwareEngineTarget'] },
+    Asset: V1_ASSET,
     // An asset frame carries the same details an asset does: v1 lacks the same ones, in what a
-    // collector reports (refused as unknown names) and in the error frames that echo it.
-    AssetFrame: { lacks: V1_ASSET_LACKS },
+    // collector reports (refused as unknown names) and in the error frames that echo it; its
+    // machineDetails are stored as the machine a v1alpha1 frame's virtualMachineDetails would be.
+    AssetFrame: { ...V1_ASSET, children: { virtualMachineDetails: 'MachineDetails' } },
     Frames: { children: { framesData: 'AssetFrame' } },
-    ErrorFrame: { children: { originalFrame: 'AssetFrame' } },
+    // A violation names the frame's field in the version's names (`machineDetails.uuid`).
+    ErrorFrame: { children: { originalFrame: 'AssetFrame', violations: 'FrameViolationEntry' } },
+    FrameViolationEntry: { paths: { field: 'AssetFrame' } },
+    ...V1_MACHINE_MESSAGES,
   },
 };
 

@@ -2,7 +2,7 @@
  * The endpoint policy domain (`networkservices/v1` EndpointPolicy): create, get, list, patch,
  * delete, seed. Stored in collection `endpointPolicies`, key = resource name.
  */
-import { alreadyExists, invalidArgument, refuseUnknownFields, notFound, type FieldViolation } from '../errors';
+import { alreadyExists, invalidArgument, notFound, type FieldViolation } from '../errors';
 import type { Store } from '../store/store';
 import { keysetPage, type KeysetPageRequest, type ListPage } from '../query/list-query';
 import { NAME_SEGMENT_ID } from '../http/names';
@@ -44,13 +44,6 @@ export const MUTABLE_FIELDS = [
 ] as const;
 type MutableField = (typeof MUTABLE_FIELDS)[number];
 
-/**
- * A name EndpointPolicy has not, refused as Google's JSON parser refuses it (`Unknown name "x" at
- * 'endpoint_policy': Cannot find field.`): before any rule of create or patch, the id's included.
- */
-export function refuseUnknownPolicyNames(body: Record<string, unknown>): void {
-  refuseUnknownFields(body, (k) => (MUTABLE_FIELDS as readonly string[]).includes(k) || OUTPUT_FIELDS.has(k), 'endpoint_policy');
-}
 const OUTPUT_FIELDS = new Set(['name', 'createTime', 'updateTime', 'create_time', 'update_time']);
 
 const NAME = /^projects\/([^/]+)\/locations\/([^/]+)\/endpointPolicies\/([^/]+)$/;
@@ -168,7 +161,6 @@ export class EndpointPolicies {
   /** CreateEndpointPolicy: validated before the write; the Operation is done at once. */
   create(parent: string, id: string, body: Record<string, unknown>): Operation {
     const name = `${parent}/endpointPolicies/${id}`;
-    refuseUnknownPolicyNames(body);
     const found = violations(body, 'endpointPolicy', this.options);
     if (found.length > 0) throw invalidArgument(found);
     return this.ops.write({ parent, target: name, verb: 'create', responseType: ENDPOINT_POLICY_TYPE }, () => {
@@ -187,8 +179,7 @@ export class EndpointPolicies {
    */
   patch(name: string, parent: string, body: Record<string, unknown>, updateMask: string | undefined): Operation {
     const fields = parseEndpointPolicyMask(updateMask);
-    // Fields outside the mask are ignored, but a name that is no field at all is refused, as on create.
-    refuseUnknownPolicyNames(body);
+    // Fields outside the mask are ignored (a name that is no field at all was refused by the front end).
     return this.ops.write({ parent, target: name, verb: 'update', responseType: ENDPOINT_POLICY_TYPE }, () => {
       const current = this.get(name);
       const next: Record<string, unknown> = { ...current };

@@ -3,7 +3,7 @@
  * `iamPolicies` seed section: which resource may hold a policy, which roles and permissions
  * apply to it, and who may read or write it. The policies themselves are IamPolicies'.
  */
-import { invalidArgument, notFound, refuseUnknownFields } from '../errors';
+import { invalidArgument, notFound } from '../errors';
 import type { Authorizer, Principal, ResourceAttributes } from '../auth/auth';
 import { ENDPOINT_POLICY_PERMISSIONS } from '../auth/permissions';
 import { refusedOnEndpointPolicies, unsupportedRoleMessage } from '../../schemas/endpoint-policy-roles';
@@ -50,14 +50,12 @@ export class EndpointPolicyIam {
   }
 
   setIamPolicy(name: string, body: Record<string, unknown>, principal: Principal | undefined): Policy {
-    // A name SetIamPolicyRequest has not is refused by Google's JSON parser, before the method looks for the resource.
-    refuseUnknownFields(body, (k) => k === 'policy' || k === 'updateMask');
+    // (A name SetIamPolicyRequest has not, at any depth, was refused by the front end: networkservices/request-bodies.ts.)
     // The existence check first, as before the request's validation, but inside the write's transaction.
     return this.iamPolicies.set(name, body, { principal: principal?.member, roleRule: endpointPolicyRoleRule, check: () => this.target(name) });
   }
 
   testIamPermissions(name: string, body: Record<string, unknown>, principal: Principal | undefined): { permissions?: string[] } {
-    refuseUnknownFields(body, (k) => k === 'permissions');
     const permissions = body.permissions ?? [];
     if (!Array.isArray(permissions)) throw invalidArgument([{ field: 'permissions', description: 'must be a list of permission names' }]);
     permissions.forEach((p, i) => {

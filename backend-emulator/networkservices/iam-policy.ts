@@ -13,6 +13,7 @@
 import { createHash } from 'crypto';
 import { randomBytesPooled } from '../random';
 import { aborted, invalidArgument, type FieldViolation } from '../errors';
+import { integerText } from '../integer-text';
 import type { Store } from '../store/store';
 import { canonicalMember } from '../../schemas/members';
 import { schemaViolations } from '../http/validation';
@@ -83,7 +84,7 @@ export const DEFAULT_UPDATE_MASK: ReadonlySet<MaskField> = new Set<MaskField>(['
 /** `options.requestedPolicyVersion`: absent is 0; only 0, 1 and 3 exist. */
 export function parseRequestedVersion(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 0;
-  const value = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  const value = integerText(raw) ?? NaN;
   if (!POLICY_VERSIONS.includes(value)) {
     throw invalidArgument(
       [{ field: 'options.requestedPolicyVersion', description: `must be 0, 1 or 3, not '${raw}'` }],

@@ -21,12 +21,14 @@ import { objectBody, queryParam } from '../http/body';
 import { NAME_SEGMENT_ID, checkResourceId, locationName, splitVerb } from '../http/names';
 import { listRequest } from '../http/list-request';
 import { ProtoJsonText } from '../http/protojson';
+import { declareRequestBodies } from '../http/request-bodies';
 import { keysetPageRequest } from '../query/list-query';
 import { registerOperationRoutes } from '../operations/routes';
 import { registerLocationRoutes } from '../mixins/locations';
-import { EndpointPolicies, checkGlobalLocation, refuseUnknownPolicyNames } from './endpoint-policies';
+import { EndpointPolicies, checkGlobalLocation } from './endpoint-policies';
 import { IamPolicies } from './iam-policy';
 import { EndpointPolicyIam } from './endpoint-policy-iam';
+import { NETWORK_SERVICES_BODIES } from './request-bodies';
 
 export const API_PREFIX = '/v1';
 export const OPERATION_METADATA_TYPE = 'type.googleapis.com/google.cloud.networkservices.v1.OperationMetadata';
@@ -65,6 +67,9 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
   ctx.seeds.register('endpointPolicies', (value, field) => endpointPolicies.seed(value, field));
   ctx.seeds.register('iamPolicies', (value, field) => iam.seed(value, field));
 
+  // What each method reads its body into: the front end refuses unknown names by it.
+  declareRequestBodies(NETWORK_SERVICES_BODIES);
+
   const base = `${API_PREFIX}/projects/:project/locations/:location/endpointPolicies`;
   const path = (request: FastifyRequest): string => request.url.split('?')[0];
 
@@ -81,9 +86,8 @@ export async function networkServicesRoutes(app: FastifyInstance, ctx: EmulatorC
 
   app.post<{ Params: ParentParams }>(base, async (request) => {
     const { parent } = locationName(request.params.project, request.params.location);
+    // (A name EndpointPolicy has not was refused by the front end, before these rules: request-bodies.ts.)
     const body = objectBody(request);
-    // The body is parsed first, as by Google's front end: a name the message has not before the id's rules.
-    refuseUnknownPolicyNames(body);
     checkGlobalLocation(request.params.location, 'parent');
     const id = checkResourceId(queryParam(request, 'endpointPolicyId'), 'endpointPolicyId');
     return endpointPolicies.create(parent, id, body);

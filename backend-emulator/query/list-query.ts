@@ -16,6 +16,7 @@
  */
 import { createHash } from 'crypto';
 import { invalidArgument } from '../errors';
+import { integerText } from '../integer-text';
 import { wildcardMatch } from './wildcard';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -381,9 +382,6 @@ export const GOOGLE_PAGE_LIMITS: PageLimits = { defaultSize: DEFAULT_PAGE_SIZE, 
 /** The largest int32, `pageSize`'s type in every request message. */
 const INT32_MAX = 2 ** 31 - 1;
 
-/** A query parameter's int32 as Google's front end reads it: decimal digits, an optional sign. */
-const INT32_TEXT = /^[+-]?[0-9]+$/;
-
 /**
  * `pageSize`: absent or 0 is the default; larger than the largest is served as the largest
  * (AIP-158: a server may cap it); negative, not an integer or past an int32 is INVALID_ARGUMENT.
@@ -392,7 +390,7 @@ const INT32_TEXT = /^[+-]?[0-9]+$/;
  */
 export function parsePageSize(value: string | number | undefined, limits: PageLimits = GOOGLE_PAGE_LIMITS): number {
   if (value === undefined || value === '') return limits.defaultSize;
-  const n = typeof value === 'number' ? value : INT32_TEXT.test(value) ? Number(value) : NaN;
+  const n = typeof value === 'number' ? value : (integerText(value) ?? NaN);
   if (!Number.isInteger(n) || n > INT32_MAX) throw pageError('pageSize', 'must be an integer');
   if (n < 0) throw pageError('pageSize', 'must not be negative');
   if (n === 0) return limits.defaultSize;

@@ -70,7 +70,10 @@ export function wireValue(field: string, parent: string, value: string | number)
 
 const RANGE_OPS = new Set(['<', '<=', '>', '>=']);
 
-const known = () => [...Object.keys(ASSET_FIELDS), 'labels.KEY', 'labels:KEY', 'sources', 'assignedGroups'].join(', ');
+/** The fields a filter may name, for an error's text: `fields` (a version's names of ASSET_FIELDS), then those every version shares. */
+export function knownFilterFields(fields: readonly string[] = Object.keys(ASSET_FIELDS)): string {
+  return [...fields, 'labels.KEY', 'labels:KEY', 'sources', 'assignedGroups'].join(', ');
+}
 
 /** A `*` pattern as a GLOB pattern: every other GLOB metacharacter is taken literally. */
 function globPattern(pattern: string): string {
@@ -123,7 +126,7 @@ export class AssetSqlCompiler {
     if (field === 'sources') return this.source(op, value);
     if (field === 'assignedGroups') return this.group(op, value);
     const type = own(ASSET_FIELDS, field);
-    if (!type) throw filterError(`unknown field '${field}' (known: ${known()})`);
+    if (!type) throw filterError(`unknown field '${field}' (known: ${knownFilterFields()})`);
     if (field === 'name') return this.name(op, value);
     return this.scalar(field, ASSET_COLUMNS[field], type, op, value);
   }

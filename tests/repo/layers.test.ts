@@ -41,6 +41,7 @@ const LAYERS: { name: string; units: string[]; peers: boolean }[] = [
       'garbage-collection',
       'fs-sync',
       'counts',
+      'integer-text',
       'http/google-methods',
     ],
     peers: true,

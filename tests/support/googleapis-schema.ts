@@ -98,6 +98,35 @@ export function loadRequiredParameters(api: string, version: string, client: Cli
   return found;
 }
 
+/**
+ * The schema each method's request body is (`requestBody?: Schema$Settings` in its `Params$Resource$...`
+ * interface), by the same keys as `loadResponseSchemas`; a method without a body has none.
+ */
+export function loadRequestBodies(api: string, version: string, client: ClientPackage = 'googleapis'): Map<string, string> {
+  const source = typingsOf(api, version, client).join('\n');
+  const found = new Map<string, string>();
+  for (const m of source.matchAll(/^ {4}export interface Params\$Resource\$([\w$]+) extends StandardParameters \{([\s\S]*?)^ {4}\}/gm)) {
+    const body = /^ {8}requestBody\?: Schema\$(\w+);$/m.exec(m[2]);
+    if (body) found.set(m[1], body[1]);
+  }
+  return found;
+}
+
+/**
+ * The fields each schema's doc comment marks "Output only." (`ImportJob.executionReport`), as
+ * `Schema.field`: what a client never sets (Google's parser still reads their names).
+ */
+export function loadOutputOnlyFields(api: string, version: string, client: ClientPackage = 'googleapis'): Set<string> {
+  const source = typingsOf(api, version, client).join('\n');
+  const found = new Set<string>();
+  for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
+    for (const f of m[2].matchAll(/\/\*\*\n((?:\s+\*[^\n]*\n)*?)\s+\*\/\n\s+'?([\w@.]+)'?\?:/g)) {
+      if (/Output only/i.test(f[1])) found.add(`${m[1]}.${f[2]}`);
+    }
+  }
+  return found;
+}
+
 /** The schema a method answers (`projects.locations.assets.patch` -> `Asset`), or undefined. */
 export function responseSchemaOf(responses: Map<string, string>, method: string): string | undefined {
   return responses.get(typingsKey(method));

@@ -25,12 +25,15 @@ import { frameAsset, frameMachineId, type MachineFrame } from './frame-asset';
 /** AssetFrame fields holding details of assets other than virtual machines (the emulator keeps machines only). */
 const OTHER_ASSET_DETAILS = /^(aws\w+Details|databaseDeploymentDetails|databaseDetails|machineDetails)$/;
 
+/** A violation's field is written in the version's names (wire-version.ts ErrorFrame); its text names both. */
+const OTHER_DETAILS_VIOLATION = 'the emulator keeps virtual machine assets only: report the machine in virtualMachineDetails (machineDetails in v1)';
+
 /** The violations of one parsed frame; none when it can be written as an asset. */
 export function frameViolations(frame: MachineFrame): FrameViolation[] {
   const out: FrameViolation[] = schemaViolations('AssetFrameRules', frame).map((v) => ({ field: v.field, violation: v.description }));
   for (const key of Object.keys(frame)) {
     if (OTHER_ASSET_DETAILS.test(key)) {
-      out.push({ field: key, violation: 'the emulator keeps virtual machine assets only: report the machine in virtualMachineDetails' });
+      out.push({ field: key, violation: OTHER_DETAILS_VIOLATION });
     }
   }
   if (frame.virtualMachineDetails === undefined) {

@@ -9,9 +9,10 @@
  * `count` counts the selected assets whose field is set, `frequency` counts each value of a field.
  */
 import { invalidArgument } from '../../errors';
-import { ASSET_FIELDS } from '../../store/asset-store';
 import type { AssetAggregateResult, AssetAggregation } from '../../store/asset-store';
-import { own } from '../../query/list-query';
+import { writeEnumValue } from '../version-translation';
+import type { EnumDifference } from '../wire-version';
+import { storedFieldOf, type AssetFieldPaths } from './asset-field-paths';
 
 export const MAX_AGGREGATIONS = 25;
 export const MAX_LOWER_BOUNDS = 20;
@@ -32,8 +33,11 @@ function bad(field: string, description: string) {
   return invalidArgument([{ field, description }]);
 }
 
-/** The request's aggregations, checked; INVALID_ARGUMENT naming the offending field otherwise. */
-export function checkAggregations(request: AggregateRequest): AssetAggregation[] {
+/**
+ * The request's aggregations, checked, on the stored fields (`paths`: the request version's names
+ * of them); INVALID_ARGUMENT naming the offending field otherwise.
+ */
+export function checkAggregations(request: AggregateRequest, paths: AssetFieldPaths): AssetAggregation[] {
   const list = request.aggregations ?? [];
   if (!Array.isArray(list)) throw bad('aggregations', 'must be a list of aggregations');
   if (list.length > MAX_AGGREGATIONS) throw bad('aggregations', `has ${list.length} aggregations: at most ${MAX_AGGREGATIONS} are allowed`);
@@ -42,14 +46,15 @@ export function checkAggregations(request: AggregateRequest): AssetAggregation[]
     if (agg === null || typeof agg !== 'object') throw bad(at, 'must be an aggregation object');
     const field = agg.field;
     if (typeof field !== 'string' || field === '') throw bad(`${at}.field`, 'is required: the asset field to aggregate');
-    const type = own(ASSET_FIELDS, field);
-    if (!type) throw bad(`${at}.field`, `unknown field '${field}' (known: ${Object.keys(ASSET_FIELDS).join(', ')})`);
+    const stored = storedFieldOf(paths, field);
+    if (!stored) throw bad(`${at}.field`, `unknown field '${field}' (known: ${Object.keys(paths.types).join(', ')})`);
+    const type = stored.type;
     const kinds = KINDS.filter((k) => agg[k] !== undefined && agg[k] !== null);
     if (kinds.length !== 1)
       throw bad(at, `must set exactly one of count, sum, histogram, frequency (it sets ${kinds.length === 0 ? 'none' : kinds.join(', ')})`);
     const kind = kinds[0];
     if ((kind === 'sum' || kind === 'histogram') && type !== 'int') throw bad(`${at}.field`, `${kind} needs a numeric field: '${field}' is not one`);
-    if (kind !== 'histogram') return { field, kind };
+    if (kind !== 'histogram') return { field: stored.field, kind };
     const bounds = (agg.histogram as { lowerBounds?: unknown }).lowerBounds ?? [];
     if (!Array.isArray(bounds) || bounds.some((b) => typeof b !== 'number' || !Number.isFinite(b)))
       throw bad(`${at}.histogram.lowerBounds`, 'must be a list of numbers');
@@ -57,18 +62,19 @@ export function checkAggregations(request: AggregateRequest): AssetAggregation[]
     for (let b = 1; b < bounds.length; b++) {
       if ((bounds[b] as number) <= (bounds[b - 1] as number)) throw bad(`${at}.histogram.lowerBounds`, 'must be in strictly increasing order');
     }
-    return { field, kind, lowerBounds: bounds as number[] };
+    return { field: stored.field, kind, lowerBounds: bounds as number[] };
   });
 }
 
 /**
- * The results in Google's shape: int64 counts as strings; a histogram's n+1 buckets, the first
- * from -Infinity and the last to Infinity (ProtoJSON's spelling of infinite doubles).
+ * The results in Google's shape, each naming its field as the request did (`paths`): int64 counts
+ * as strings; a histogram's n+1 buckets, the first from -Infinity and the last to Infinity
+ * (ProtoJSON's spelling of infinite doubles); a frequency's values as the version spells them.
  */
-export function toAggregationResults(aggregations: AssetAggregation[], results: AssetAggregateResult[]): AggregateResponse {
+export function toAggregationResults(aggregations: AssetAggregation[], results: AssetAggregateResult[], paths: AssetFieldPaths): AggregateResponse {
   return {
     results: results.map((r, i) => {
-      const field = aggregations[i].field;
+      const field = paths.wire.get(aggregations[i].field) as string;
       switch (r.kind) {
         case 'count':
           return { field, count: r.value === 0 ? {} : { value: String(r.value) } };
@@ -85,9 +91,26 @@ export function toAggregationResults(aggregations: AssetAggregation[], results: 
           }));
           return { field, histogram: { buckets } };
         }
-        case 'frequency':
-          return { field, frequency: r.values.length === 0 ? {} : { values: Object.fromEntries(r.values.map(([v, n]) => [v, String(n)])) } };
+        case 'frequency': {
+          const values = frequencyValues(r.values, paths.enums.get(aggregations[i].field));
+          return { field, frequency: values.length === 0 ? {} : { values: Object.fromEntries(values.map(([v, n]) => [v, String(n)])) } };
+        }
       }
     }),
   };
+}
+
+/**
+ * A frequency's stored values in the version's spelling: values one name stands for are counted
+ * together (v1's `SUSPENDED`: `poweredOff` and `suspended`); a value the version has not is an
+ * unset field there, and not counted.
+ */
+function frequencyValues(values: Array<[string, number]>, enumDiff: EnumDifference | undefined): Array<[string, number]> {
+  if (!enumDiff) return values;
+  const counts = new Map<string, number>();
+  for (const [value, n] of values) {
+    const spelled = writeEnumValue(enumDiff, value);
+    if (spelled !== undefined) counts.set(spelled, (counts.get(spelled) ?? 0) + n);
+  }
+  return [...counts];
 }

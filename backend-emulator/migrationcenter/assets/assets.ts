@@ -9,7 +9,7 @@
  */
 import { createHash } from 'crypto';
 import type { Store } from '../../store/store';
-import { invalidArgument, notFound, refuseUnknownFields } from '../../errors';
+import { invalidArgument, notFound } from '../../errors';
 import type { Asset } from '../../import-engine/asset';
 import { RESOURCE_TYPES } from '../names';
 import type { AssetWire } from '../types';
@@ -26,11 +26,9 @@ import {
   type ListRequest,
 } from '../../query/list-query';
 import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
-import { isAssetKey, parseAssetOrder, wireTime } from '../../store/asset-sql';
+import { isAssetKey, wireTime } from '../../store/asset-sql';
+import { assetFieldPaths, storedFilter, storedOrder, type AssetFieldPaths } from './asset-field-paths';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
-
-/** The fields of AggregateAssetsValuesRequest (the parent is in the path). */
-const AGGREGATE_REQUEST_FIELDS: ReadonlySet<string> = new Set(['aggregations', 'filter', 'showHidden']);
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
 
@@ -205,9 +203,10 @@ export function toWire(stored: StoredAsset): AssetWire {
   };
 }
 
-function filterOf(text: string | undefined): FilterNode | undefined {
+function storedFilterOf(paths: AssetFieldPaths, text: string | undefined): FilterNode | undefined {
   const trimmed = (text ?? '').trim();
-  return trimmed ? parseFilter(trimmed) : undefined;
+  const parsed = trimmed ? parseFilter(trimmed) : undefined;
+  return parsed && storedFilter(paths, parsed);
 }
 
 export class Assets {
@@ -259,8 +258,10 @@ export class Assets {
     const pageSize = parsePageSize(request.pageSize);
     const filterText = (request.filter ?? '').trim();
     const orderText = (request.orderBy ?? '').trim();
-    const filter = filterOf(filterText);
-    const order = parseAssetOrder(orderText);
+    // Field names in the request's version (v1: `machineDetails.coreCount`), read as the stored fields.
+    const paths = assetFieldPaths();
+    const filter = storedFilterOf(paths, filterText);
+    const order = storedOrder(paths, orderText);
     const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), `assets:${parent}`);
     let after: AssetKey | undefined;
     if (request.pageToken) {
@@ -278,15 +279,15 @@ export class Assets {
 
   /** AggregateAssetsValues: count, sum, histogram and frequency over the assets the filter selects. */
   aggregateValues(parent: string, body: Record<string, unknown>): AggregateResponse {
-    refuseUnknownFields(body, (k) => AGGREGATE_REQUEST_FIELDS.has(k), '');
     const request = body as AggregateRequest;
     if (request.filter !== undefined && request.filter !== null && typeof request.filter !== 'string')
       throw invalidArgument([{ field: 'filter', description: 'must be a string (an AIP-160 filter)' }]);
     if (request.showHidden !== undefined && request.showHidden !== null && typeof request.showHidden !== 'boolean')
       throw invalidArgument([{ field: 'showHidden', description: 'must be true or false' }]);
-    const aggregations = checkAggregations(request);
-    const filter = filterOf(request.filter ?? undefined);
-    return toAggregationResults(aggregations, this.store.assets.aggregate(parent, filter, aggregations));
+    const paths = assetFieldPaths();
+    const aggregations = checkAggregations(request, paths);
+    const filter = storedFilterOf(paths, request.filter ?? undefined);
+    return toAggregationResults(aggregations, this.store.assets.aggregate(parent, filter, aggregations), paths);
   }
 
   /**

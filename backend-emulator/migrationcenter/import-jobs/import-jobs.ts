@@ -41,7 +41,9 @@ import {
 import { requestHash } from '../../operations/request-ids';
 import { checkRequestId } from '../request-id-rule';
 import { importJobArgsViolations } from '../schemas-bridge';
-import { refuseNonWireNames } from '../wire-names';
+import { refuseNonWireFormats } from '../wire-names';
+import { importJobShape } from '../request-bodies';
+import { refuseUnknownNames } from '../../http/request-bodies';
 import { maskPaths as splitMask } from '../masks';
 import { keysetPage, listPage, type KeysetPageRequest, type ListFields, type ListPage, type ListRequest } from '../../query/list-query';
 import type { Sources } from '../sources/sources';
@@ -98,12 +100,12 @@ export function jobInView(job: ImportJobWire, view: ImportJobView): ImportJobWir
 }
 
 /**
- * The settable fields of a request body: names that are no ImportJob field (query parameters
- * such as importJobId, the reference's storagePayload) and non-wire format values are refused as
- * Google refuses them; output-only fields are dropped.
+ * The settable fields of a request body: non-wire format values are refused as Google refuses them
+ * (names that are no ImportJob field, the reference's storagePayload among them, were refused by the
+ * front end); output-only fields are dropped.
  */
 function inputFields(body: Record<string, unknown>): Record<string, unknown> {
-  refuseNonWireNames(body);
+  refuseNonWireFormats(body);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) if (!(OUTPUT_ONLY as readonly string[]).includes(key) && value !== undefined) out[key] = value;
   return out;
@@ -675,7 +677,8 @@ export class ImportJobs implements DataFileJobs {
       if (body[time] !== undefined && !isWireTimestamp(body[time])) throw invalidArgument([{ field: `${field}.${time}`, description: NOT_A_TIMESTAMP }]);
     }
     // A seed is an ImportJob as Google stores it: wire names only, as on create.
-    refuseNonWireNames(body);
+    refuseUnknownNames(body, importJobShape(), 'import_job');
+    refuseNonWireFormats(body);
     const input: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(body)) if (!(OUTPUT_ONLY as readonly string[]).includes(k)) input[k] = v;
     const violations = importJobArgsViolations({ ...input, importJobId: id }).map((v) => ({ field: `${field}.${v.field}`, description: v.description }));

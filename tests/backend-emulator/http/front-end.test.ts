@@ -4,13 +4,15 @@
  *   unknown query parameter on it is 400 INVALID_ARGUMENT in Google's words, before any handler
  *   runs (walked over the routes themselves, so a route added later is covered without a test of
  *   its own); system parameters and proto (snake_case) spellings pass;
+ * - every method that takes a body declares the message it reads it into (http/request-bodies.ts);
  * - a key given twice in a JSON body is refused, at any depth, in every spelling;
  * - operations.list (both services) filters and orders, and refuses a filter it cannot read;
  * - sources.patch takes `updateMask=*`.
  */
 import type { FastifyInstance } from 'fastify';
 import { firstDuplicateKey } from '../../../backend-emulator/http/json-duplicates';
-import { inMemoryApp } from '../../support/app';
+import { requestBodyOf } from '../../../backend-emulator/http/request-bodies';
+import { inMemoryApp, sharedApp } from '../../support/app';
 import { concreteGooglePath, googleRoutes, methodsOfRoute } from '../../support/google-paths';
 import { call, googleError, ok } from '../../support/inject';
 import { MATCHER } from '../../support/networkservices';
@@ -33,6 +35,21 @@ describe('unknown query parameters, on every Google route', () => {
     expect(routes.some(([, url]) => url.startsWith('/v1/'))).toBe(true);
     expect(routes.some(([, url]) => url.startsWith('/v1alpha1/'))).toBe(true);
     for (const [method, pattern] of routes) expect([method, pattern, methodsOfRoute(method, pattern).length > 0]).toEqual([method, pattern, true]);
+  });
+
+  test('every method of every route that takes a body declares the message it reads it into (the front end checks its names)', () => {
+    const undeclared: string[] = [];
+    let declared = 0;
+    for (const [method, pattern] of routes) {
+      if (method === 'GET' || method === 'DELETE') continue;
+      for (const google of methodsOfRoute(method, pattern)) {
+        if (requestBodyOf({ ...google, query: new Set() })) declared++;
+        else undeclared.push(`${google.path.split('/')[1]} ${google.id}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+    // The 60 methods of the three versions that take a body (as the wire sweep counts them).
+    expect(declared).toBe(60);
   });
 
   test('?pagesize=1 (a typo) on every method of every route is 400 INVALID_ARGUMENT: Cannot bind query parameter', async () => {
@@ -83,10 +100,10 @@ describe('unknown query parameters, on every Google route', () => {
 
 describe('duplicate JSON keys', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => inMemoryApp());
   beforeEach(() => {
-    app = inMemoryApp();
+    app = sharedAppOfBlock();
   });
-  afterEach(() => app.close());
 
   test('{"type":"BOGUS","type":"SIDECAR_PROXY"} creates nothing: 400 naming the field', async () => {
     const body = `{"type":"BOGUS","type":"SIDECAR_PROXY","endpointMatcher":${JSON.stringify(MATCHER)}}`;
@@ -135,10 +152,10 @@ describe('duplicate JSON keys', () => {
 
 describe('operations.list: filter on both services', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => inMemoryApp());
   beforeEach(() => {
-    app = inMemoryApp();
+    app = sharedAppOfBlock();
   });
-  afterEach(() => app.close());
 
   test('done = false lists no finished operation; a filter it cannot read is INVALID_ARGUMENT naming filter', async () => {
     ok(await call(app, 'POST', `/v1/${NS_PARENT}/endpointPolicies?endpointPolicyId=ep1`, { type: 'SIDECAR_PROXY', endpointMatcher: MATCHER }));

@@ -171,7 +171,7 @@ describe('assets.batchUpdate answers ProtoJSON written from the stored assets', 
     }
   });
 
-  test('through v1, the same answer loses what v1 has not (virtualMachineDetails)', async () => {
+  test("through v1, the same answer in v1's shape: the machine as machineDetails", async () => {
     const res = await call(app, 'POST', `/v1/${PARENT}/assets:batchUpdate`, { requests: [BATCH.requests[0]] });
     expect(res.status).toBe(200);
     expect(res.body.assets.map(timeless)).toEqual([
@@ -182,6 +182,7 @@ describe('assets.batchUpdate answers ProtoJSON written from the stored assets', 
         attributes: { HostingLocation: 'x', MachineId: 'plain-1' },
         sources: [S1, S0],
         assignedGroups: [GROUP],
+        machineDetails: { uuid: 'plain-1', machineName: 'one', coreCount: 2, memoryMb: 4096, powerState: 'ACTIVE', guestOs: { family: 'OS_FAMILY_LINUX' } },
       },
     ]);
   });

@@ -136,7 +136,12 @@ describe('reportAssetFrames', () => {
         { field: 'performanceSamples[0].cpu.utilizedPercentage', violation: 'must be at most 100' },
         { field: 'virtualMachineDetails.vmUuid', violation: 'is required (or attributes.MachineId): it identifies the machine' },
       ],
-      [{ field: 'databaseDetails', violation: 'the emulator keeps virtual machine assets only: report the machine in virtualMachineDetails' }],
+      [
+        {
+          field: 'databaseDetails',
+          violation: 'the emulator keeps virtual machine assets only: report the machine in virtualMachineDetails (machineDetails in v1)',
+        },
+      ],
     ]);
     for (const frame of list.errorFrames) {
       expect(frame.name).toMatch(new RegExp(`^${SOURCE}/errorFrames/ef-[0-9a-z]{9}-[0-9a-z]{4}-[0-9a-f]{8}$`));
@@ -199,7 +204,7 @@ describe('reportAssetFrames', () => {
     expect(ok(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames`))).toEqual({});
   });
 
-  test("through v1, a frame naming v1alpha1's details is refused as Google's parser refuses an unknown name; error frames read through v1 leave them out", async () => {
+  test("through v1, a frame naming v1alpha1's details is refused as Google's parser refuses an unknown name; error frames read through v1 show v1's", async () => {
     // v1's AssetFrame has machineDetails, not virtualMachineDetails (googleapis 188).
     const v1Report = `/v1/${PARENT}/assets:reportAssetFrames?source=${encodeURIComponent(SOURCE)}`;
     const refused = googleError(await call(app, 'POST', v1Report, { framesData: [vmFrame(UUID_1, 'web-1')] }), 400, 'INVALID_ARGUMENT');
@@ -207,10 +212,16 @@ describe('reportAssetFrames', () => {
     expect([refused.message, violations(refused)]).toEqual([text, [{ field: 'frames.frames_data[0]', description: text }]]);
     expect(ok(await call(app, 'GET', `/v1/${PARENT}/assets`))).toEqual({});
 
-    // A frame reported through v1alpha1 with an error, read back through v1: its original frame without v1alpha1's details.
+    // A frame reported through v1alpha1 with an error, read back through v1: its original frame and
+    // its violation in v1's names (the empty uuid is a default, left out).
     await report(app, [vmFrame('', 'no-id', { labels: { tier: 'web' } })]);
     const { errorFrames } = ok(await call(app, 'GET', `/v1/${SOURCE}/errorFrames?view=ERROR_FRAMES_VIEW_FULL`));
-    expect(errorFrames.map((f: any) => f.originalFrame)).toEqual([{ labels: { tier: 'web' } }]);
+    expect(errorFrames.map((f: any) => [f.originalFrame, f.violations])).toEqual([
+      [
+        { machineDetails: { machineName: 'no-id', coreCount: 4, memoryMb: 8192, powerState: 'ACTIVE' }, labels: { tier: 'web' } },
+        [{ field: 'machineDetails.uuid', violation: 'is required (or attributes.MachineId): it identifies the machine' }],
+      ],
+    ]);
   });
 
   test('errorFrames: an unknown view is INVALID_ARGUMENT; an unknown frame NOT_FOUND', async () => {

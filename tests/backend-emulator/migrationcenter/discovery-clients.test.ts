@@ -9,6 +9,7 @@ import { migrationcenter } from 'googleapis-latest/build/src/apis/migrationcente
 import { startEmulator, type RunningEmulator } from '../../../backend-emulator';
 import { discoveryClientState, HEARTBEAT_TIMEOUT_MS } from '../../../backend-emulator/migrationcenter/discovery-clients/state';
 import { BASE, EMPTY_TYPE, PARENT, SOURCE, call, ensureSource, googleError, newApp, ok, tempDir, violations } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const CLIENT_TYPE = 'type.googleapis.com/google.cloud.migrationcenter.v1alpha1.DiscoveryClient';
 const ACCOUNT = 'collector@p1.iam.gserviceaccount.com';
@@ -31,12 +32,12 @@ describe('the state rule', () => {
 
 describe('over REST', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => newApp());
   beforeEach(async () => {
-    app = newApp();
+    app = sharedAppOfBlock();
     await app.ready();
     await ensureSource(app);
   });
-  afterEach(() => app.close());
 
   const create = (id: string, body: Record<string, unknown>) => call(app, 'POST', `${BASE}/discoveryClients?discoveryClientId=${id}`, body);
   const get = async (id: string) => ok(await call(app, 'GET', `${BASE}/discoveryClients/${id}`));

@@ -97,6 +97,10 @@ test("a large body's other refusals are the small body's, in the same words", as
   expect(googleError(large, 400, 'INVALID_ARGUMENT').message.replace(/\d+/g, 'N')).toBe(
     googleError(small, 400, 'INVALID_ARGUMENT').message.replace(/\d+/g, 'N'),
   );
+  // A name the payload file's message has not (the front end's names, checked once the worker has read the body).
+  expect((await both((t) => t.replace('{"name":"vmInfo.csv"', '{"name":"vmInfo.csv","extra":1'))).message).toBe(
+    'Invalid JSON payload received. Unknown name "extra" at \'import_job.inline_payload.payload[0]\': Cannot find field.',
+  );
   // A string with an unpaired surrogate.
   expect((await both((t) => t.replace('"vmInfo.csv"', '"\\uD800.csv"'))).message).toContain('unpaired UTF-16 surrogate');
   // A forbidden __proto__ key.

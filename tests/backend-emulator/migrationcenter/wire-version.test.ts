@@ -8,15 +8,18 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { V1 } from '../../../backend-emulator/migrationcenter/wire-version';
 import { readRequestMessage, writeAnswer } from '../../../backend-emulator/migrationcenter/version-translation';
+import { versionShape } from '../../../backend-emulator/migrationcenter/request-bodies';
+import { schemaShape } from '../../../backend-emulator/http/message-shapes';
+import { refuseUnknownNames } from '../../../backend-emulator/http/request-bodies';
 
 const CLIENT = path.join(__dirname, '../../../node_modules/googleapis-latest/build/src/apis/migrationcenter');
 
-/** `Schema$X` -> its field names, from a client's type definitions. */
-function schemas(file: string): Map<string, Set<string>> {
+/** `Schema$X` -> its fields, each with the `Schema$` message it holds (or a list of), if any, from a client's type definitions. */
+function schemas(file: string): Map<string, Map<string, string | undefined>> {
   const source = fs.readFileSync(path.join(CLIENT, file), 'utf8');
-  const out = new Map<string, Set<string>>();
+  const out = new Map<string, Map<string, string | undefined>>();
   for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
-    out.set(m[1], new Set([...m[2].matchAll(/^ {8}'?([\w$@]+)'?\??: /gm)].map((f) => f[1])));
+    out.set(m[1], new Map([...m[2].matchAll(/^ {8}'?([\w$@]+)'?\??: (?:Schema\$(\w+))?/gm)].map((f) => [f[1], f[2]])));
   }
   return out;
 }
@@ -24,28 +27,55 @@ function schemas(file: string): Map<string, Set<string>> {
 const alpha = schemas('v1alpha1.d.ts');
 const v1 = schemas('v1.d.ts');
 
+/** Whether `dotted` is a field path of v1's `message`. */
+function v1HasPath(message: string, dotted: string): boolean {
+  let current: string | undefined = message;
+  for (const key of dotted.split('.')) {
+    const fields: Map<string, string | undefined> | undefined = current === undefined ? undefined : v1.get(current);
+    if (!fields?.has(key)) return false;
+    current = fields.get(key);
+  }
+  return true;
+}
+
 describe.each(Object.entries(V1.messages))('v1 %s', (message, diff) => {
-  const a = alpha.get(message)!;
+  // A v1 message read from a stored message of another name (v1's MachineDetails is v1alpha1's VirtualMachineDetails).
+  const a = alpha.get(diff.stored ?? message)!;
   const b = v1.get(message)!;
 
   test('exists in both clients', () => {
     expect([a !== undefined, b !== undefined]).toEqual([true, true]);
   });
 
-  test('lacks exactly the fields v1alpha1 has and v1 has not (renamed ones aside)', () => {
-    const alphaOnly = [...a].filter((f) => !b.has(f)).sort();
-    const declared = [...(diff.lacks ?? []), ...Object.keys(diff.renames ?? {})].sort();
+  test('lacks exactly the fields v1alpha1 has and v1 has not (renamed and moved ones aside)', () => {
+    const alphaOnly = [...a.keys()].filter((f) => !b.has(f)).sort();
+    const declared = [...(diff.lacks ?? []), ...Object.keys(diff.renames ?? {}), ...Object.keys(diff.moves ?? {})].sort();
     expect(declared).toEqual(alphaOnly);
   });
 
-  test('renames each to a field only v1 has', () => {
-    for (const [stored, wire] of Object.entries(diff.renames ?? {})) expect([stored, a.has(wire), b.has(wire)]).toEqual([stored, false, true]);
+  test('renames each to a field v1 has, from one v1 has not', () => {
+    for (const [stored, wire] of Object.entries(diff.renames ?? {}))
+      expect([stored, a.has(stored), b.has(stored), b.has(wire)]).toEqual([stored, true, false, true]);
   });
 
-  test('names child messages the table has, on fields both versions have', () => {
+  test("moves each to a path of v1's message", () => {
+    for (const [stored, wire] of Object.entries(diff.moves ?? {})) expect([stored, a.has(stored), v1HasPath(message, wire)]).toEqual([stored, true, true]);
+  });
+
+  test("lists exactly v1's fields, where it lists them", () => {
+    if (diff.fields) expect([...diff.fields].sort()).toEqual([...b.keys()].sort());
+  });
+
+  test('names child messages the table has, on stored fields v1 has under their own name or another, or on fields v1 alone has', () => {
     for (const [field, child] of Object.entries(diff.children ?? {})) {
-      expect([field, a.has(field), b.has(field), child in V1.messages]).toEqual([field, true, true, true]);
+      const wire = diff.moves?.[field] ?? diff.renames?.[field] ?? field;
+      const v1Only = !a.has(field) && (diff.fields ?? []).includes(field);
+      expect([field, a.has(field) || v1Only, v1HasPath(message, wire), child in V1.messages]).toEqual([field, true, true, true]);
     }
+  });
+
+  test('names, for a field holding a field path, a message the table has', () => {
+    for (const [field, of] of Object.entries(diff.paths ?? {})) expect([field, b.has(field), of in V1.messages]).toEqual([field, true, true]);
   });
 });
 
@@ -98,14 +128,37 @@ describe('the v1 edge applies the table to messages of families built later, fou
     });
   });
 
+  test("a moved field fills its v1 path only where the stored message's own value is not; read back, the path's value goes to the moved field", () => {
+    const stored = { vmUuid: 'u', osFamily: 'OS_FAMILY_LINUX', osName: 'flat', guestOs: { osName: 'nested', config: { issue: 'x' } } };
+    const asset = writeAnswer(V1, { name: 'projects/p/locations/l/assets/a', virtualMachineDetails: stored }) as Record<string, any>;
+    expect(asset.machineDetails).toEqual({ uuid: 'u', guestOs: { osName: 'nested', config: { issue: 'x' }, family: 'OS_FAMILY_LINUX' } });
+    expect(readRequestMessage(V1, 'MachineDetails', asset.machineDetails, 'asset.machine_details')).toEqual({
+      vmUuid: 'u',
+      guestOs: { config: { issue: 'x' } },
+      osFamily: 'OS_FAMILY_LINUX',
+      osName: 'nested',
+    });
+    // Neither the stored message nor the request's objects are changed by a move.
+    expect([stored.guestOs, asset.machineDetails.guestOs.family]).toEqual([{ osName: 'nested', config: { issue: 'x' } }, 'OS_FAMILY_LINUX']);
+  });
+
   test('a v1 request body naming a field v1 lacks, deep in a message, is refused with its proto path', () => {
     const body = { virtualMachinePreferences: { computeEnginePreferences: { multithreading: 'ENABLED' } } };
-    expect(() => readRequestMessage(V1, 'PreferenceSet', body, 'preference_set')).toThrow(
+    const shape = versionShape(V1, 'PreferenceSet', schemaShape('PreferenceSet'));
+    expect(() => refuseUnknownNames(body, shape, 'preference_set')).toThrow(
       'Invalid JSON payload received. Unknown name "multithreading" at \'preference_set.virtual_machine_preferences.compute_engine_preferences\': Cannot find field.',
     );
     expect(readRequestMessage(V1, 'PreferenceSet', { displayName: 'd', virtualMachinePreferences: { commitmentPlan: 'X' } }, 'preference_set')).toEqual({
       displayName: 'd',
       virtualMachinePreferences: { commitmentPlan: 'X' },
     });
+  });
+
+  test('a field v1 lacks in a message the schemas leave open (a report summary) is refused too; its other names pass', () => {
+    const shape = versionShape(V1, 'Report', schemaShape('Report'));
+    expect(() => refuseUnknownNames({ summary: { groupFindings: [{ displayName: 'g', group: 'x' }] } }, shape, 'report')).toThrow(
+      'Invalid JSON payload received. Unknown name "group" at \'report.summary.group_findings[0]\': Cannot find field.',
+    );
+    expect(() => refuseUnknownNames({ summary: { groupFindings: [{ displayName: 'g', anything: 1 }] } }, shape, 'report')).not.toThrow();
   });
 });

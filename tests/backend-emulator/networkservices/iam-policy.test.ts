@@ -141,10 +141,14 @@ describe('updateMask', () => {
 
 describe('policy versions and conditions', () => {
   test('requestedPolicyVersion must be 0, 1 or 3', async () => {
-    for (const bad of ['2', '4', '-1', 'abc']) {
+    for (const bad of ['2', '4', '-1', 'abc', '3.0', '3e0', '0x3', '%203']) {
       const res = await call(app, 'GET', `/v1/${R}:getIamPolicy?options.requestedPolicyVersion=${bad}`);
       expectGoogleError(res, 400, 'INVALID_ARGUMENT');
       expect(fieldViolations(res)[0].field).toBe('options.requestedPolicyVersion');
+    }
+    // Read as every integer query parameter is (integer-text.ts): digits after an optional sign.
+    for (const good of ['03', '%2B3', '-0']) {
+      expect([good, (await call(app, 'GET', `/v1/${R}:getIamPolicy?options.requestedPolicyVersion=${good}`)).status]).toEqual([good, 200]);
     }
   });
 

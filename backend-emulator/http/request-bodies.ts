@@ -1,0 +1,134 @@
+/**
+ * Google's JSON front end parses a request body into the method's request message before the
+ * method runs: a name the message has not, at any depth, is refused there, in its words (`Invalid
+ * JSON payload received. Unknown name "labelz" at 'asset': Cannot find field.`), whatever else the
+ * body gets wrong and whether or not the resource exists. Here, for every Google method at once:
+ *
+ * - each service declares, per API version, what message each of its methods reads its body into
+ *   (`RequestBodyTable`: networkservices/request-bodies.ts, migrationcenter/request-bodies.ts);
+ *   a method that takes a body and is not declared fails the front end's test;
+ * - the body parser (http/body.ts) hands every parsed body here (`refuseUnknownBodyNames`), before
+ *   any hook or route sees it: the names are walked against the method's message, keys only (a
+ *   string is never read, so an inline payload of megabytes costs nothing more than its few keys).
+ *
+ * No route, domain or version edge checks names of its own.
+ */
+import type { FastifyRequest } from 'fastify';
+import { invalidArgument } from '../errors';
+import type { MessageShape } from './message-shapes';
+import { lazyShape, messageShape, VALUE } from './message-shapes';
+import { requestGoogleMethod } from './request-method';
+import type { GoogleMethod } from './google-methods';
+
+/** What one method reads its body into. */
+export interface RequestBody {
+  /**
+   * Where the body sits in the request message, as Google's parser names it: the body field's
+   * proto name (`body: "asset"` -> `asset`), or '' for a body that is the request itself (`body: "*"`).
+   */
+  readonly at: string;
+  /** The message's names, in the version's shape (built at its first call, then kept: `lazyShape`). */
+  readonly message: () => MessageShape;
+}
+
+/** The request bodies of one API version of one service, by Google method id. */
+export interface RequestBodyTable {
+  /** The API (`migrationcenter`): the methods' ids start with it. */
+  readonly api: string;
+  /** The version (`v1alpha1`): the methods' paths start with it. */
+  readonly version: string;
+  readonly bodies: Readonly<Record<string, RequestBody>>;
+}
+
+/** `google.longrunning.CancelOperationRequest`: only `name` (also the path's), in every service. */
+export const CANCEL_OPERATION_BODY: RequestBody = { at: '', message: lazyShape(() => messageShape({ name: VALUE })) };
+
+/** A request message whose only field is `requestId` (`:run`, `:validate`). */
+export const REQUEST_ID_BODY: RequestBody = { at: '', message: lazyShape(() => messageShape({ requestId: VALUE })) };
+
+/** `/v1alpha1/projects/...` + `migrationcenter.projects...` -> `v1alpha1 migrationcenter.projects...`. */
+function bodyKey(version: string, id: string): string {
+  return `${version} ${id}`;
+}
+
+/** The declared bodies of every service, by version and method id. */
+const declared = new Map<string, RequestBody>();
+
+/** Declares a service's bodies (each service module, as the app registers it; idempotent). */
+export function declareRequestBodies(table: RequestBodyTable): void {
+  for (const [id, body] of Object.entries(table.bodies)) {
+    if (!id.startsWith(`${table.api}.`)) throw new Error(`${id} is not a method of ${table.api}`);
+    declared.set(bodyKey(table.version, id), body);
+  }
+}
+
+/** What the Google method reads its body into, or undefined for a method declared with none. */
+export function requestBodyOf(method: GoogleMethod): RequestBody | undefined {
+  const version = method.path.split('/')[1];
+  return declared.get(bodyKey(version, method.id));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `framesData[0].virtualMachineDetails` -> `frames_data[0].virtual_machine_details`. */
+function protoPath(jsonPath: string): string {
+  return jsonPath.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/**
+ * The first object of `value` (depth first, in the body's order) holding a name its message has
+ * not: its path (JSON names) and those names, all of them.
+ */
+function firstUnknown(value: Record<string, unknown>, shape: MessageShape, path: string): { path: string; names: string[] } | undefined {
+  const { closed, refused } = shape;
+  if (closed || refused !== undefined) {
+    const names = Object.keys(value).filter((key) => (closed ? !shape.fields.has(key) : refused!.has(key)));
+    if (names.length > 0) return { path, names };
+  }
+  for (const key in value) {
+    const field = shape.fields.get(key);
+    if (field === undefined) continue;
+    const item = value[key];
+    const at = path === '' ? key : `${path}.${key}`;
+    if (isObject(item)) {
+      const found = firstUnknown(item, field, at);
+      if (found) return found;
+    } else if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        const element: unknown = item[i];
+        if (!isObject(element)) continue;
+        const found = firstUnknown(element, field, `${at}[${i}]`);
+        if (found) return found;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Throws Google's INVALID_ARGUMENT when `body` holds a name `shape` has not, at any depth (the
+ * first such object's names, each a BadRequest violation on its proto path); returns otherwise.
+ * `at` is where the body sits in the request message (RequestBody.at).
+ */
+export function refuseUnknownNames(body: Record<string, unknown>, shape: MessageShape, at: string): void {
+  const found = firstUnknown(body, shape, '');
+  if (!found) return;
+  const where = [at, protoPath(found.path)].filter((p) => p !== '').join('.');
+  const sentence = (name: string) => `Unknown name ${JSON.stringify(name)}${where ? ` at '${where}'` : ''}: Cannot find field.`;
+  const violations = found.names.map((name) => ({ field: where, description: `Invalid JSON payload received. ${sentence(name)}` }));
+  throw invalidArgument(violations, `Invalid JSON payload received. ${found.names.map(sentence).join('\n')}`);
+}
+
+/**
+ * The front end's rule on a parsed body (http/body.ts calls it for every body, before any hook or
+ * route): a name the method's request message has not is refused. A body that is no object is the
+ * route's to refuse (`objectBody`); a method with no declared body is not checked.
+ */
+export function refuseUnknownBodyNames(request: FastifyRequest, body: unknown): void {
+  if (!isObject(body)) return;
+  const method = requestGoogleMethod(request);
+  const declaration = method === undefined ? undefined : requestBodyOf(method);
+  if (declaration) refuseUnknownNames(body, declaration.message(), declaration.at);
+}
