@@ -20,6 +20,7 @@ import { randomUUID } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { IAM_HISTORY_KEPT } from '../backend-emulator/networkservices/iam-policy';
 import { spawnCli, type CliProcess } from '../support/cli-process';
 import { tempDir } from '../support/temp-dir';
 
@@ -265,7 +266,9 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
     const v = (text: string) => violations.push(`${label}: ${text}`);
     if ((await request(`${url}/healthz`, 'GET')).status !== 200) v('healthz is not 200');
 
-    // IAM: every acknowledged write is in the history, revisions are contiguous, the policy is the last entry.
+    // IAM: the history is the last IAM_HISTORY_KEPT writes, its revisions contiguous; every
+    // acknowledged write is in it, but for as many as it let go of (writers run side by side, so
+    // which acknowledged writes are the oldest is not known here); the policy is the last entry.
     for (const [resource, acks] of iam) {
       const hist = await request(`${url}/emulator/v1/iamHistory?resource=${encodeURIComponent(resource)}`, 'GET');
       if (hist.status !== 200) {
@@ -273,13 +276,20 @@ export async function runKillRounds(options: KillRoundsOptions = {}): Promise<Ki
         continue;
       }
       const entries = hist.body.entries as Array<{ revision: number; etag: string; kind: string; policy: { bindings?: Array<{ members: string[] }> } }>;
+      const first = entries[0]?.revision ?? 1;
+      const lastRevision = entries[entries.length - 1]?.revision ?? 0;
+      if (first !== Math.max(1, lastRevision - IAM_HISTORY_KEPT + 1)) v(`history of ${resource}: starts at revision ${first}, ends at ${lastRevision}`);
       entries.forEach((e, i) => {
-        if (e.revision !== i + 1) v(`history of ${resource}: entry ${i} has revision ${e.revision} (not contiguous)`);
+        if (e.revision !== first + i) v(`history of ${resource}: entry ${i} has revision ${e.revision} (not contiguous)`);
       });
       const byEtag = new Map(entries.map((e) => [e.etag, e]));
+      const missing = acks.filter((ack) => !byEtag.has(ack.etag));
+      if (missing.length > first - 1) {
+        for (const ack of missing) v(`acknowledged IAM write lost: ${resource} etag ${ack.etag} (${ack.member}); the history let go of ${first - 1}`);
+      }
       for (const ack of acks) {
         const e = byEtag.get(ack.etag);
-        if (!e) v(`acknowledged IAM write lost: ${resource} etag ${ack.etag} (${ack.member})`);
+        if (!e) continue;
         else if (JSON.stringify(e.policy.bindings?.[0]?.members) !== JSON.stringify([ack.member]))
           v(`history entry ${ack.etag} of ${resource} holds ${short(e.policy)}, not ${ack.member}`);
       }
@@ -669,13 +679,18 @@ export async function runIamContention(options: IamContentionOptions = {}): Prom
     const entries = (hist.body?.entries ?? []) as Array<{ revision: number; etag: string; policy: { bindings?: Array<{ role: string; members: string[] }> } }>;
     const counterOf = (e: (typeof entries)[number]) =>
       Number(COUNTER.exec(e.policy.bindings?.find((b) => b.role === 'roles/viewer')?.members[0] ?? '')?.[1] ?? NaN);
-    if (entries.length !== acks.length) violations.push(`the history holds ${entries.length} writes, ${acks.length} were answered 200`);
+    // The history keeps the last IAM_HISTORY_KEPT writes: each write's counter is its place (the
+    // writes are conditional on the etag, so one at a time), and the kept ones are the last.
+    const kept = Math.min(acks.length, IAM_HISTORY_KEPT);
+    const firstKept = acks.length - kept + 1;
+    if (entries.length !== kept) violations.push(`the history holds ${entries.length} writes, ${acks.length} were answered 200 (it keeps ${IAM_HISTORY_KEPT})`);
     entries.forEach((e, i) => {
-      if (counterOf(e) !== i + 1) violations.push(`history entry ${i + 1} holds counter ${counterOf(e)}: an update was lost or duplicated`);
+      if (counterOf(e) !== firstKept + i) violations.push(`history entry ${i + 1} holds counter ${counterOf(e)}: an update was lost or duplicated`);
     });
     const byEtag = new Map(entries.map((e) => [e.etag, e]));
     for (const a of acks) {
       const e = byEtag.get(a.etag);
+      if (!e && a.counter < firstKept) continue;
       if (!e) violations.push(`write ${a.writer} answered 200 (etag ${a.etag}) is not in the history`);
       else if (counterOf(e) !== a.counter || e.policy.bindings?.find((b) => b.role === 'roles/editor')?.members[0] !== a.writer) {
         violations.push(`history entry ${a.etag} is not the write ${a.writer} (counter ${a.counter}) answered with it`);
