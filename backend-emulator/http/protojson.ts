@@ -231,6 +231,11 @@ export function jsonName(protoName: string): string {
   return protoName.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/** `framesData[0].virtualMachineDetails` -> `frames_data[0].virtual_machine_details`: the proto spelling Google's errors give a path in (jsonName's inverse). */
+export function protoFieldPath(jsonPath: string): string {
+  return jsonPath.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
 /**
  * A FieldMask path in JSON spelling (`import_job.display_name` -> `importJob.displayName`): Google
  * accepts a mask's paths in either spelling, as it accepts both names of a field.

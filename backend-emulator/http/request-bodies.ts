@@ -17,6 +17,7 @@ import type { FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import type { MessageShape } from './message-shapes';
 import { lazyShape, messageShape, VALUE } from './message-shapes';
+import { protoFieldPath } from './protojson';
 import { requestGoogleMethod } from './request-method';
 import type { GoogleMethod } from './google-methods';
 
@@ -72,11 +73,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `framesData[0].virtualMachineDetails` -> `frames_data[0].virtual_machine_details`. */
-function protoPath(jsonPath: string): string {
-  return jsonPath.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
-
 /**
  * The first object of `value` (depth first, in the body's order) holding a name its message has
  * not: its path (JSON names) and those names, all of them.
@@ -115,7 +111,7 @@ function firstUnknown(value: Record<string, unknown>, shape: MessageShape, path:
 export function refuseUnknownNames(body: Record<string, unknown>, shape: MessageShape, at: string): void {
   const found = firstUnknown(body, shape, '');
   if (!found) return;
-  const where = [at, protoPath(found.path)].filter((p) => p !== '').join('.');
+  const where = [at, protoFieldPath(found.path)].filter((p) => p !== '').join('.');
   const sentence = (name: string) => `Unknown name ${JSON.stringify(name)}${where ? ` at '${where}'` : ''}: Cannot find field.`;
   const violations = found.names.map((name) => ({ field: where, description: `Invalid JSON payload received. ${sentence(name)}` }));
   throw invalidArgument(violations, `Invalid JSON payload received. ${found.names.map(sentence).join('\n')}`);

@@ -19,11 +19,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { invalidEnumValue } from '../errors';
-import { ProtoJsonText } from '../http/protojson';
+import { ProtoJsonText, protoFieldPath } from '../http/protojson';
 import { FileString } from '../http/file-string';
 import { StreamedProtoJson } from '../http/streamed-json';
 import { TYPE_PREFIX } from './names';
-import type { EnumDifference, MessageDifference, WireVersion } from './wire-version';
+import { storedEnumValues, type EnumDifference, type MessageDifference, type WireVersion } from './wire-version';
 import { versionField } from './field-paths';
 
 const served = new AsyncLocalStorage<WireVersion>();
@@ -42,7 +42,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** `import_job` + `inlinePayload` -> `import_job.inline_payload`: the proto path Google's errors give. */
 function protoPath(at: string, field: string): string {
-  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const snake = protoFieldPath(field);
   return at ? `${at}.${snake}` : snake;
 }
 
@@ -84,13 +84,9 @@ function isEnumValue(enumDiff: EnumDifference, value: unknown): value is string 
  */
 function readEnumValue(version: WireVersion, enumDiff: EnumDifference, given: string | number, at: string): string | undefined {
   const value = typeof given === 'number' ? enumDiff.values?.[given] : given;
-  if (value === undefined) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, given);
-  const storedValue = Object.entries(enumDiff.renames ?? {}).find(([, wire]) => wire === value)?.[0];
-  if (storedValue !== undefined) return storedValue;
-  const spelledOtherwise = Object.prototype.hasOwnProperty.call(enumDiff.renames ?? {}, value);
-  const unknown = enumDiff.values !== undefined && !enumDiff.values.includes(value);
-  if (spelledOtherwise || unknown || (enumDiff.lacks ?? []).includes(value)) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, value);
-  return value === enumDiff.values?.[0] ? undefined : value;
+  const stored = value === undefined ? undefined : storedEnumValues(enumDiff, value);
+  if (stored === undefined) throw invalidEnumValue(at, `${version.typePrefix}${enumDiff.type}`, value ?? given);
+  return stored[0];
 }
 
 /** Reads a moved field's value (at `path` of the version's message) back into its stored field, in place on `out`. */

@@ -63,6 +63,23 @@ export interface EnumDifference {
   readonly values?: readonly string[];
 }
 
+/**
+ * The stored values a version's enum value stands for (`SUSPENDED`: `poweredOff`, `suspended`; a
+ * value spelled alike: itself), none for the enum's zero (the field unset), or undefined when the
+ * version has no such value (spelled otherwise there, lacked, or not among its `values`). Requests
+ * read through it, and so do the asset lists' filters.
+ */
+export function storedEnumValues(enumDiff: EnumDifference, value: string): readonly string[] | undefined {
+  const renamedFrom = Object.entries(enumDiff.renames ?? {})
+    .filter(([, wire]) => wire === value)
+    .map(([stored]) => stored);
+  if (renamedFrom.length > 0) return renamedFrom;
+  const spelledOtherwise = Object.hasOwn(enumDiff.renames ?? {}, value);
+  const unknown = enumDiff.values !== undefined && !enumDiff.values.includes(value);
+  if (spelledOtherwise || unknown || (enumDiff.lacks ?? []).includes(value)) return undefined;
+  return value === enumDiff.values?.[0] ? [] : [value];
+}
+
 export interface WireVersion {
   /** `v1alpha1`, `v1`: the first path segment, and Operation metadata's `apiVersion`. */
   readonly version: string;

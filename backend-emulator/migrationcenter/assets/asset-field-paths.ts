@@ -14,7 +14,7 @@ import { knownFilterFields } from '../../store/asset-sql';
 import { filterError, own, parseOrderText, type FilterNode } from '../../query/list-query';
 import { versionField } from '../field-paths';
 import { servedVersion } from '../version-translation';
-import { V1ALPHA1, type EnumDifference, type WireVersion } from '../wire-version';
+import { storedEnumValues, V1ALPHA1, type EnumDifference, type WireVersion } from '../wire-version';
 
 export interface AssetFieldPaths {
   /** Every field in the version's names, with its type. */
@@ -83,14 +83,9 @@ function enumComparison(node: Extract<FilterNode, { kind: 'cmp' }>, field: strin
   if ((op !== '=' && op !== ':' && op !== '!=') || value.includes('*')) {
     throw filterError(`${node.field} is an enum: compare it with =, : or != and one of its values`);
   }
-  const renamedFrom = Object.entries(enumDiff.renames ?? {})
-    .filter(([, wire]) => wire === value)
-    .map(([storedValue]) => storedValue);
-  const known = enumDiff.values === undefined || enumDiff.values.includes(value);
-  if (renamedFrom.length === 0 && (!known || Object.hasOwn(enumDiff.renames ?? {}, value) || enumDiff.lacks?.includes(value))) {
-    throw filterError(`'${value}' is not a value of ${node.field}`);
-  }
-  const storedValues = renamedFrom.length > 0 ? renamedFrom : [value === enumDiff.values?.[0] ? '' : value];
+  const stored = storedEnumValues(enumDiff, value);
+  if (stored === undefined) throw filterError(`'${value}' is not a value of ${node.field}`);
+  const storedValues = stored.length > 0 ? stored : [''];
   const cmp = (v: string): FilterNode => ({ kind: 'cmp', field, op: op === '!=' ? '!=' : '=', value: v, wildcard: false });
   return storedValues.map(cmp).reduce((left, right) => ({ kind: op === '!=' ? 'and' : 'or', left, right }));
 }
