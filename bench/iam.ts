@@ -13,7 +13,9 @@
  *   commit per request) and a plain better-sqlite3 loop of such writes (the disk's own floor): the
  *   "bare durable write" issue 27 compares a write with;
  * - start-up time of the CLI (compiled from the current sources) to its `listening on` line.
- * `runIamBench()` prints a table and returns the figures.
+ * Every server is up for the whole measurement; each route and its bare twin are measured one
+ * right after the other, in rounds, and the ratio of record is the median of the rounds' ratios.
+ * `runIamBench()` prints a table (each route's median round) and returns the figures.
  */
 import fs from 'fs';
 import os from 'os';
@@ -58,11 +60,20 @@ export interface IamBenchResult {
   startupMs: { median: number; min: number; max: number; runs: number };
   /** `os.loadavg()` (1, 5, 15 min) at the start and the end of the throughput runs. */
   loadAverage: { start: number[]; end: number[] };
+  /** Each round's req/s ratio of a route to its bare twin, measured seconds apart (the figures of record). */
+  rounds: {
+    getIamPolicyOfHello: number[];
+    getIamPolicyOfSameAnswer: number[];
+    setIamPolicyOfEcho: number[];
+    setIamPolicyDurableOfBareWrite: number[];
+  };
 }
 
 export interface IamBenchOptions {
-  /** Seconds per autocannon run (default 5). */
+  /** Seconds per autocannon run (default 3, or IAM_BENCH_SECONDS). */
   duration?: number;
+  /** Rounds of every pair of runs (default 3, or IAM_BENCH_ROUNDS). */
+  rounds?: number;
   connections?: number;
   startupRuns?: number;
   print?: boolean;
@@ -94,10 +105,11 @@ async function measure(
   duration: number,
   connections: number,
   extra: Record<string, unknown> = {},
+  warmUp = true,
 ): Promise<Throughput> {
   // A second of warm-up first: the CPU of compiling the route's code at its first requests is
   // start-up, not the cost of a request (it is most of a short run's CPU for a bare server).
-  await autocannon({ url, duration: 1, connections, ...extra });
+  if (warmUp) await autocannon({ url, duration: 1, connections, ...extra });
   const cpuBefore = processCpuUs(server.child.pid);
   const r = await autocannon({ url, duration, connections, ...extra });
   const cpuAfter = processCpuUs(server.child.pid);
@@ -221,87 +233,113 @@ async function seedPolicy(url: string): Promise<string> {
   return body;
 }
 
+/** A measured route: its server, its URL and autocannon's extra options. */
+interface Target {
+  name: string;
+  server: () => CliProcess;
+  url: () => string;
+  extra?: Record<string, unknown>;
+}
+
+/** The median of a list of numbers (the lower middle of an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** The run of a target whose req/s is the median of its rounds: a whole run, not a mix of runs. */
+function medianRun(runs: Throughput[]): Throughput {
+  const sorted = [...runs].sort((a, b) => a.reqPerSec - b.reqPerSec);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/**
+ * Measures each pair (route, its bare twin) one after the other, round after round, reversing the
+ * pair's order every other round: this shared machine's speed drifts by a third within a minute
+ * (the bare hello went from 67,315 to 47,798 req/s between two runs minutes apart), so a ratio is
+ * only fair between runs seconds apart, and a drift within a round favours neither side.
+ */
+async function measurePairs(
+  autocannon: Autocannon,
+  pairs: ReadonlyArray<readonly [Target, Target]>,
+  rounds: number,
+  duration: number,
+  connections: number,
+): Promise<Map<string, Throughput[]>> {
+  const runs = new Map<string, Throughput[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const pair of pairs) {
+      const ordered = round % 2 === 0 ? pair : ([pair[1], pair[0]] as const);
+      for (const t of ordered) {
+        const result = await measure(autocannon, t.server(), t.name, t.url(), duration, connections, t.extra ?? {}, round === 0);
+        runs.set(t.name, [...(runs.get(t.name) ?? []), result]);
+      }
+    }
+  }
+  return runs;
+}
+
 export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBenchResult> {
-  const duration = options.duration ?? 5;
+  const duration = options.duration ?? Number(process.env.IAM_BENCH_SECONDS ?? 3);
+  const rounds = options.rounds ?? Number(process.env.IAM_BENCH_ROUNDS ?? 3);
   const connections = options.connections ?? 10;
   const startupRuns = options.startupRuns ?? 5;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const autocannon = require('autocannon') as Autocannon;
 
-  // The emulator (the compiled CLI, in memory) with one endpoint policy and a small policy on it.
-  // Servers run in their own processes, so that the load generator (this process) and the server
-  // do not share one event loop.
+  // Every server runs in its own process for the whole measurement (the load generator, this
+  // process, shares no event loop with any), so that each route is measured seconds from its twin.
   const cli = compiledCli();
   const loadAtStart = os.loadavg();
-  const emulator = await spawnListening([cli, '--port', '0', '--in-memory']);
-  let getResult: Throughput;
-  let setResult: Throughput;
   const json = { 'content-type': 'application/json' };
-  let body: string;
-  let answer: string;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-bench-iam-'));
+  const servers: CliProcess[] = [];
+  const start = async (args: string[]): Promise<CliProcess> => {
+    const server = await spawnListening(args);
+    servers.push(server);
+    return server;
+  };
+  let runs: Map<string, Throughput[]>;
+  let plainMs: number;
   try {
-    body = await seedPolicy(emulator.url);
-    answer = await (await fetch(`${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`)).text();
+    // The emulator in memory, and on a data dir, each with one endpoint policy and a small policy on it.
+    const emulator = await start([cli, '--port', '0', '--in-memory']);
+    const body = await seedPolicy(emulator.url);
+    const getUrl = `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`;
+    const answer = await (await fetch(getUrl)).text();
+    const durable = await start([cli, '--port', '0', '--data-dir', path.join(dir, 'emulator')]);
+    await seedPolicy(durable.url);
+    // The bare fastify servers on the same machine, measured the same way.
+    const bare = await start(['-e', BARE_SERVER, answer]);
+    const bareAnswer = await (await fetch(`${bare.url}/policy`)).text();
+    if (bareAnswer !== answer) throw new Error(`the bare route's answer differs from getIamPolicy's: ${bareAnswer} / ${answer}`);
+    const bareDurable = await start(['-e', BARE_DURABLE_SERVER, path.join(dir, 'bare.sqlite')]);
 
-    getResult = await measure(
+    const post = { method: 'POST', headers: json, body };
+    const target = (name: string, server: CliProcess, route: string, extra?: Record<string, unknown>): Target => ({
+      name,
+      server: () => server,
+      url: () => `${server.url}${route}`,
+      extra,
+    });
+    const setRoute = `/v1/${RESOURCE}:setIamPolicy`;
+    const getRoute = getUrl.slice(emulator.url.length);
+    runs = await measurePairs(
       autocannon,
-      emulator,
-      'getIamPolicy (v3)',
-      `${emulator.url}/v1/${RESOURCE}:getIamPolicy?options.requestedPolicyVersion=3`,
+      [
+        [target('getIamPolicy (v3)', emulator, getRoute), target('bare fastify hello', bare, '/hello')],
+        [target('getIamPolicy (v3), again', emulator, getRoute), target('bare fastify, same answer', bare, '/policy')],
+        [target('setIamPolicy (no etag)', emulator, setRoute, post), target('bare fastify POST echo', bare, '/echo', post)],
+        [target('setIamPolicy, data dir', durable, setRoute, post), target('bare durable write', bareDurable, '/write', post)],
+      ],
+      rounds,
       duration,
       connections,
     );
-    setResult = await measure(autocannon, emulator, 'setIamPolicy (no etag)', `${emulator.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
-      method: 'POST',
-      headers: json,
-      body,
-    });
   } finally {
-    await stop(emulator);
+    await Promise.all(servers.map(stop));
   }
-
-  // A bare fastify server on the same machine, same run, measured the same way.
-  const bare = await spawnListening(['-e', BARE_SERVER, answer]);
-  let helloResult: Throughput;
-  let sameAnswerResult: Throughput;
-  let echoResult: Throughput;
   try {
-    helloResult = await measure(autocannon, bare, 'bare fastify hello', `${bare.url}/hello`, duration, connections);
-    sameAnswerResult = await measure(autocannon, bare, 'bare fastify, same answer', `${bare.url}/policy`, duration, connections);
-    const bareAnswer = await (await fetch(`${bare.url}/policy`)).text();
-    if (bareAnswer !== answer) throw new Error(`the bare route's answer differs from getIamPolicy's: ${bareAnswer} / ${answer}`);
-    echoResult = await measure(autocannon, bare, 'bare fastify POST echo', `${bare.url}/echo`, duration, connections, { method: 'POST', headers: json, body });
-  } finally {
-    await stop(bare);
-  }
-
-  // Durable: the emulator on a data dir, a bare durable write, a plain loop; all in one temp dir.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gnl-bench-iam-'));
-  let setDurableResult: Throughput;
-  let durableWriteResult: Throughput;
-  let plainMs: number;
-  try {
-    const durable = await spawnListening([cli, '--port', '0', '--data-dir', path.join(dir, 'emulator')]);
-    try {
-      await seedPolicy(durable.url);
-      setDurableResult = await measure(autocannon, durable, 'setIamPolicy, data dir', `${durable.url}/v1/${RESOURCE}:setIamPolicy`, duration, connections, {
-        method: 'POST',
-        headers: json,
-        body,
-      });
-    } finally {
-      await stop(durable);
-    }
-    const bareDurable = await spawnListening(['-e', BARE_DURABLE_SERVER, path.join(dir, 'bare.sqlite')]);
-    try {
-      durableWriteResult = await measure(autocannon, bareDurable, 'bare durable write', `${bareDurable.url}/write`, duration, connections, {
-        method: 'POST',
-        headers: json,
-        body,
-      });
-    } finally {
-      await stop(bareDurable);
-    }
     plainMs = await plainWriteMs(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -320,17 +358,26 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     runs: times.length,
   };
 
+  const of = (name: string): Throughput[] => runs.get(name) ?? [];
+  const roundRatios = (route: string, bareRoute: string): number[] =>
+    of(route).map((r, i) => Math.round((r.reqPerSec / of(bareRoute)[i].reqPerSec) * 100) / 100);
   const result: IamBenchResult = {
-    getIamPolicy: getResult,
-    setIamPolicy: setResult,
-    hello: helloResult,
-    sameAnswer: sameAnswerResult,
-    echo: echoResult,
-    setIamPolicyDurable: setDurableResult,
-    durableWrite: durableWriteResult,
+    getIamPolicy: medianRun(of('getIamPolicy (v3)')),
+    setIamPolicy: medianRun(of('setIamPolicy (no etag)')),
+    hello: medianRun(of('bare fastify hello')),
+    sameAnswer: medianRun(of('bare fastify, same answer')),
+    echo: medianRun(of('bare fastify POST echo')),
+    setIamPolicyDurable: medianRun(of('setIamPolicy, data dir')),
+    durableWrite: medianRun(of('bare durable write')),
     plainWriteMs: plainMs,
     startupMs,
     loadAverage,
+    rounds: {
+      getIamPolicyOfHello: roundRatios('getIamPolicy (v3)', 'bare fastify hello'),
+      getIamPolicyOfSameAnswer: roundRatios('getIamPolicy (v3), again', 'bare fastify, same answer'),
+      setIamPolicyOfEcho: roundRatios('setIamPolicy (no etag)', 'bare fastify POST echo'),
+      setIamPolicyDurableOfBareWrite: roundRatios('setIamPolicy, data dir', 'bare durable write'),
+    },
   };
   if (options.print !== false) printTable(result, duration, connections);
   return result;
@@ -344,7 +391,7 @@ export function printTable(r: IamBenchResult, duration: number, connections: num
       .map((c) => c.padStart(11))
       .join('')}`;
   console.log(
-    `IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store but the last two rows)`,
+    `IAM emulator benchmark (${duration} s per run, ${connections} connections; servers in their own processes; in-memory store but the last two rows; each row its median round)`,
   );
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
   console.log(`load average (1 / 5 / 15 min): ${load(r.loadAverage.start)} at the start, ${load(r.loadAverage.end)} at the end`);
@@ -362,9 +409,10 @@ export function printTable(r: IamBenchResult, duration: number, connections: num
         t.cpuUsPerRequest === undefined ? 'n/a' : String(t.cpuUsPerRequest),
       ]),
     );
-  const ratio = (a: Throughput, b: Throughput) => `${Math.round((a.reqPerSec / b.reqPerSec) * 100)}%`;
+  const percents = (ratios: number[]) => ratios.map((x) => `${Math.round(x * 100)}%`).join(', ');
+  const ofRecord = (ratios: number[]) => `${Math.round(median(ratios) * 100)}% (rounds: ${percents(ratios)})`;
   console.log(
-    `req/s: getIamPolicy ${ratio(r.getIamPolicy, r.hello)} of bare hello, ${ratio(r.getIamPolicy, r.sameAnswer)} of a bare route answering the same body; setIamPolicy ${ratio(r.setIamPolicy, r.hello)} of bare hello, ${ratio(r.setIamPolicy, r.echo)} of a bare POST echo of the same body`,
+    `req/s, median of ${r.rounds.getIamPolicyOfHello.length} rounds of adjacent runs: getIamPolicy ${ofRecord(r.rounds.getIamPolicyOfHello)} of bare hello, ${ofRecord(r.rounds.getIamPolicyOfSameAnswer)} of a bare route answering the same body; setIamPolicy ${ofRecord(r.rounds.setIamPolicyOfEcho)} of a bare POST echo of the same body`,
   );
   // The bare route's CPU per request over the route's: the share of the bare rate the route
   // would reach with the server as the bottleneck. The figure of record (aim: at least 0.5x).
@@ -374,7 +422,7 @@ export function printTable(r: IamBenchResult, duration: number, connections: num
     `server CPU per request: getIamPolicy at ${cpuRatio(r.getIamPolicy, r.hello)} of bare hello's rate (${cpuRatio(r.getIamPolicy, r.sameAnswer)} of the same-body route's); setIamPolicy at ${cpuRatio(r.setIamPolicy, r.echo)} of a bare POST echo's`,
   );
   console.log(
-    `durable (WAL, synchronous=FULL): setIamPolicy at ${ratio(r.setIamPolicyDurable, r.durableWrite)} of a bare durable write's req/s, CPU at ${cpuRatio(r.setIamPolicyDurable, r.durableWrite)}; a plain better-sqlite3 loop takes ${r.plainWriteMs} ms a write (${Math.round(1000 / r.plainWriteMs)} writes/s, the disk's floor)`,
+    `durable (WAL, synchronous=FULL): setIamPolicy at ${ofRecord(r.rounds.setIamPolicyDurableOfBareWrite)} of a bare durable write's req/s, CPU at ${cpuRatio(r.setIamPolicyDurable, r.durableWrite)}; a plain better-sqlite3 loop takes ${r.plainWriteMs} ms a write (${Math.round(1000 / r.plainWriteMs)} writes/s, the disk's floor)`,
   );
   console.log(`CLI start-up to 'listening on': median ${r.startupMs.median} ms (min ${r.startupMs.min}, max ${r.startupMs.max}, ${r.startupMs.runs} runs)`);
 }
