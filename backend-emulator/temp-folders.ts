@@ -75,6 +75,16 @@ export function makeTempFolder(kind: string): string {
 }
 
 /**
+ * Makes the folders between a data dir and one of its folders (`exports` of `exports/assets`) the
+ * owner's only, as `withSubfolders` makes the folder itself: a data dir of an earlier version kept
+ * them as the umask made them (0755).
+ */
+function restrictFoldersBetween(dataDir: string, folder: string): void {
+  for (let between = path.dirname(folder); between.startsWith(dataDir + path.sep); between = path.dirname(between))
+    ownerOnlyIfPresent(between, OWNER_ONLY_FOLDER);
+}
+
+/**
  * The folder of one kind of files: `<dataDir>/<inDataDir>` with a data dir (made at once, kept), or
  * without one a temporary folder of `kind`, made at its first use and removed by `close()`. Most
  * in-memory emulators (a test's app) never write a file of most kinds; making and removing four
@@ -93,8 +103,10 @@ export class FilesFolder {
     private readonly subfolders: readonly string[] = [],
   ) {
     this.temporary = !dataDir;
-    if (dataDir) this.folder = this.withSubfolders(path.join(dataDir, inDataDir));
-    else sweepOrphanedTempFolders(kind);
+    if (dataDir) {
+      this.folder = this.withSubfolders(path.join(dataDir, inDataDir));
+      restrictFoldersBetween(dataDir, this.folder);
+    } else sweepOrphanedTempFolders(kind);
   }
 
   /**
@@ -125,11 +137,14 @@ export class FilesFolder {
     if (this.temporary && this.folder !== undefined) fs.rmSync(this.folder, { recursive: true, force: true });
   }
 
-  /** Made only the owner's (0700), as the data dir's database is (private-files.ts); one of an earlier version is made so. */
+  /** Made only the owner's (0700), as the data dir's database is (private-files.ts); one of an earlier version, and its subfolders, are made so. */
   private withSubfolders(folder: string): string {
     fs.mkdirSync(folder, { recursive: true, mode: OWNER_ONLY_FOLDER });
     ownerOnlyIfPresent(folder, OWNER_ONLY_FOLDER);
-    for (const sub of this.subfolders) fs.mkdirSync(path.join(folder, sub), { recursive: true, mode: OWNER_ONLY_FOLDER });
+    for (const sub of this.subfolders) {
+      fs.mkdirSync(path.join(folder, sub), { recursive: true, mode: OWNER_ONLY_FOLDER });
+      ownerOnlyIfPresent(path.join(folder, sub), OWNER_ONLY_FOLDER);
+    }
     return folder;
   }
 }

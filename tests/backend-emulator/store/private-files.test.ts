@@ -77,5 +77,7 @@ test('a data dir of an earlier version (0644 files, 0755 folders) is made privat
   expect(readableByOthers(dataDir)).toEqual(expect.arrayContaining([path.join(dataDir, 'emulator.sqlite')]));
   await runOnce(dataDir);
   expect(readableByOthers(dataDir)).toEqual([]);
+  // Every folder inside, the ones between the data dir and a kind's folder (`exports`) included.
+  expect(notOwnerOnly(dataDir).filter((entry) => !entry.startsWith('. '))).toEqual([]);
   expect(fs.statSync(dataDir).mode & 0o777).toBe(0o755);
 });
