@@ -24,7 +24,7 @@ const TARGET = path.join(ROOT, 'backend-emulator', 'http', 'google-methods-table
 export const CLIENT_PACKAGES = ['googleapis', 'googleapis-latest'];
 
 /** [api, version, client class]. Where two APIs share a path (`/v1/.../operations`), the first wins. */
-const APIS: Array<[string, string, string]> = [
+export const APIS: Array<[string, string, string]> = [
   ['networkservices', 'v1', 'Networkservices'],
   ['migrationcenter', 'v1alpha1', 'Migrationcenter'],
   ['migrationcenter', 'v1', 'Migrationcenter'],
@@ -93,8 +93,8 @@ function parseParams(declarations: string): Map<string, string[]> {
   return out;
 }
 
-/** The methods of one API version in one client package. */
-function clientMethods(pkg: string, api: string, version: string, root: string): MethodRow[] {
+/** The methods of one API version in one client package (none when the package lacks it). */
+export function clientMethods(pkg: string, api: string, version: string, root: string): MethodRow[] {
   const base = path.join(ROOT, 'node_modules', pkg, 'build', 'src', 'apis', api, version);
   if (!fs.existsSync(`${base}.js`)) return [];
   const classes = parseClasses(fs.readFileSync(`${base}.js`, 'utf8'));

@@ -17,6 +17,7 @@ import type { FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
 import type { MessageShape } from './message-shapes';
 import { lazyShape, messageShape, VALUE } from './message-shapes';
+import { closedByGoogle, googleMessages } from './google-messages';
 import { protoFieldPath } from './protojson';
 import { requestGoogleMethod } from './request-method';
 import type { GoogleMethod } from './google-methods';
@@ -55,13 +56,33 @@ function bodyKey(version: string, id: string): string {
 /** The declared bodies of every service, by version and method id. */
 const declared = new Map<string, RequestBody>();
 
-/** Declares a service's bodies (each service module, as the app registers it; idempotent). */
+/**
+ * Declares a service's bodies (each service module, as the app registers it; idempotent). Each
+ * message is checked as its table gives it, with what it leaves open closed to Google's names
+ * (google-messages.ts): Google's parser refuses an unknown name in every message.
+ */
 export function declareRequestBodies(table: RequestBodyTable): void {
   for (const [id, body] of Object.entries(table.bodies)) {
     if (!id.startsWith(`${table.api}.`)) throw new Error(`${id} is not a method of ${table.api}`);
-    declared.set(bodyKey(table.version, id), body);
+    declared.set(bodyKey(table.version, id), googleClosedBody(table, id, body));
   }
 }
+
+/** `body` with the messages it leaves open closed to Google's (as it is where Google's table has no body for the method). */
+export function googleClosedBody(table: RequestBodyTable, id: string, body: RequestBody): RequestBody {
+  const google = googleMessages(table.api, table.version);
+  const message = google?.bodies[id];
+  if (google === undefined || message === undefined) return body;
+  const key = bodyKey(table.version, id);
+  const known = closedBodies.get(key);
+  if (known?.body === body) return known.closed;
+  const closed = { at: body.at, message: lazyShape(() => closedByGoogle(body.message(), google, message)) };
+  closedBodies.set(key, { body, closed });
+  return closed;
+}
+
+/** Each method's body and its closed one (a table declared again by the next app keeps its shapes). */
+const closedBodies = new Map<string, { body: RequestBody; closed: RequestBody }>();
 
 /** What the Google method reads its body into, or undefined for a method declared with none. */
 export function requestBodyOf(method: GoogleMethod): RequestBody | undefined {

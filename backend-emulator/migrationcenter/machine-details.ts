@@ -96,6 +96,8 @@ export const V1_MACHINE_MESSAGES: Readonly<Record<string, MessageDifference>> = 
   DiskEntryList: { children: { entries: 'DiskEntry' } },
   DiskEntry: {
     lacks: ['status'],
+    // Revision 140's v1alpha1 disk has `vmwareConfig` (188 has dropped it), v1's the same message as `vmware`.
+    renames: { vmwareConfig: 'vmware' },
     moves: { totalCapacityBytes: 'capacityBytes', totalFreeBytes: 'freeBytes', freeSpaceBytes: 'freeBytes' },
   },
   MachineNetworkDetails: {

@@ -136,11 +136,17 @@ export function versionShape(version: WireVersion, message: string, shape: Messa
 /** An object the schemas leave open: every name taken. */
 const OPEN: MessageShape = { fields: new Map(), closed: false };
 
-/** The version's table: each method's message in the version's shape, built at its first body. */
+const tables = new WeakMap<WireVersion, RequestBodyTable>();
+
+/** The version's table: each method's message in the version's shape, built at its first body (one table per version, whichever app asks). */
 export function requestBodyTable(version: WireVersion): RequestBodyTable {
+  const known = tables.get(version);
+  if (known) return known;
   const bodies: Record<string, RequestBody> = {};
   for (const [id, stored] of Object.entries(STORED_BODIES)) {
     bodies[id] = { at: stored.at, message: lazyShape(() => versionShape(version, stored.message, stored.shape())) };
   }
-  return { api: 'migrationcenter', version: version.version, bodies };
+  const table = { api: 'migrationcenter', version: version.version, bodies };
+  tables.set(version, table);
+  return table;
 }

@@ -249,6 +249,9 @@ export const V1: WireVersion = {
       children: { machinePreferences: 'VirtualMachinePreferences' },
     },
     Settings: { lacks: ['customerConsentForGoogleSalesToAccessMigrationCenter'] },
+    // v1alpha1's revision 140 gives network dependency exports a maxDays; v1's never had it.
+    AssetsExportJob: { children: { networkDependencies: 'AssetsExportJobNetworkDependencies' } },
+    AssetsExportJobNetworkDependencies: { lacks: ['maxDays'] },
     // batchUpdate's assets are v1's Asset too (what v1 lacks is refused in them as in a patch's).
     BatchUpdateAssetsRequest: { children: { requests: 'UpdateAssetRequest' } },
     UpdateAssetRequest: { children: { asset: 'Asset' } },

@@ -610,6 +610,59 @@ describe("every method's query, as Google's front end reads it", () => {
     expect(wrong).toEqual([]);
   });
 
+  // Every message a body reaches, output-only ones and those our schemas take as any object (a
+  // report's summary, an asset's AWS details, an import job's reports) included: Google's parser
+  // refuses an unknown name in each (judged by the client's typings, never by our schemas).
+  test('a name unknown in any message a body reaches, at any depth, is refused with its proto path; maps and Struct fields take any key', async () => {
+    const wrong: string[] = [];
+    const checked: string[] = [];
+    for (const api of [NS, ALPHA, V1]) {
+      const schemas = loadSchemas(api.api, api.version, api.client);
+      // Each message of the version once, at the first place a body reaches it (breadth first).
+      const seen = new Set<string>();
+      for (const { verb, id, url, body } of bodyMethods().filter((m) => m.api === api && m.body !== undefined)) {
+        const queue: Array<{ message: string; wrap: (inner: object) => object; path: string }> = [{ message: body!, wrap: (inner) => inner, path: '' }];
+        while (queue.length > 0) {
+          const { message, wrap, path } = queue.shift()!;
+          if (seen.has(message)) continue;
+          seen.add(message);
+          if (path !== '') {
+            const res = await send(verb, url, wrap({ bogusDeep: 1 }));
+            checked.push(`${api.version} ${message}`);
+            const text = String(res.body?.error?.message ?? '');
+            if (res.status !== 400 || !unknownAt('bogusDeep', path).test(text)) wrong.push(`${api.version} ${id} ${path}: ${res.status} ${text}`);
+          }
+          for (const [field, type] of schemas.get(message) ?? []) {
+            const nested = messageOf(type);
+            if (!nested || seen.has(nested.name)) continue;
+            const at = `${path === '' ? '' : `${path}.`}${protoName(field)}${nested.list ? '[0]' : ''}`;
+            queue.push({ message: nested.name, path: at, wrap: (inner) => wrap({ [field]: nested.list ? [inner] : inner }) });
+          }
+        }
+      }
+    }
+    // Every message of the three versions a body reaches: 378 (each once).
+    expect(checked.length).toBe(378);
+    expect(wrong).toEqual([]);
+    // Map keys are data, and a Struct (an asset's structuredAttributes) or an Any (a Status' details) takes any name.
+    const open: Array<[string, string, object]> = [
+      [
+        '/v1alpha1/projects/p/locations/nowhere-1/assets/a?updateMask=labels',
+        'PATCH',
+        { labels: { anyKey: 'v' }, attributes: { anyName: 'v' }, structuredAttributes: { x: { y: 1 } } },
+      ],
+      [
+        '/v1/projects/p/locations/nowhere-1/discoveryClients/c:sendHeartbeat',
+        'POST',
+        { errors: { code: 3, details: [{ '@type': 'type.googleapis.com/google.rpc.DebugInfo', detail: 'x', anyName: 1 }] } },
+      ],
+    ];
+    for (const [url, verb, sent] of open) {
+      const res = await send(verb, url, sent);
+      expect([url, String(res.body?.error?.message ?? '')]).not.toEqual([url, expect.stringContaining('Unknown name')]);
+    }
+  });
+
   test('on v1, a name only v1alpha1 has is refused as unknown, at any depth of the body', async () => {
     const alpha = loadSchemas('migrationcenter', 'v1alpha1', 'googleapis-latest');
     const v1 = loadSchemas('migrationcenter', 'v1', 'googleapis-latest');

@@ -36,7 +36,7 @@ export interface AssetsExportJobWire {
   showHidden?: boolean;
   inventory?: Record<string, never>;
   performanceData?: { maxDays?: number };
-  networkDependencies?: Record<string, never>;
+  networkDependencies?: { maxDays?: number };
   signedUriDestination?: { fileFormat: string };
   recentExecutions?: ExportExecution[];
 }

@@ -12,14 +12,18 @@ import { versionShape } from '../../../backend-emulator/migrationcenter/request-
 import { schemaShape } from '../../../backend-emulator/http/message-shapes';
 import { refuseUnknownNames } from '../../../backend-emulator/http/request-bodies';
 
-const CLIENT = path.join(__dirname, '../../../node_modules/googleapis-latest/build/src/apis/migrationcenter');
+/** The pinned revision (140) and the newest (188): a field either lists is one the version has (as the front end reads them). */
+const CLIENTS = ['googleapis', 'googleapis-latest'].map((pkg) => path.join(__dirname, `../../../node_modules/${pkg}/build/src/apis/migrationcenter`));
 
-/** `Schema$X` -> its fields, each with the `Schema$` message it holds (or a list of), if any, from a client's type definitions. */
+/** `Schema$X` -> its fields, each with the `Schema$` message it holds (or a list of), if any, from the clients' type definitions. */
 function schemas(file: string): Map<string, Map<string, string | undefined>> {
-  const source = fs.readFileSync(path.join(CLIENT, file), 'utf8');
   const out = new Map<string, Map<string, string | undefined>>();
-  for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
-    out.set(m[1], new Map([...m[2].matchAll(/^ {8}'?([\w$@]+)'?\??: (?:Schema\$(\w+))?/gm)].map((f) => [f[1], f[2]])));
+  for (const client of CLIENTS) {
+    const source = fs.readFileSync(path.join(client, file), 'utf8');
+    for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
+      const fields = [...m[2].matchAll(/^ {8}'?([\w$@]+)'?\??: (?:Schema\$(\w+))?/gm)].map((f): [string, string | undefined] => [f[1], f[2]]);
+      out.set(m[1], new Map([...(out.get(m[1]) ?? []), ...fields]));
+    }
   }
   return out;
 }
