@@ -28,12 +28,15 @@ const OTHER_ASSET_DETAILS = /^(aws\w+Details|databaseDeploymentDetails|databaseD
 /** A violation's field is written in the version's names (wire-version.ts ErrorFrame); its text names both. */
 const OTHER_DETAILS_VIOLATION = 'the emulator keeps virtual machine assets only: report the machine in virtualMachineDetails (machineDetails in v1)';
 
+/** A v1alpha1 frame's machineDetails is read as its machine (frame-machine.ts) unless the frame has virtualMachineDetails too. */
+const TWO_MACHINES_VIOLATION = 'report the machine once: in virtualMachineDetails or in machineDetails, not both';
+
 /** The violations of one parsed frame; none when it can be written as an asset. */
 export function frameViolations(frame: MachineFrame): FrameViolation[] {
   const out: FrameViolation[] = schemaViolations('AssetFrameRules', frame).map((v) => ({ field: v.field, violation: v.description }));
   for (const key of Object.keys(frame)) {
     if (OTHER_ASSET_DETAILS.test(key)) {
-      out.push({ field: key, violation: OTHER_DETAILS_VIOLATION });
+      out.push({ field: key, violation: key === 'machineDetails' ? TWO_MACHINES_VIOLATION : OTHER_DETAILS_VIOLATION });
     }
   }
   if (frame.virtualMachineDetails === undefined) {

@@ -15,6 +15,7 @@ import { objectBody, queryParam } from '../../http/body';
 import { listRequest } from '../../http/list-request';
 import { AssetFrames } from './asset-frames';
 import { ErrorFrames } from './error-frames';
+import { framesWithStoredMachines } from './frame-machine';
 
 type SourceParams = LocationParams & { source: string };
 type ErrorFrameParams = SourceParams & { frame: string };
@@ -31,7 +32,7 @@ export const assetFramesFamily: Family<'assetFrames'> = {
     const sources = (request: FastifyRequest<{ Params: SourceParams }>, field: string): string =>
       `${parentOf(request, field)}/sources/${idSegment(request, request.params.source).id}`;
     app.post<{ Params: LocationParams }>(`${prefix}/assets::reportAssetFrames`, async (request) =>
-      frames.report(parentOf(request), queryParam(request, 'source'), objectBody(request)),
+      frames.report(parentOf(request), queryParam(request, 'source'), framesWithStoredMachines(objectBody(request))),
     );
     app.get<{ Params: SourceParams }>(`${prefix}/sources/:source/errorFrames`, async (request) => {
       const source = sources(request, 'parent');

@@ -204,6 +204,35 @@ describe('reportAssetFrames', () => {
     expect(ok(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames`))).toEqual({});
   });
 
+  test("through v1alpha1, a frame's machineDetails (revision 188 lists it) is the machine a v1 frame's would be; with virtualMachineDetails too, an error frame", async () => {
+    const machine = { uuid: UUID_1, machineName: 'web-1', coreCount: 4, memoryMb: 8192, powerState: 'SUSPENDED', guestOs: { family: 'OS_FAMILY_LINUX' } };
+    expect(
+      await report(app, [
+        { machineDetails: machine, labels: { tier: 'web' } },
+        { virtualMachineDetails: { vmUuid: 'two' }, machineDetails: { uuid: 'two' } },
+      ]),
+    ).toEqual({});
+    const [asset] = ok(await call(app, 'GET', `${BASE}/assets`)).assets;
+    // Stored as v1alpha1 spells the machine (machine-details.ts: uuid is vmUuid, SUSPENDED the first of
+    // poweredOff and suspended, guestOs.family the flat osFamily), and read back through v1 as it was sent.
+    expect([asset.name, asset.virtualMachineDetails]).toEqual([
+      `${PARENT}/assets/vm-${UUID_1}`,
+      { vmUuid: UUID_1, vmName: 'web-1', coreCount: 4, memoryMb: 8192, powerState: 'poweredOff', osFamily: 'OS_FAMILY_LINUX' },
+    ]);
+    expect(ok(await call(app, 'GET', `/v1/${asset.name}`)).machineDetails).toEqual(machine);
+    const { errorFrames } = ok(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames`));
+    expect(errorFrames.map((f: any) => f.violations)).toEqual([
+      [{ field: 'machineDetails', violation: 'report the machine once: in virtualMachineDetails or in machineDetails, not both' }],
+    ]);
+    // A value v1's PowerState has not is refused as the parser refuses it, at the field the request named.
+    const refused = googleError(
+      await call(app, 'POST', REPORT, { framesData: [{ machineDetails: { uuid: 'x', powerState: 'poweredOn' } }] }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expect(violations(refused)).toEqual([{ field: 'frames.frames_data[0].machine_details.power_state', description: expect.stringContaining('poweredOn') }]);
+  });
+
   test("through v1, a frame naming v1alpha1's details is refused as Google's parser refuses an unknown name; error frames read through v1 show v1's", async () => {
     // v1's AssetFrame has machineDetails, not virtualMachineDetails (googleapis 188).
     const v1Report = `/v1/${PARENT}/assets:reportAssetFrames?source=${encodeURIComponent(SOURCE)}`;
