@@ -67,6 +67,8 @@ export const COLLECTIONS = {
   /** Relations between assets (no frame carries them in v1alpha1: always empty, see relations/). */
   relations: 'migrationcenter.relations',
   assetsExportJobs: 'migrationcenter.assetsExportJobs',
+  /** The API version an assets export job was created through (its filter's and columns' names), keyed by the job's name. */
+  assetsExportJobVersions: 'migrationcenter.assetsExportJobVersions',
   /** Report export jobs; key `{report}/reportExportJobs/{id}`. */
   reportExportJobs: 'migrationcenter.reportExportJobs',
   /** The export run in progress of an export job, keyed by the job's name (exports/export-runs.ts). */

@@ -1,21 +1,26 @@
 /**
  * The CSV tables an assets export writes, one per export type. Google's column layout is not
  * published, so the emulator's is its own, documented in docs/migration-center.md: each column is
- * named by the wire path of the Asset field it holds (`virtualMachineDetails.coreCount`), one row
- * per asset (inventory), per asset and day (performance data), or per asset and network
- * connection (network dependencies). Repeated values join with `;` (`sources`); maps are JSON
- * objects (`labels`, `attributes`).
+ * named by the wire path of the Asset field it holds, in the names of the API version the job was
+ * created through (`virtualMachineDetails.coreCount` in v1alpha1, `machineDetails.coreCount` in
+ * v1, with v1's values: `ACTIVE`), one row per asset (inventory), per asset and day (performance
+ * data), or per asset and network connection (network dependencies). Repeated values join with
+ * `;` (`sources`); maps are JSON objects (`labels`, `attributes`).
  */
 import type { AssetWire } from '../types';
 import type { Cell } from '../exports/table-files';
+import { versionField } from '../field-paths';
+import { writeAnswer } from '../version-translation';
+import type { WireVersion } from '../wire-version';
 
 export type ExportType = 'inventory' | 'performanceData' | 'networkDependencies';
 
 export interface AssetTable {
   file: string;
-  columns: readonly string[];
-  /** The rows of one asset (`maxDays`: performance data's most recent days). */
-  rows(asset: AssetWire, maxDays: number): Cell[][];
+  /** The header, in `version`'s names. */
+  columns(version: WireVersion): readonly string[];
+  /** The rows of one asset (stored shape), in `version`'s values (`maxDays`: performance data's most recent days). */
+  rows(asset: AssetWire, maxDays: number, version: WireVersion): Cell[][];
 }
 
 /** The value at a dotted path of an object; undefined where the path stops. */
@@ -50,21 +55,28 @@ const INVENTORY_DETAILS = [
   'vmNetwork.primaryMacAddress',
 ].map((p) => `virtualMachineDetails.${p}`);
 
+/** The machine columns in a version's names (each stored path has one in both versions: machine-details.ts). */
+const inventoryDetails = (version: WireVersion): string[] => INVENTORY_DETAILS.map((p) => versionField(version, 'Asset', p)?.path ?? p);
+
 const INVENTORY: AssetTable = {
   file: 'inventory.csv',
-  columns: ['name', 'title', 'createTime', 'updateTime', ...INVENTORY_DETAILS, 'sources', 'labels', 'attributes'],
-  rows: (asset) => [
-    [
-      asset.name,
-      asset.title,
-      asset.createTime,
-      asset.updateTime,
-      ...INVENTORY_DETAILS.map((p) => cell(at(asset, p))),
-      asset.sources.join(';'),
-      JSON.stringify(asset.labels ?? {}),
-      JSON.stringify(asset.attributes ?? {}),
-    ],
-  ],
+  columns: (version) => ['name', 'title', 'createTime', 'updateTime', ...inventoryDetails(version), 'sources', 'labels', 'attributes'],
+  rows: (asset, _maxDays, version) => {
+    // The asset as the version answers it (v1's machineDetails, its power state ACTIVE), read at the version's paths.
+    const answered = writeAnswer(version, asset);
+    return [
+      [
+        asset.name,
+        asset.title,
+        asset.createTime,
+        asset.updateTime,
+        ...inventoryDetails(version).map((p) => cell(at(answered, p))),
+        asset.sources.join(';'),
+        JSON.stringify(asset.labels ?? {}),
+        JSON.stringify(asset.attributes ?? {}),
+      ],
+    ];
+  },
 };
 
 const USAGE_METRICS = [
@@ -83,7 +95,7 @@ const pad = (n: unknown, width: number): string => String(n ?? 0).padStart(width
 
 const PERFORMANCE: AssetTable = {
   file: 'performance-data.csv',
-  columns: ['name', 'date', ...USAGE_COLUMNS],
+  columns: () => ['name', 'date', ...USAGE_COLUMNS],
   rows: (asset, maxDays) => {
     const days = at(asset, 'performanceData.dailyResourceUsageAggregations');
     if (!Array.isArray(days)) return [];
@@ -99,7 +111,7 @@ const CONNECTION_FIELDS = ['localIpAddress', 'localPort', 'remoteIpAddress', 're
 
 const NETWORK: AssetTable = {
   file: 'network-dependencies.csv',
-  columns: ['name', ...CONNECTION_FIELDS],
+  columns: () => ['name', ...CONNECTION_FIELDS],
   rows: (asset) => {
     const entries = at(asset, 'virtualMachineDetails.guestOs.runtime.networkInfo.connections.entries');
     if (!Array.isArray(entries)) return [];

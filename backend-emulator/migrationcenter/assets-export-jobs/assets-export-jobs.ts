@@ -26,6 +26,8 @@ import type { WrittenTable } from '../exports/table-files';
 import type { ExportFiles } from '../exports/export-files';
 import type { DownloadUrls } from '../exports/download-urls';
 import { ASSET_TABLES, type ExportType } from './asset-tables';
+import { servedVersion } from '../version-translation';
+import { V1ALPHA1, WIRE_VERSIONS, type WireVersion } from '../wire-version';
 
 export interface AssetsExportJobWire {
   name: string;
@@ -80,7 +82,16 @@ export function checkAssetsExportJobBody(body: Record<string, unknown>): Record<
   return out;
 }
 
-function spec(assets: Assets): CollectionSpec<AssetsExportJobWire> {
+/**
+ * The version a job was created through: its filter is read, and its inventory's columns named,
+ * in that version's names, whichever version runs it (a side record, never answered).
+ */
+function createdIn(store: Store, job: string): WireVersion {
+  const version = store.get<string>(COLLECTIONS.assetsExportJobVersions, job);
+  return WIRE_VERSIONS.find((v) => v.version === version) ?? V1ALPHA1;
+}
+
+function spec(assets: Assets, store: Store): CollectionSpec<AssetsExportJobWire> {
   return {
     segment: 'assetsExportJobs',
     idField: 'assetsExportJobId',
@@ -92,11 +103,17 @@ function spec(assets: Assets): CollectionSpec<AssetsExportJobWire> {
     updatable: [],
     listFields: { scalars: { name: (j) => j.name }, name: (j) => j.name },
     create: (name, input, time) => ({ name, createTime: time, updateTime: time, ...input }) as AssetsExportJobWire,
-    beforeWrite: (job) => checkFilter(assets, job),
+    beforeWrite: (job) => {
+      checkFilter(assets, job);
+      store.put(COLLECTIONS.assetsExportJobVersions, job.name, (servedVersion() ?? V1ALPHA1).version);
+    },
+    beforeDelete: (job) => {
+      store.delete(COLLECTIONS.assetsExportJobVersions, job.name);
+    },
   };
 }
 
-/** The filter must be one the assets list takes (the same syntax): checked with a one-row list. */
+/** The filter must be one the assets list takes (the same syntax, in the names of the version creating the job): checked with a one-row list. */
 function checkFilter(assets: Assets, job: AssetsExportJobWire): void {
   const filter = job.condition?.filter;
   if (!filter) return;
@@ -117,21 +134,23 @@ function locationOf(name: string): string {
 async function produce(
   assets: Assets,
   job: AssetsExportJobWire,
+  version: WireVersion,
   output: ExportOutput,
   ctl: OperationControl,
 ): Promise<{ files: WrittenTable[]; fields: Record<string, unknown> }> {
   const table = ASSET_TABLES[exportTypeOf(job)];
   const maxDays = effectiveMaxDays(job.performanceData?.maxDays);
-  const writer = output.csv(table.file, table.columns);
+  const writer = output.csv(table.file, table.columns(version));
   const parent = locationOf(job.name);
   const filter = job.condition?.filter;
   let pageToken: string | undefined;
   let exported = 0;
   do {
     if (ctl.signal.aborted) throw new GoogleApiError('ABORTED', `export stopped: ${String(ctl.signal.reason)}`);
-    const page = assets.list(parent, { ...(filter ? { filter } : {}), pageSize: MAX_PAGE_SIZE, ...(pageToken ? { pageToken } : {}) }, 'ASSET_VIEW_FULL');
+    const request = { ...(filter ? { filter } : {}), pageSize: MAX_PAGE_SIZE, ...(pageToken ? { pageToken } : {}) };
+    const page = assets.list(parent, request, 'ASSET_VIEW_FULL', version);
     exported += page.assets.length;
-    await writer.writeRows(page.assets.flatMap((a) => table.rows(a, maxDays)));
+    await writer.writeRows(page.assets.flatMap((a) => table.rows(a, maxDays, version)));
     pageToken = page.nextPageToken;
     if (pageToken) ctl.progress(`exported ${groupedCount(exported)} assets`);
     // Other requests are served between pages: an export of 600,000 assets never holds the loop.
@@ -152,10 +171,10 @@ export interface AssetsExportJobsDeps {
 
 export class AssetsExportJobs extends ExportJobCollection<AssetsExportJobWire> {
   constructor(deps: AssetsExportJobsDeps) {
-    super(spec(deps.assets), deps.store, deps.ops, deps.files, deps.urls, {
+    super(spec(deps.assets, deps.store), deps.store, deps.ops, deps.files, deps.urls, {
       responseType: TYPES.runAssetsExportJobResponse,
       responseField: 'assetsExportJobExecution',
-      produce: (job, output, ctl) => produce(deps.assets, job, output, ctl),
+      produce: (job, output, ctl) => produce(deps.assets, job, createdIn(deps.store, job.name), output, ctl),
     });
   }
 }

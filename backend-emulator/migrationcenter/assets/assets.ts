@@ -28,6 +28,7 @@ import {
 import type { AssetKey, AssetRow, StoredAsset } from '../../store/asset-store';
 import { isAssetKey, wireTime } from '../../store/asset-sql';
 import { assetFieldPaths, storedFilter, storedOrder, type AssetFieldPaths } from './asset-field-paths';
+import type { WireVersion } from '../wire-version';
 import { checkAggregations, toAggregationResults, type AggregateRequest, type AggregateResponse } from './asset-aggregations';
 
 export type AssetView = 'ASSET_VIEW_BASIC' | 'ASSET_VIEW_FULL';
@@ -253,13 +254,14 @@ export class Assets {
    * ListAssets in the requested `view` (default BASIC), in the wire shape: filter and orderBy run
    * as SQL on the asset table's indexes; the page token is the last item's (order key, tie-break).
    */
-  list(parent: string, request: ListRequest, view?: string): { assets: AssetWire[]; nextPageToken?: string } {
+  list(parent: string, request: ListRequest, view?: string, version?: WireVersion): { assets: AssetWire[]; nextPageToken?: string } {
     const checked = checkAssetView(view);
     const pageSize = parsePageSize(request.pageSize);
     const filterText = (request.filter ?? '').trim();
     const orderText = (request.orderBy ?? '').trim();
-    // Field names in the request's version (v1: `machineDetails.coreCount`), read as the stored fields.
-    const paths = assetFieldPaths();
+    // Field names in the request's version (v1: `machineDetails.coreCount`), or in `version`'s (an
+    // export job's, whichever version runs it), read as the stored fields.
+    const paths = assetFieldPaths(version);
     const filter = storedFilterOf(paths, filterText);
     const order = storedOrder(paths, orderText);
     const hash = queryHash(filterText, orderText.replace(/\s+/g, ' '), `assets:${parent}`);

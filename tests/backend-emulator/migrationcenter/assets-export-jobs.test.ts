@@ -217,6 +217,73 @@ describe('assets export jobs', () => {
     googleError(await call(app, 'GET', jobPath('bad')), 404, 'NOT_FOUND');
   });
 
+  test("a job reads its filter, and names its inventory's columns, in the version it was created through, whichever version runs it", async () => {
+    putAssets([
+      machine('small', {
+        virtualMachineDetails: { vmUuid: 'small', vmName: 'small', coreCount: 2, memoryMb: 4096, powerState: 'poweredOn', osFamily: 'OS_FAMILY_LINUX' },
+      }),
+      machine('big', {
+        virtualMachineDetails: { vmUuid: 'big', vmName: 'big', coreCount: 8, memoryMb: 4096, powerState: 'poweredOn', osFamily: 'OS_FAMILY_LINUX' },
+      }),
+    ]);
+    const V1_BASE = BASE.replace('/v1alpha1/', '/v1/');
+    ok(
+      await call(app, 'POST', `${V1_BASE}/assetsExportJobs?assetsExportJobId=v1job`, {
+        inventory: {},
+        condition: { filter: 'machineDetails.coreCount > 4' },
+        ...CSV,
+      }),
+    );
+    ok(
+      await call(app, 'POST', `${BASE}/assetsExportJobs?assetsExportJobId=alphajob`, {
+        inventory: {},
+        condition: { filter: 'virtualMachineDetails.coreCount > 4' },
+        ...CSV,
+      }),
+    );
+    // Each run through the other version.
+    const runThrough = async (base: string, id: string) => {
+      const op = ok(await call(app, 'POST', `${base}/assetsExportJobs/${id}:run`, {}));
+      const done = await waitOperation(app, op.name);
+      expect(done.error).toBeUndefined();
+      const execution = done.response.assetsExportJobExecution;
+      return { count: execution.requestedAssetCount, csv: parseCsv((await download(execution.result.signedUris.signedUris[0].uri)).raw) };
+    };
+    const v1 = await runThrough(BASE, 'v1job');
+    const alpha = await runThrough(V1_BASE, 'alphajob');
+    expect([v1.count, alpha.count]).toEqual([1, 1]);
+    expect(alpha.csv.header).toEqual(INVENTORY_COLUMNS);
+    // v1's paths of the same fields (machine-details.ts: vmUuid is uuid, osFamily guestOs.family, vmDisks disks, ...).
+    const machineColumns = [
+      'uuid',
+      'machineName',
+      'coreCount',
+      'memoryMb',
+      'powerState',
+      'guestOs.family',
+      'guestOs.osName',
+      'guestOs.version',
+      'disks.totalCapacityBytes',
+      'disks.totalFreeBytes',
+      'network.primaryIpAddress',
+      'network.primaryMacAddress',
+    ].map((p) => `machineDetails.${p}`);
+    expect(v1.csv.header).toEqual(['name', 'title', 'createTime', 'updateTime', ...machineColumns, 'sources', 'labels', 'attributes']);
+    // And v1's values: poweredOn is ACTIVE there.
+    const [row] = v1.csv.rows;
+    expect([row['machineDetails.uuid'], row['machineDetails.coreCount'], row['machineDetails.powerState'], row['machineDetails.guestOs.family']]).toEqual([
+      'big',
+      '8',
+      'ACTIVE',
+      'OS_FAMILY_LINUX',
+    ]);
+    expect(alpha.csv.rows.map((r) => [r['virtualMachineDetails.vmUuid'], r['virtualMachineDetails.powerState']])).toEqual([['big', 'poweredOn']]);
+    // The job's version is a side record: gone with the job.
+    ok(await call(app, 'DELETE', `${V1_BASE}/assetsExportJobs/v1job`));
+    expect(app.emulator.store.get('migrationcenter.assetsExportJobVersions', `${PARENT}/assetsExportJobs/v1job`)).toBeUndefined();
+    expect(app.emulator.store.get('migrationcenter.assetsExportJobVersions', `${PARENT}/assetsExportJobs/alphajob`)).toBe('v1alpha1');
+  });
+
   test.each([
     ['no export type', 'id=j', { ...CSV }, 'inventory'],
     ['two export types', 'id=j', { inventory: {}, performanceData: {}, ...CSV }, 'performanceData'],
