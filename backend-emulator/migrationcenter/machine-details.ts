@@ -112,5 +112,7 @@ export const V1_MACHINE_MESSAGES: Readonly<Record<string, MessageDifference>> = 
   BiosDetails: { lacks: ['biosManufacturer', 'biosReleaseDate', 'biosVersion', 'releaseTime'] },
   GuestOsDetails: { children: { config: 'GuestConfigDetails', runtime: 'GuestRuntimeDetails' } },
   GuestConfigDetails: { lacks: ['selinux'] },
-  GuestRuntimeDetails: { lacks: ['lastUptime', 'networkInfo'] },
+  // v1alpha1's `networkInfo` is v1's `network`: the same RuntimeNetworkInfo, less the raw scans.
+  GuestRuntimeDetails: { lacks: ['lastUptime'], renames: { networkInfo: 'network' }, children: { networkInfo: 'RuntimeNetworkInfo' } },
+  RuntimeNetworkInfo: { lacks: ['netstat', 'netstatTime', 'rawScanResult'] },
 };

@@ -97,6 +97,20 @@ describe('one machine, read in either version', () => {
     expect(ok(await call(app, 'GET', `${V1}/assets/vm-a-1`)).machineDetails).toEqual(AS_V1);
   });
 
+  test("the guest's network: v1alpha1's guestOs.runtime.networkInfo is v1's guestOs.runtime.network (both clients' RuntimeNetworkInfo), less the raw scans v1 has not", async () => {
+    const connection = { localIpAddress: '10.0.0.5', localPort: 443, remoteIpAddress: '10.0.0.9', remotePort: 51000, protocol: 'tcp', state: 'ESTABLISHED' };
+    const runtime = { machineName: 'web-1', networkInfo: { scanTime: '2026-01-02T03:04:05Z', netstat: 'tcp 0 0 ...', connections: { entries: [connection] } } };
+    await report(V1ALPHA1, [{ virtualMachineDetails: { vmUuid: 'n-1', guestOs: { runtime } } }]);
+    expect(ok(await call(app, 'GET', `${V1}/assets/vm-n-1`)).machineDetails.guestOs.runtime).toEqual({
+      machineName: 'web-1',
+      network: { scanTime: '2026-01-02T03:04:05Z', connections: { entries: [connection] } },
+    });
+    await report(V1, [{ machineDetails: { uuid: 'n-2', guestOs: { runtime: { network: { connections: { entries: [connection] } } } } } }]);
+    expect(ok(await call(app, 'GET', `${V1ALPHA1}/assets/vm-n-2`)).virtualMachineDetails.guestOs.runtime).toEqual({
+      networkInfo: { connections: { entries: [connection] } },
+    });
+  });
+
   test("power states: v1alpha1's strings as v1's enum, v1's values stored as v1 spells them (its zero as unset); a string v1 has no value for reads as unset", async () => {
     await report(V1ALPHA1, [
       { virtualMachineDetails: { vmUuid: 'p-on', powerState: 'poweredOn' } },
