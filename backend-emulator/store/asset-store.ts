@@ -168,6 +168,16 @@ export interface AssetStore {
    * transaction: it is a small write). Cheap: nothing is analyzed.
    */
   reloadStatistics(): void;
+  /**
+   * Drops the indexes of the four low-cardinality fields (LOW_CARDINALITY_INDEXES of
+   * sqlite-assets.ts), in the caller's transaction: a large run writes without them and builds
+   * them at its end (run-writer.ts). Their filters and orderings scan meanwhile.
+   */
+  dropLowCardinalityIndexes(): void;
+  /** Which of those four indexes the database lacks, by name (none: []). */
+  missingLowCardinalityIndexes(): string[];
+  /** Builds one of those four indexes if the database lacks it (call inside a transaction). */
+  buildIndex(name: string): void;
 
   // Group membership (groups/): `aids` are asset ids under `parent`, the group's location.
   /** Of `aids`: those that are no asset of `parent`, and those already members of `group`. */

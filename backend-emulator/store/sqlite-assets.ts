@@ -78,14 +78,30 @@ export const ASSET_KEYED_TABLES: readonly string[] = ['asset_labels', 'asset_sou
 /** Columns added after the table's first version: added on open to a table made without them. */
 const ADDED_COLUMNS: ReadonlyArray<[name: string, type: string]> = [['disk_bytes', 'INTEGER']];
 
+/**
+ * LOW_CARDINALITY_INDEXES: the indexes of the four fields with few distinct values, [name, column].
+ * A new asset goes to the end of its value's run, in the middle of each of these trees, where every
+ * page split is SQLite's full rebalance: they were about 28% of a run's SQL (docs/benchmarks.md).
+ * A large run drops them and builds them at its end (run-writer.ts, DEFER_INDEXES_AFTER_ROWS): a
+ * build sorts the whole table once, for about half of what the row-by-row inserts cost. Every
+ * open of the store's first connection makes any that is missing (a run killed before its end).
+ */
+export const LOW_CARDINALITY_INDEXES: ReadonlyArray<readonly [name: string, column: string]> = [
+  ['assets_by_core_count', 'core_count'],
+  ['assets_by_memory_mb', 'memory_mb'],
+  ['assets_by_os_family', 'os_family'],
+  ['assets_by_power_state', 'power_state'],
+];
+
+function indexSql([name, column]: readonly [string, string]): string {
+  return `CREATE INDEX IF NOT EXISTS ${name} ON assets (parent, ${column});`;
+}
+
 const INDEXES = `
 CREATE UNIQUE INDEX IF NOT EXISTS assets_by_id ON assets (parent, aid);
 CREATE INDEX IF NOT EXISTS assets_by_vm_name ON assets (parent, vm_name);
 CREATE INDEX IF NOT EXISTS assets_by_vm_uuid ON assets (parent, vm_uuid);
-CREATE INDEX IF NOT EXISTS assets_by_core_count ON assets (parent, core_count);
-CREATE INDEX IF NOT EXISTS assets_by_memory_mb ON assets (parent, memory_mb);
-CREATE INDEX IF NOT EXISTS assets_by_os_family ON assets (parent, os_family);
-CREATE INDEX IF NOT EXISTS assets_by_power_state ON assets (parent, power_state);
+${LOW_CARDINALITY_INDEXES.map(indexSql).join('\n')}
 CREATE INDEX IF NOT EXISTS assets_by_create_time ON assets (parent, create_ms);
 CREATE INDEX IF NOT EXISTS assets_by_update_time ON assets (parent, update_ms);
 CREATE INDEX IF NOT EXISTS asset_sources_by_reporter ON asset_sources (reporter, asset);
@@ -166,16 +182,19 @@ export class SqliteAssetStore implements AssetStore {
    * `analyzeAsItGrows` (the default): the planner's statistics are refreshed as the table grows
    * (`upsert`). A run's writer connection leaves that to the run's end (`refreshStatistics`): each
    * ANALYZE reads the whole table, and inside the writer's transactions it held the write lock.
+   * `makeIndexes` (the default): the indexes are made if missing. A second connection leaves that to
+   * the first, which made them when it opened: one opened while a run has dropped the four
+   * low-cardinality ones (a report's, another run's) would otherwise build them in the middle of it.
    */
   constructor(
     private readonly db: BetterSqlite3.Database,
-    { cacheKiB = 32_768, analyzeAsItGrows = true }: { cacheKiB?: number; analyzeAsItGrows?: boolean } = {},
+    { cacheKiB = 32_768, analyzeAsItGrows = true, makeIndexes = true }: { cacheKiB?: number; analyzeAsItGrows?: boolean; makeIndexes?: boolean } = {},
   ) {
     this.analyzeAsItGrows = analyzeAsItGrows;
     db.exec(TABLES);
     const columns = new Set((db.pragma('table_info(assets)') as Array<{ name: string }>).map((c) => c.name));
     for (const [name, type] of ADDED_COLUMNS) if (!columns.has(name)) db.exec(`ALTER TABLE assets ADD COLUMN ${name} ${type}`);
-    db.exec(INDEXES);
+    if (makeIndexes) db.exec(INDEXES);
     // Ten indexes take random inserts during a run: a larger page cache keeps their hot pages.
     db.pragma(`cache_size = -${cacheKiB}`);
     // A new asset is a plain insert (the common case: an upsert with RETURNING costs twice as
@@ -330,6 +349,21 @@ export class SqliteAssetStore implements AssetStore {
    */
   refreshStatistics(): void {
     this.analyze();
+  }
+
+  dropLowCardinalityIndexes(): void {
+    for (const [name] of LOW_CARDINALITY_INDEXES) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
+  }
+
+  missingLowCardinalityIndexes(): string[] {
+    const present = new Set(this.statement("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'assets'").pluck().all() as string[]);
+    return LOW_CARDINALITY_INDEXES.map(([name]) => name).filter((name) => !present.has(name));
+  }
+
+  buildIndex(name: string): void {
+    const index = LOW_CARDINALITY_INDEXES.find(([n]) => n === name);
+    if (index === undefined) throw new Error(`${name} is not an index a run builds at its end`);
+    this.db.exec(indexSql(index));
   }
 
   reloadStatistics(): void {

@@ -222,7 +222,7 @@ export class SqliteStore implements Store {
       // A read of the schema's first page: it opens a read transaction's snapshot (readSnapshot).
       schemaRead: this.db.prepare<[], number>('SELECT count(*) FROM sqlite_master').pluck(),
     };
-    this.assets = new SqliteAssetStore(this.db, this.isSecond ? { cacheKiB: SECOND_CONNECTION_CACHE_KIB, analyzeAsItGrows: false } : {});
+    this.assets = new SqliteAssetStore(this.db, this.isSecond ? { cacheKiB: SECOND_CONNECTION_CACHE_KIB, analyzeAsItGrows: false, makeIndexes: false } : {});
     // One reusable transaction wrapper; better-sqlite3 turns nested calls into savepoints, so a
     // nested transaction is atomic inside the outer one and commits only with it. IMMEDIATE: see
     // the module comment.

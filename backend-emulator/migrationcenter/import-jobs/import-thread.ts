@@ -16,7 +16,8 @@
  * been idle for IDLE_WORKER_MS, started afresh in its place. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
  * is terminated if it has not stopped within STOP_GRACE_MS (a worker in the middle of a long
- * synchronous stretch), so it is never handed another job.
+ * synchronous stretch), so it is never handed another job, unless it says its run's writer is
+ * building the indexes the run dropped (`building`): then its end is waited for.
  */
 import * as path from 'path';
 import type { Worker } from 'worker_threads';
@@ -342,6 +343,12 @@ function jobOnWorker<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 
       }, STOP_GRACE_MS);
       worker.removeAllListeners('message');
       worker.on('message', (m: FromWorker) => {
+        // A run's writer builds the indexes the run dropped (run-writer.ts): bounded work, which a
+        // termination would lose (they would wait for the store's next open). Its end is waited for.
+        if (m.type === 'building') {
+          clearTimeout(timer);
+          return;
+        }
         if (m.type !== 'stopped' && m.type !== 'failed' && m.type !== 'refused' && m.type !== 'validated' && m.type !== 'executed' && m.type !== 'summarized')
           return;
         clearTimeout(timer);

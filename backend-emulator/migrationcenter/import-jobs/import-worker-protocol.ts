@@ -42,6 +42,11 @@ export type FromWorker =
   | { type: 'validated'; report: ValidationReport }
   | { type: 'executed'; report: ExecutionReport }
   | { type: 'summarized'; summary: Record<string, unknown> }
+  /**
+   * A run's writer builds the indexes the run dropped (run-writer.ts) before the worker ends the
+   * job: a stopped job's worker is then waited for, not terminated at STOP_GRACE_MS (import-thread.ts).
+   */
+  | { type: 'building' }
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 
@@ -68,4 +73,6 @@ export type FromRunWriter =
   | { type: 'stored'; framesWritten: number }
   /** A batch's checks failed (the run lost its job, or its source is gone): nothing more is written. */
   | { type: 'refused'; reason: 'job' | 'source' }
+  /** At the close: the writer builds the indexes the run dropped, then ends. */
+  | { type: 'building' }
   | { type: 'failed'; message: string };

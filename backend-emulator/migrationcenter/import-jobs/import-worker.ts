@@ -93,7 +93,13 @@ async function runJob(message: Extract<ToWorker, { type: 'validate' | 'execute' 
       rowsRead.flush();
       send({ type: 'validated', report });
     } else if (message.target) {
-      const target = new RunWriterThread(message.target, message.maxInFlight, signal, (framesWritten) => send({ type: 'stored', framesWritten }));
+      const target = new RunWriterThread(
+        message.target,
+        message.maxInFlight,
+        signal,
+        (framesWritten) => send({ type: 'stored', framesWritten }),
+        () => send({ type: 'building' }),
+      );
       writer = target;
       const sink: engine.AssetSink<AssetRow> = {
         prepare: assetRow,

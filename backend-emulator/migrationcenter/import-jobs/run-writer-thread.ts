@@ -47,10 +47,16 @@ export class RunWriterThread {
     private readonly maxInFlight: number,
     private readonly signal: AbortSignal,
     onStored: (framesWritten: number) => void,
+    /** At the close, the writer builds the indexes the run dropped (run-writer.ts) before it ends. */
+    onBuilding?: () => void,
   ) {
     const data: RunWriterData = { target, stop: this.stop.buffer as SharedArrayBuffer };
     this.worker = startWorker(WRITER_ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } });
     this.worker.on('message', (m: FromRunWriter) => {
+      if (m.type === 'building') {
+        onBuilding?.();
+        return;
+      }
       if (m.type === 'stored') {
         this.inFlight--;
         onStored(m.framesWritten);
@@ -108,8 +114,9 @@ export class RunWriterThread {
   }
 
   /**
-   * Stops the writing and waits for the thread's end; with `refreshStatistics` (a run that was
-   * not stopped), the thread first refreshes the planner's statistics of the assets.
+   * Stops the writing and waits for the thread's end: the thread first builds the indexes the run
+   * dropped (`onBuilding` is told), and with `refreshStatistics` (a run that was not stopped)
+   * refreshes the planner's statistics of the assets.
    */
   async close(refreshStatistics = false): Promise<void> {
     this.closing = true;

@@ -9,7 +9,8 @@
  * written again batch by batch first: `writeGroup`). Batches not yet written
  * once the stop cell is set (the run was stopped) are dropped: the cell is read before each
  * transaction, so a stop waits for at most the transaction under way, never for the batches queued
- * behind it. `close` ends the thread.
+ * behind it. `close` ends the thread, once it has built the indexes the run dropped
+ * (run-writer.ts, DEFER_INDEXES_AFTER_ROWS), whatever ended the run: a stopped run's included.
  */
 import { parentPort, workerData } from 'worker_threads';
 import { unpackRows, type AssetRowBatch } from './asset-row-batch';
@@ -80,6 +81,20 @@ function writeGroup(group: AssetRowBatch[]): void {
   }
 }
 
+/**
+ * The indexes the run dropped, built at its end. Told first (`building`): a stopped run's import
+ * worker then waits for it rather than being terminated (import-thread.ts, STOP_GRACE_MS). A build
+ * that fails leaves the index to the store's next open; nothing written is lost.
+ */
+function buildMissingIndexes(): void {
+  try {
+    if (writer.indexesToBuild) send({ type: 'building' });
+    writer.buildMissingIndexes();
+  } catch {
+    // The filters and orderings on the index's field scan until then.
+  }
+}
+
 /** The statistics at the run's end; a failure to refresh them loses nothing written (the next refresh makes them). */
 function refreshStatistics(): void {
   try {
@@ -103,6 +118,7 @@ port.on('message', (message: ToRunWriter) => {
   if (message.type === 'close') {
     ended = true;
     queued = [];
+    buildMissingIndexes();
     if (message.refreshStatistics) refreshStatistics();
     writer.close();
     port.close();

@@ -5,10 +5,14 @@
  * source deleted before a batch stops the run FAILED before that batch, a cancel ends the
  * Operation CANCELLED with the job FAILED counting exactly the assets stored.
  */
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import * as fs from 'fs';
+import * as path from 'path';
 import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
 import { RUN_BATCH_SIZE } from '../../../backend-emulator/migrationcenter/import-jobs/import-job-work';
+import { importWorkerUse } from '../../../backend-emulator/migrationcenter/import-jobs/import-thread';
+import { DATABASE_FILE_NAME } from '../../../backend-emulator/store/sqlite-store';
 import { migrationCenterOf } from '../../../backend-emulator/migrationcenter/routes';
 import {
   BASE,
@@ -113,4 +117,58 @@ test('a cancel during the run: the Operation CANCELLED, the job FAILED counting 
   // The worker may still be ending its job: whatever it does, no batch lands after the end.
   await new Promise((r) => setTimeout(r, 500));
   expect(app.emulator.store.assets.count()).toBe(frames);
+});
+
+/** The asset table's indexes as the database file holds them, read on a connection of its own. */
+function assetIndexes(): string[] {
+  const db = new Database(path.join(dataDir, DATABASE_FILE_NAME), { readonly: true });
+  try {
+    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'assets' ORDER BY name").pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Every index of the asset table (sqlite-assets.ts), sorted; the four low-cardinality ones are built at the end of a large run. */
+const ALL_INDEXES = [
+  'assets_by_core_count',
+  'assets_by_create_time',
+  'assets_by_id',
+  'assets_by_memory_mb',
+  'assets_by_os_family',
+  'assets_by_power_state',
+  'assets_by_update_time',
+  'assets_by_vm_name',
+  'assets_by_vm_uuid',
+];
+const WITHOUT_FOUR = ALL_INDEXES.filter((n) => !['assets_by_core_count', 'assets_by_memory_mb', 'assets_by_os_family', 'assets_by_power_state'].includes(n));
+
+test('a run of 25,000 assets into an empty table ends COMPLETED with every index of the assets in place', async () => {
+  await readyJob('j4', 50 * RUN_BATCH_SIZE);
+  const op = await waitOperation(app, ok(await call(app, 'POST', `/v1alpha1/${jobName('j4')}:run`, {})).name, 120_000);
+  expect(op.error).toBeUndefined();
+  expect((await job('j4')).state).toBe('IMPORT_JOB_STATE_COMPLETED');
+  expect(assetIndexes()).toEqual(ALL_INDEXES);
+  expect(app.emulator.store.assets.count()).toBe(25_000);
+});
+
+test('a cancel after the run dropped the four indexes: the Operation CANCELLED, the indexes built again before its worker is done', async () => {
+  await readyJob('j5', 120 * RUN_BATCH_SIZE);
+  const running = ok(await call(app, 'POST', `/v1alpha1/${jobName('j5')}:run`, {}));
+  // The writer drops them in the group that reaches 20,000 assets (run-writer.ts).
+  for (;;) {
+    if (assetIndexes().length === WITHOUT_FOUR.length) break;
+    const op = ok(await call(app, 'GET', `/v1alpha1/${running.name}`));
+    if (op.done) throw new Error(`the run ended before its writer dropped the indexes: ${JSON.stringify(op)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(assetIndexes()).toEqual(WITHOUT_FOUR);
+  ok(await call(app, 'POST', `/v1alpha1/${running.name}:cancel`, {}));
+  const op = await waitOperation(app, running.name, 10_000);
+  expect(op.error?.code).toBe(1);
+  expect((await job('j5')).state).toBe('IMPORT_JOB_STATE_FAILED');
+  const deadline = Date.now() + 60_000;
+  while (importWorkerUse().atWork > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(importWorkerUse().atWork).toBe(0);
+  expect(assetIndexes()).toEqual(ALL_INDEXES);
 });
