@@ -1,6 +1,6 @@
 /**
  * A jest test environment that writes each test file's CPU time, one JSON line per file, to the
- * file named by `CPU_LOG`: `{ file, pid, n, own, kids, wall }` (`own`: the worker process's user +
+ * file named by `CPU_LOG`: `{ file, pid, n, own, kids, wall, heapMB }` (`own`: the worker process's user +
  * system seconds over the file, its worker threads included; `kids`: those of the child processes
  * it reaped; `n`: the file's place in its worker, the first paying for a cold V8). CPU, not wall
  * time: load from other runs moves it much less. Linux only (`/proc/self/stat`).
@@ -78,6 +78,8 @@ export default class CpuEnvironment extends TestEnvironment {
       own: Number((end.own - this.start.own).toFixed(2)),
       kids: Number((end.kids - this.start.kids).toFixed(2)),
       wall: Number(process.hrtime.bigint() - this.startedAt) / 1e9,
+      // The worker's live heap after the file (MB): what each full collection of the next files marks.
+      heapMB: Math.round(process.memoryUsage().heapUsed / 1e6),
     };
     fs.appendFileSync(log, `${JSON.stringify(line)}\n`);
   }
