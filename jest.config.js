@@ -16,7 +16,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: {
     // @marcbachmann/cel-js and cookie 2 (loaded by fastify's inject) ship ESM only; jest's module system needs CommonJS.
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+    // ts-jest, loaded only on a cache miss (scripts/jest-transform.js says why).
+    '^.+\\.[tj]s$': ['<rootDir>/scripts/jest-transform.js', { tsconfig: '<rootDir>/tsconfig.test.json' }],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@marcbachmann/cel-js|cookie)/)'],
   testTimeout: 30000,

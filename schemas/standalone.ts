@@ -35,14 +35,15 @@ export function standaloneModules(rulesModule?: string): Map<string, string> {
 
 /**
  * Writes `<dir>/standalone/`: every module, then the manifest, in a new folder that replaces the
- * old one whole, so that no process reads modules of two generations.
+ * old one whole, so that no process reads modules of two generations. `rulesModule` as for
+ * standaloneModules.
  */
-export function writeStandaloneValidators(dir: string): string {
+export function writeStandaloneValidators(dir: string, rulesModule?: string): string {
   const target = path.join(dir, STANDALONE_DIR);
   const tmp = `${target}.${process.pid}.tmp`;
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
-  for (const [title, code] of standaloneModules()) fs.writeFileSync(path.join(tmp, `${title}.js`), code);
+  for (const [title, code] of standaloneModules(rulesModule)) fs.writeFileSync(path.join(tmp, `${title}.js`), code);
   const manifest: StandaloneManifest = { fingerprint: schemasFingerprint(ALL_SCHEMAS) };
   fs.writeFileSync(path.join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   fs.rmSync(target, { recursive: true, force: true });

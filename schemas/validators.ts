@@ -1,8 +1,14 @@
 /**
  * Each schema's validator, made ready at its first use: required from the standalone code the
  * build generated (schemas/standalone.ts, `dist/schemas/standalone/<title>.js`: a few ms, no
- * compile), or, where there is none, compiled by Ajv in this process (the sources under jest or
- * ts-node: 40 to 80 ms a schema, and Ajv's own load).
+ * compile), or, where there is none, compiled by Ajv in this process (the sources under ts-node:
+ * 40 to 80 ms a schema, and Ajv's own load).
+ *
+ * The sources under jest (SOURCE_VALIDATORS_ENV, set by tests/support/global-setup.ts) use the
+ * same standalone code, generated once into the checkout's cache (SOURCE_VALIDATORS_DIR) and
+ * requiring the keywords' rules from the sources: every test file loads its modules afresh, and
+ * compiling the schemas it uses again cost each file about 0.1 CPU-s. tests/schemas/
+ * standalone.test.ts compares that code with the validators compiled in the process.
  *
  * The generated code is used only when its manifest names the fingerprint of the schemas this
  * process holds: a build whose schemas changed without regenerating it (a bare `tsc`) compiles
@@ -17,15 +23,27 @@ import { MANIFEST_FILE, STANDALONE_DIR, schemasFingerprint, type StandaloneManif
 
 export type ValidatorSource = 'standalone' | 'compiled';
 
+/** Set (to `1`) in a process running the sources: use the standalone code of SOURCE_VALIDATORS_DIR when it is current. */
+export const SOURCE_VALIDATORS_ENV = 'GNL_SOURCE_VALIDATORS';
+
+/** Where the sources' standalone code is generated (its `standalone/` folder): the checkout's cache. */
+export const SOURCE_VALIDATORS_DIR = path.resolve(__dirname, '..', 'node_modules', '.cache', 'gnl-source-validators');
+
 const idByTitle = new Map<string, string>(ALL_SCHEMAS.map((schema) => [schema.title, schema.$id]));
 const validators = new Map<string, ValidateFunction>();
-const standaloneDir = path.join(__dirname, STANDALONE_DIR);
+let standaloneDir: string | undefined;
 let source: ValidatorSource | undefined;
 let ajv: Ajv2020 | undefined;
 
 /** Where this process's validators come from, decided once, at the first validator asked for. */
 export function validatorSource(): ValidatorSource {
-  source ??= generatedFor(standaloneDir, ALL_SCHEMAS) ? 'standalone' : 'compiled';
+  if (source) return source;
+  const candidates = [path.join(__dirname, STANDALONE_DIR)];
+  // Only the sources (a `.ts` module) read the cache: its code requires the rules' `.ts` source,
+  // and a compiled program started by a test inherits the variable.
+  if (path.extname(__filename) === '.ts' && process.env[SOURCE_VALIDATORS_ENV] === '1') candidates.push(path.join(SOURCE_VALIDATORS_DIR, STANDALONE_DIR));
+  standaloneDir = candidates.find((dir) => generatedFor(dir, ALL_SCHEMAS));
+  source = standaloneDir ? 'standalone' : 'compiled';
   return source;
 }
 
@@ -59,7 +77,7 @@ export function isValidatorReady(name: string): boolean {
 function requireGenerated(name: string): ValidateFunction {
   // The name is a schema's title (checked against the registry above), never a caller's path.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const exported = require(path.join(standaloneDir, `${name}.js`)) as Record<string, ValidateFunction | undefined>;
+  const exported = require(path.join(standaloneDir!, `${name}.js`)) as Record<string, ValidateFunction | undefined>;
   const fn = exported[name];
   if (typeof fn !== 'function') throw new Error(`${STANDALONE_DIR}/${name}.js exports no validator ${name}`);
   return fn;

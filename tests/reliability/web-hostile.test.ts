@@ -54,11 +54,11 @@ async function policyExists(app: FastifyInstance, headers: Record<string, string
 
 describe('with --auth, the access decision follows the route the router matched', () => {
   let app: FastifyInstance;
+  const sharedAppOfBlock = sharedApp(() => inMemoryApp({ auth: AUTH }), as(ADMIN));
   beforeEach(async () => {
-    app = inMemoryApp({ auth: AUTH });
+    app = sharedAppOfBlock();
     await seedPolicy(app, as(ADMIN));
   });
-  afterEach(() => app.close());
 
   // Three entries each: jest.each would pass a `done` callback in place of a missing third one.
   const ADMIN_ROUTES: Array<[string, string, unknown]> = [
@@ -193,7 +193,10 @@ describe('web pages of other origins cannot drive an emulator started without --
 
 describe('a foreign Host (DNS rebinding) is refused', () => {
   let app: FastifyInstance;
-  afterEach(() => app.close());
+  const sharedAppOfBlock = sharedApp();
+  beforeEach(() => {
+    app = sharedAppOfBlock();
+  });
 
   test.each([
     'evil.example',
@@ -207,7 +210,6 @@ describe('a foreign Host (DNS rebinding) is refused', () => {
     'localhost:8085/evil',
     '[::1]:8085@evil.example',
   ])('Host: %s is 403 on every route', async (host) => {
-    app = inMemoryApp();
     await seedPolicy(app);
     for (const [method, url] of [
       ['GET', '/healthz'],
@@ -225,18 +227,21 @@ describe('a foreign Host (DNS rebinding) is refused', () => {
   test.each(['localhost', 'localhost:8085', '127.0.0.1:8085', '127.1.2.3', '[::1]:8085', '::1', 'app.localhost:8085', 'LOCALHOST:8085'])(
     'Host: %s (loopback) is answered',
     async (host) => {
-      app = inMemoryApp();
       expect(ok(await call(app, 'GET', '/healthz', undefined, { host }))).toEqual({ status: 'ok' });
     },
   );
 
   test('--allow-host names (exact, and .domain for a domain and its subdomains) and the --host address are answered', async () => {
-    app = inMemoryApp({ allowHosts: ['emulator.test', '.docker.internal'], listenHost: '192.0.2.10' });
-    for (const host of ['emulator.test:8085', 'host.docker.internal:8085', 'docker.internal', '192.0.2.10:8085']) {
-      expect([host, (await call(app, 'GET', '/healthz', undefined, { host })).status]).toEqual([host, 200]);
-    }
-    for (const host of ['other.test', 'emulator.test.evil.example', 'xdocker.internal']) {
-      expect([host, (await call(app, 'GET', '/healthz', undefined, { host })).status]).toEqual([host, 403]);
+    const allowing = inMemoryApp({ allowHosts: ['emulator.test', '.docker.internal'], listenHost: '192.0.2.10' });
+    try {
+      for (const host of ['emulator.test:8085', 'host.docker.internal:8085', 'docker.internal', '192.0.2.10:8085']) {
+        expect([host, (await call(allowing, 'GET', '/healthz', undefined, { host })).status]).toEqual([host, 200]);
+      }
+      for (const host of ['other.test', 'emulator.test.evil.example', 'xdocker.internal']) {
+        expect([host, (await call(allowing, 'GET', '/healthz', undefined, { host })).status]).toEqual([host, 403]);
+      }
+    } finally {
+      await allowing.close();
     }
   });
 });

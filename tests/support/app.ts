@@ -32,15 +32,17 @@ export function loggingApp(options: EmulatorAppOptions & { logLevel: NonNullable
  * route registration a build; one file of 119 tests paid it 119 times). The work a test left
  * running is aborted by the reset and waited for, so that it cannot write into the next test.
  * Call it in the block (it registers jest hooks) with the block's way of building an app; the
- * function it returns gives the block's app.
+ * function it returns gives the block's app. `resetHeaders` go with the reset (an app with `auth`
+ * takes it from an admin token only).
  */
-export function sharedApp(build: () => FastifyInstance = inMemoryApp): () => FastifyInstance {
+export function sharedApp(build: () => FastifyInstance = inMemoryApp, resetHeaders: Record<string, string> = {}): () => FastifyInstance {
   let app: FastifyInstance | undefined;
   beforeAll(() => {
     app = build();
   });
   beforeEach(async () => {
-    const res = await app!.inject({ method: 'POST', url: '/emulator/v1/reset', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const headers = { ...resetHeaders, 'content-type': 'application/json' };
+    const res = await app!.inject({ method: 'POST', url: '/emulator/v1/reset', headers, payload: '{}' });
     if (res.statusCode !== 200) throw new Error(`reset answered ${res.statusCode}: ${res.body}`);
     await app!.emulator.operations.idle();
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { loggingApp } from '../../support/app';
+import { loggingApp, sharedApp } from '../../support/app';
 import type { AuthConfig } from '../../../backend-emulator/config';
 import { ROLE_PERMISSIONS } from '../../../backend-emulator/auth/permissions';
 import { PARENT, call, createPolicy, expectGoogleError, getIam, policyName, setIam } from '../../support/networkservices';
@@ -22,8 +22,16 @@ const as = (token: string) => ({ authorization: `Bearer ${token}` });
 let app: FastifyInstance;
 let logs: string[];
 
+// One app for the file, reset (by the admin) before each test; each test reads only its own log lines.
+const sharedAppOfFile = sharedApp(() => {
+  const built = loggingApp({ builtinServices: ['networkservices'], auth: AUTH, logLevel: 'debug' });
+  logs = built.lines;
+  return built.app;
+}, as('tok-admin'));
+
 beforeEach(async () => {
-  ({ app, lines: logs } = loggingApp({ builtinServices: ['networkservices'], auth: AUTH, logLevel: 'debug' }));
+  app = sharedAppOfFile();
+  logs.length = 0;
   const seed = await call(
     app,
     'POST',
@@ -38,7 +46,6 @@ beforeEach(async () => {
   expect(seed.status).toBe(200);
   expect((await createPolicy(app, 'ep1', undefined, undefined, as('tok-alice'))).status).toBe(200);
 });
-afterEach(() => app.close());
 
 test('no token is 401 UNAUTHENTICATED; an unknown or malformed token too', async () => {
   for (const headers of [{}, as('tok-nobody'), { authorization: 'Basic abc' }, { authorization: 'Bearer' }]) {

@@ -29,16 +29,15 @@ import {
 } from '../../support/console';
 
 import * as mc from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const jobName = (id: string) => `${MC_PARENT}/importJobs/${id}`;
 const jobUrl = (id: string) => `${CONSOLE}/${jobName(id)}`;
 
+// One app for the file's tests (reset before each); those needing other options build their own.
+const sharedAppOfFile = sharedApp();
 let app: FastifyInstance;
-afterEach(async () => {
-  await app?.close();
-  app = undefined as unknown as FastifyInstance;
-});
 
 async function waitOperation(name: string): Promise<any> {
   const deadline = Date.now() + 20_000;
@@ -63,7 +62,7 @@ async function createValidated(id: string, files: Record<string, string>, run = 
 
 describe('static files', () => {
   beforeEach(() => {
-    app = newApp();
+    app = sharedAppOfFile();
   });
 
   test('GET / is the console page; its script and style sheet are served with their types', async () => {
@@ -111,7 +110,7 @@ describe('static files', () => {
 
 describe('endpoint policies and import jobs', () => {
   beforeEach(async () => {
-    app = newApp();
+    app = sharedAppOfFile();
     ok(
       await call(app, 'POST', '/emulator/v1/seed', {
         endpointPolicies: [
@@ -274,7 +273,7 @@ describe('endpoint policies and import jobs', () => {
 
 describe('a validated inline manual CSV and its execution', () => {
   beforeEach(() => {
-    app = newApp();
+    app = sharedAppOfFile();
   });
 
   test('the bad rows of a real validation; the execution report and the assets of a run', async () => {
@@ -309,7 +308,7 @@ describe('a validated inline manual CSV and its execution', () => {
 
 describe("an opened row error's cells, read back from the job's files", () => {
   beforeEach(() => {
-    app = newApp();
+    app = sharedAppOfFile();
   });
 
   test('from an inline payload and from a data file; a row no report names is {}; bad queries name the parameter', async () => {
@@ -346,7 +345,7 @@ describe("an opened row error's cells, read back from the job's files", () => {
 
 describe("a job's import data files", () => {
   beforeEach(() => {
-    app = newApp();
+    app = sharedAppOfFile();
   });
 
   test('the job view lists them (display name, format, state, create time), never their signed URL', async () => {
@@ -379,7 +378,7 @@ describe('assets of one import', () => {
   const RAN = { state: 'IMPORT_JOB_STATE_COMPLETED', executionReport: { framesReported: 1, totalRowsCount: 3 } };
 
   beforeEach(() => {
-    app = newApp();
+    app = sharedAppOfFile();
   });
 
   test('pages of the assets one reporter reported, scanning past the others', async () => {
@@ -439,8 +438,9 @@ describe('with --auth', () => {
   const AUTH = { tokens: { 'tok-alice': 'user:alice@example.com' }, adminTokens: ['tok-admin'] };
   const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
+  const sharedAppOfBlock = sharedApp(() => newApp({ auth: AUTH }), as('tok-admin'));
   beforeEach(() => {
-    app = newApp({ auth: AUTH });
+    app = sharedAppOfBlock();
   });
 
   test('the JSON routes need an admin token', async () => {
@@ -459,7 +459,11 @@ describe('with --auth', () => {
 });
 
 test('the console is a built-in service that can be left out (builtinServices)', async () => {
-  app = newApp({ builtinServices: ['networkservices'] });
-  googleError(await call(app, 'GET', '/'), 404, 'NOT_FOUND');
-  googleError(await call(app, 'GET', `${CONSOLE}/summary`), 404, 'NOT_FOUND');
+  const withoutConsole = newApp({ builtinServices: ['networkservices'] });
+  try {
+    googleError(await call(withoutConsole, 'GET', '/'), 404, 'NOT_FOUND');
+    googleError(await call(withoutConsole, 'GET', `${CONSOLE}/summary`), 404, 'NOT_FOUND');
+  } finally {
+    await withoutConsole.close();
+  }
 });

@@ -1,6 +1,8 @@
 /**
- * Hostile payloads, generated as streams (nothing big is committed): a 50 MB field, files over the
- * size limit, broken streams, decoded text with replacement characters, non-byte chunks.
+ * Hostile payloads, generated as streams (nothing big is committed): a field many times the row
+ * limit, files over the size limit, broken streams, decoded text with replacement characters,
+ * non-byte chunks. The same limits at their default sizes (a 50 MB field, a file past 100 MiB) are
+ * in hostile.soak.test.ts.
  * "Streamed, not held" is asserted as a count of the stream's pieces still reachable after a full
  * collection (tests/support/reachability.ts), never as megabytes: the machine's load cannot move it.
  * How long these reads take and how much memory they use is measured by `npm run bench -- hostile`.
@@ -13,20 +15,22 @@ import { watchedStream } from '../../support/reachability';
 
 const FORMAT = 'IMPORT_JOB_FORMAT_MANUAL_CSV';
 const MB = 1024 * 1024;
-const SKIPPED = 'the row is longer than 1 MiB; it was skipped without being read';
 
-describe('a 50 MB field', () => {
+describe('a field many times the row limit (maxRowBytes 256 KiB: a 5 MiB field)', () => {
+  // The same rule as the 50 MB field under the default 1 MiB limit (hostile.soak.test.ts), at a
+  // tenth of the bytes: what costs is the full collection of each check, not the bytes read.
   const unit = Buffer.alloc(64 * 1024, 'a');
-  const count = 800; // 800 x 64 KiB = 50 MiB
+  const count = 80; // 80 x 64 KiB = 5 MiB, 20 times the limit
+  const maxRowBytes = 256 * 1024;
 
   test.each([
     ['quoted, with line breaks inside', `${VM_HEADER}\n${vmRow('vm-1')}\nvm-2,"`, Buffer.from('a'.repeat(64 * 1024 - 1) + '\n'), '",2,4\n'],
     ['unquoted, one line', `${VM_HEADER}\n${vmRow('vm-1')}\nvm-2,`, unit, ',2,4\n'],
   ])('%s: the row is skipped and reported, the next rows are read, the field is streamed, not held', async (_name, head, body, tail) => {
-    const stream = watchedStream(head, () => body, count, `${tail}${vmRow('vm-3')}\n`, 100);
+    const stream = watchedStream(head, () => body, count, `${tail}${vmRow('vm-3')}\n`, 20);
     const file: PayloadFile = { name: 'vmInfo.csv', open: stream.open };
     const sink = new MemorySink();
-    const result = await executeImport(FORMAT, [file], sink);
+    const result = await executeImport(FORMAT, [file], sink, { maxRowBytes });
     expect(result.executionErrors).toEqual({
       jobErrors: [],
       fileValidations: [
@@ -34,34 +38,41 @@ describe('a 50 MB field', () => {
           fileName: 'vmInfo.csv',
           fileErrors: [],
           partialReport: false,
-          rowErrors: [{ rowNumber: 3, vmName: '', vmUuid: '', errors: [{ severity: 'ERROR', errorDetails: SKIPPED }], csvError: { rowNumber: 3 } }],
+          rowErrors: [
+            {
+              rowNumber: 3,
+              vmName: '',
+              vmUuid: '',
+              errors: [{ severity: 'ERROR', errorDetails: 'the row is longer than 256 KiB; it was skipped without being read' }],
+              csvError: { rowNumber: 3 },
+            },
+          ],
         },
       ],
     });
     expect(sink.assets.map((a) => a.machineId)).toEqual(['vm-1', 'vm-3']);
     expect(result.totalRowsCount).toBe(2);
-    // All 800 pieces of 64 KiB were read, and at none of the eight checks (one per 100 pieces: each
-    // is a full collection) were more than the 1 MiB row limit of them (16)
-    // plus a few were held at once: the 50 MiB field streamed past, it was not kept.
+    // All 80 pieces were read, and at none of the four checks (one per 20 pieces, each a full
+    // collection) were more than the row limit of them (4) plus a few held at once.
     expect(stream.pulled()).toBe(count);
-    expect(stream.pieces.mostHeld).toBeLessThanOrEqual(MB / (64 * 1024) + 4);
+    expect(stream.pieces.mostHeld).toBeLessThanOrEqual(maxRowBytes / (64 * 1024) + 4);
   });
 });
 
 describe('file size limit', () => {
-  test('a stream longer than maxFileBytes (default 100 MiB) is a file error; it is not read further', async () => {
-    // An unterminated quoted field: the scanner skips it cheaply, so the test is about the limit.
-    // 200 pieces of 1 MiB offered: reading stops at the 101st, the one that crosses the limit.
+  test('a stream longer than maxFileBytes is a file error; it is not read further', async () => {
+    // The rule of the default 100 MiB limit (hostile.soak.test.ts) under an 8 MiB one: 16 pieces
+    // of 1 MiB offered, reading stops at the 9th, the one that crosses the limit.
     const unit = Buffer.alloc(MB, 'z');
-    const stream = watchedStream(`${VM_HEADER}\nvm-1,"`, () => unit, 200);
-    const result = await validateImport(FORMAT, [{ name: 'vmInfo.csv', open: stream.open }]);
+    const stream = watchedStream(`${VM_HEADER}\nvm-1,"`, () => unit, 16, '', 4);
+    const result = await validateImport(FORMAT, [{ name: 'vmInfo.csv', open: stream.open }], { maxFileBytes: 8 * MB });
     expect(result.fileValidations[0].fileErrors).toEqual([
-      { severity: 'ERROR', errorDetails: 'the file is larger than the 100 MiB limit for one file; reading stopped there' },
+      { severity: 'ERROR', errorDetails: 'the file is larger than the 8 MiB limit for one file; reading stopped there' },
     ]);
-    expect(stream.pulled()).toBeGreaterThanOrEqual(100);
-    expect(stream.pulled()).toBeLessThanOrEqual(102);
+    expect(stream.pulled()).toBeGreaterThanOrEqual(8);
+    expect(stream.pulled()).toBeLessThanOrEqual(10);
     expect(stream.pieces.mostHeld).toBeLessThanOrEqual(4);
-  }, 60_000);
+  });
 
   test('a file announcing a size over the limit is not opened', async () => {
     const file: PayloadFile = {

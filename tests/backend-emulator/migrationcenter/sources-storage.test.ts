@@ -175,17 +175,23 @@ describe('storage paths', () => {
   let app: FastifyInstance;
   let storageDir: string;
   let outside: string;
-  beforeEach(() => {
+  // One app over one storage folder for the block; the bucket is made anew before each test.
+  const sharedAppOfBlock = sharedApp(() => {
     storageDir = tempDir('mc-storage-');
+    return newApp({ storageDir });
+  });
+  beforeEach(() => {
+    app = sharedAppOfBlock();
     outside = tempDir('mc-outside-');
     fs.writeFileSync(path.join(outside, 'vmInfo.csv'), GOOD_VM_INFO);
+    fs.rmSync(path.join(storageDir, 'bucket'), { recursive: true, force: true });
     fs.mkdirSync(path.join(storageDir, 'bucket'));
-    app = newApp({ storageDir });
   });
-  afterEach(async () => {
-    await app.close();
-    fs.rmSync(storageDir, { recursive: true, force: true });
+  afterEach(() => {
     fs.rmSync(outside, { recursive: true, force: true });
+  });
+  afterAll(() => {
+    fs.rmSync(storageDir, { recursive: true, force: true });
   });
 
   test.each([
