@@ -1,6 +1,6 @@
 /**
  * Assets at scale (issue 17), through the REST wire: a `vmInfo.csv` of ASSETS_BENCH_ROWS machines
- * (600,000 by default) as a storage payload (gcsPayload in the emulator's storage dir), then
+ * (600,000 by default; 530,000 in the full shape: `rowsOf`) as a storage payload (gcsPayload in the emulator's storage dir), then
  *   - validate against the bare papaparse streaming parse (target 1.0x since issue 27, 1.5x before);
  *   - run against the bare import floor: the same parse plus one durable SQLite row per machine
  *     (name with a unique index, a few typed columns, the row as JSON, batches of 10,000), built
@@ -18,6 +18,10 @@
  * Two shapes of the file (ASSETS_BENCH_SHAPES, default both): `full`, the one of the import-csv
  * bench (CRLF, every column filled, RFC 3339 dates); `lean`, as most hand-made inventories are
  * (LF, the manual template's header, a third of the cells empty, `2024-01-15 10:00:00` dates).
+ * In both the machines have random VMware-like UUIDs and unordered names, as real exports have
+ * (machine-ids.ts; the seed printed, ASSETS_BENCH_SEED; ASSETS_BENCH_IDS=ordered for the ordered
+ * `vm-00000001` and `host-1` of the figures before 2026-11-27): every asset then lands at a
+ * random place in the id, `vmUuid` and `vmName` indexes, not at their ends.
  * The bare baselines run in this process, on the same file, in the same run.
  */
 import * as fs from 'node:fs';
@@ -27,10 +31,20 @@ import { once } from 'node:events';
 import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { generateVmInfo } from './import-csv';
+import { DEFAULT_SEED, machineIdKind, machineIdentities, type MachineIdentity } from './machine-ids';
 import { emulatorRest, httpRequest, latencyOf, probe, processCpuSeconds, processRssBytes, type Latency } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
-const ROWS = Number(process.env.ASSETS_BENCH_ROWS ?? 600_000);
+const ROWS = process.env.ASSETS_BENCH_ROWS === undefined ? undefined : Number(process.env.ASSETS_BENCH_ROWS);
+/**
+ * The machines of a shape's file unless ASSETS_BENCH_ROWS says: 600,000, but 530,000 in the full
+ * shape with random ids, whose rows (195 bytes) would make 600,000 a 117 MB file, over the
+ * emulator's one-file limit of 100 MiB (the import engine's `maxFileBytes`): the job would fail
+ * its validation.
+ */
+function rowsOf(shape: Shape): number {
+  return ROWS ?? (shape === 'full' && IDS === 'random' ? 530_000 : 600_000);
+}
 const SHAPES = (process.env.ASSETS_BENCH_SHAPES ?? 'lean,full').split(',') as Shape[];
 /**
  * The steps after :validate and :run (ASSETS_BENCH_STEPS, default all): `pages`, `cancel`,
@@ -45,6 +59,13 @@ const STEPS = new Set((process.env.ASSETS_BENCH_STEPS ?? 'pages,cancel,inline').
  * steps run in the first repeat only.
  */
 const REPEAT = Math.max(1, Number(process.env.ASSETS_BENCH_REPEAT ?? 1));
+/**
+ * The machines' ids and names (ASSETS_BENCH_IDS, default `random`: VMware-like UUIDs and unordered
+ * names from a generator seeded with ASSETS_BENCH_SEED, as real exports have them; `ordered`:
+ * `vm-00000001` and `host-1`, the files measured before 2026-11-27's fourteenth session).
+ */
+const IDS = machineIdKind(process.env.ASSETS_BENCH_IDS);
+const SEED = Number(process.env.ASSETS_BENCH_SEED ?? DEFAULT_SEED);
 const INLINE_ROWS = 100_000;
 const PARENT = 'projects/bench/locations/us-central1';
 const POLICY = 'projects/bench/locations/global/endpointPolicies/ep-bench';
@@ -61,25 +82,25 @@ const LEAN_OSES = [
   ['Linux', 'Red Hat Enterprise Linux', '8.6'],
 ];
 
-function leanRow(i: number): string {
+function leanRow(i: number, machine: MachineIdentity): string {
   const a = (i >> 16) & 255;
   const b = (i >> 8) & 255;
   const c = i & 255;
   const os_ = LEAN_OSES[i % LEAN_OSES.length];
   const cores = 1 << (i % 6);
   return (
-    `vm-${String(i).padStart(8, '0')},host-${i},10.${a}.${b}.${c},,,,${50 + (i % 1000)},,,${cores},${cores * 4},,` +
+    `${machine.id},${machine.name},10.${a}.${b}.${c},,,,${50 + (i % 1000)},,,${cores},${cores * 4},,` +
     `${os_[0]},,${os_[1]},${os_[2]},${i % 7 === 0 ? 'stopped' : 'running'},,2024-01-15 10:00:00,,\n`
   );
 }
 
-/** Streams the lean shape's vmInfo.csv of `rows` machines to `file`; returns its size. */
-export async function generateLeanVmInfo(file: string, rows: number): Promise<number> {
+/** Streams the lean shape's vmInfo.csv of `rows` machines to `file` (ids and names from `machines`, as `generateVmInfo`); returns its size. */
+export async function generateLeanVmInfo(file: string, rows: number, machines = machineIdentities('random')): Promise<number> {
   const out = fs.createWriteStream(file);
   let bytes = 0;
   let chunk = LEAN_HEADER;
   for (let i = 1; i <= rows; i++) {
-    chunk += leanRow(i);
+    chunk += leanRow(i, machines(i));
     if (chunk.length >= 1 << 20 || i === rows) {
       bytes += Buffer.byteLength(chunk);
       if (!out.write(chunk)) await once(out, 'drain');
@@ -369,8 +390,12 @@ async function runShape(shape: Shape, root: string): Promise<void> {
   const storageDir = path.join(dir, 'storage');
   fs.mkdirSync(path.join(storageDir, 'bench'), { recursive: true });
   const file = path.join(storageDir, 'bench', 'vmInfo.csv');
-  const bytes = shape === 'lean' ? await generateLeanVmInfo(file, ROWS) : await generateVmInfo(file, ROWS);
-  console.log(`assets (${shape} shape): ${ROWS} rows, ${(bytes / 1e6).toFixed(1)} MB vmInfo.csv`);
+  const machines = machineIdentities(IDS, SEED);
+  const rows = rowsOf(shape);
+  const bytes = shape === 'lean' ? await generateLeanVmInfo(file, rows, machines) : await generateVmInfo(file, rows, machines);
+  console.log(
+    `assets (${shape} shape): ${rows} rows, ${(bytes / 1e6).toFixed(1)} MB vmInfo.csv, ${IDS === 'random' ? `random machine ids (seed ${SEED})` : 'ordered machine ids'}`,
+  );
   const repeats: RepeatRatios[] = [];
   for (let repeat = 1; repeat <= REPEAT; repeat++) {
     const repeatDir = path.join(dir, `repeat-${repeat}`);
@@ -455,7 +480,7 @@ async function measureShape(shape: Shape, file: string, dir: string, storageDir:
     console.log(line('aggregateValues / bare SQLite', e.pages.aggregate, bareAggregate, 2));
   }
   // Both jobs' assets are the same machines (one asset each): the bytes are per machine.
-  const perAsset = dirBytes(dataDir) / ROWS;
+  const perAsset = dirBytes(dataDir) / rowsOf(shape);
   console.log(`data dir per asset                 ${perAsset.toFixed(0).padStart(9)} B  (target 1024 B: ${perAsset <= 1024 ? 'met' : 'NOT met'})`);
   console.log(
     `emulator peak RSS                  ${(e.peakRss / 1e6).toFixed(0).padStart(9)} MB (target 300 MB: ${e.peakRss / 1e6 <= 300 ? 'met' : 'NOT met'}; ${(e.startRss / 1e6).toFixed(0)} MB at start)`,

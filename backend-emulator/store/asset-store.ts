@@ -169,14 +169,15 @@ export interface AssetStore {
    */
   reloadStatistics(): void;
   /**
-   * Drops the indexes of the four low-cardinality fields (LOW_CARDINALITY_INDEXES of
-   * sqlite-assets.ts), in the caller's transaction: a large run writes without them and builds
-   * them at its end (run-writer.ts). Their filters and orderings scan meanwhile.
+   * Drops the named indexes, each one a run may drop (DEFERRABLE_INDEXES of sqlite-assets.ts: the
+   * four low-cardinality fields', the VM name's and UUID's), in the caller's transaction: a large
+   * run writes without them and builds them at its end (run-writer.ts). Their filters and
+   * orderings scan meanwhile. Throws for any other name.
    */
-  dropLowCardinalityIndexes(): void;
-  /** Which of those four indexes the database lacks, by name (none: []). */
-  missingLowCardinalityIndexes(): string[];
-  /** Builds one of those four indexes if the database lacks it (call inside a transaction). */
+  dropIndexes(names: readonly string[]): void;
+  /** Which of those indexes the database lacks, by name (none: []). */
+  missingDeferrableIndexes(): string[];
+  /** Builds one of those indexes if the database lacks it (call inside a transaction). */
   buildIndex(name: string): void;
 
   // Group membership (groups/): `aids` are asset ids under `parent`, the group's location.

@@ -468,11 +468,15 @@ export class SqliteStore implements Store {
 
 /**
  * The page cache of a second connection (a run's writer, which only writes): its cache is resident
- * memory for the whole run, and 8 MB instead of the first connection's 32 MB took 26 MB off the
- * emulator's peak RSS during a 600,000-row run with no measurable change in the run's CPU time
- * (13.0-14.6 s against 13.5-13.7 s, two runs each at load 9).
+ * memory for the whole run. 8 MB instead of the first connection's 32 MB took 26 MB off the
+ * emulator's peak RSS during a 600,000-row run of ordered machine ids with no measurable change in
+ * the run's CPU time. With random ids (real exports' UUIDs) each batch lands on random leaves of
+ * the asset id's unique index (about 40 MB at 600,000 assets), which an 8 MB cache read again from
+ * the WAL and the file at every group: 32 MB, with groups of 8 batches (run-writer-worker.ts),
+ * took the writer alone from 13.6-14.0 to 11.0-11.6 CPU-s and 20-27 to 16 s of wall time
+ * (docs/benchmarks.md, 2026-11-27 uuid14).
  */
-const SECOND_CONNECTION_CACHE_KIB = 8_192;
+const SECOND_CONNECTION_CACHE_KIB = 32_768;
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take

@@ -24,9 +24,13 @@ if (!port) throw new Error('run-writer-worker.ts runs in a worker thread (run-wr
  * The most batches one transaction writes. A run's commits wait for the disk (synchronous = FULL):
  * when the writer falls behind, the batches queued meanwhile share one commit instead of waiting
  * for one each; few enough that a request's write, or a cancel, waits for a short transaction
- * (sqlite-store.ts `priority`). Each is whole, so a kill still leaves whole batches.
+ * (sqlite-store.ts `priority`). Each is whole, so a kill still leaves whole batches. 8, all the
+ * import worker may have in flight (import-thread.ts, MAX_BATCHES_IN_FLIGHT): a writer falls
+ * behind on random machine ids, whose every commit rewrites a random leaf of the id index per
+ * asset, and a group of 8 rewrites fewer leaves per asset than two of 4 (p99 of a group 164 to
+ * 170 ms there, against 97 to 236 ms for 4; docs/benchmarks.md, 2026-11-27 uuid14).
  */
-const GROUP_BATCHES = 4;
+const GROUP_BATCHES = 8;
 
 const { target, stop } = workerData as RunWriterData;
 const stopped = new Int32Array(stop);

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import * as fs from 'fs';
+import { parseFilter } from '../../../backend-emulator/query/list-query';
 import { RUN_PROGRESS } from '../../../backend-emulator/migrationcenter/import-jobs/import-job-model';
 import { RunRefused, RunWriter } from '../../../backend-emulator/migrationcenter/import-jobs/run-writer';
 import type { AssetRow } from '../../../backend-emulator/store/asset-store';
@@ -97,5 +98,59 @@ describe('the four low-cardinality indexes, built at the end of a large run (run
     // Nothing to build: nothing was dropped.
     writer.buildMissingIndexes();
     expect(fourIn()).toEqual(FOUR);
+  });
+});
+
+describe('the VM name and UUID indexes, built at the end of a large run whose keys come in no order (run-writer.ts, KEYS_IN_ORDER)', () => {
+  const KEYED = ['assets_by_vm_name', 'assets_by_vm_uuid'];
+  const keyedIn = (): string[] => {
+    const db = new Database(store.location, { readonly: true });
+    try {
+      return (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name").pluck().all() as string[]).filter((n) => KEYED.includes(n));
+    } finally {
+      db.close();
+    }
+  };
+  /** A scrambled but repeatable 8-digit hex key of `i` (Knuth's multiplicative hash): no order. */
+  const scrambled = (i: number) => (Math.imul(i + 1, 2654435761) >>> 0).toString(16).padStart(8, '0');
+  const ordered = (i: number) => String(i).padStart(8, '0');
+  /** 4 batches of 2,500 machines, from machine `from` on: one group of 10,000 assets. */
+  const machines = (from: number, name: (i: number) => string, uuid: (i: number) => string): AssetRow[][] =>
+    [0, 1, 2, 3].map((k) =>
+      Array.from({ length: 2_500 }, (_, j) => {
+        const i = from + k * 2_500 + j;
+        return { id: `m-${i}`, labels: {}, body: '{"a":{},"d":{}}', vmName: `web-${name(i)}`, vmUuid: `42${uuid(i)}-0000-4000-8000-000000000000` };
+      }),
+    );
+
+  test('random names and UUIDs: both dropped with the four, built again at the end, and found by them then', () => {
+    writer.writeBatches(machines(0, scrambled, scrambled));
+    expect(keyedIn()).toEqual(KEYED);
+    writer.writeBatches(machines(10_000, scrambled, scrambled));
+    expect(keyedIn()).toEqual([]);
+    expect(writer.indexesToBuild).toBe(true);
+    writer.buildMissingIndexes();
+    expect(keyedIn()).toEqual(KEYED);
+    expect(store.assets.missingDeferrableIndexes()).toEqual([]);
+    const uuid = `42${scrambled(12_345)}-0000-4000-8000-000000000000`;
+    const page = store.assets.page({ parent: PARENT, filter: parseFilter(`virtualMachineDetails.vmUuid = "${uuid}"`), order: [], limit: 10 });
+    expect(page.map((p) => p.asset.name)).toEqual([`${PARENT}/assets/m-12345`]);
+  });
+
+  test('names and UUIDs in order: both kept while the four are dropped', () => {
+    writer.writeBatches(machines(0, ordered, ordered));
+    writer.writeBatches(machines(10_000, ordered, ordered));
+    expect(keyedIn()).toEqual(KEYED);
+    expect(store.assets.missingDeferrableIndexes()).toEqual(['assets_by_core_count', 'assets_by_memory_mb', 'assets_by_os_family', 'assets_by_power_state']);
+    writer.buildMissingIndexes();
+    expect(store.assets.missingDeferrableIndexes()).toEqual([]);
+  });
+
+  test('random names, UUIDs in order: only the names index dropped', () => {
+    writer.writeBatches(machines(0, scrambled, ordered));
+    writer.writeBatches(machines(10_000, scrambled, ordered));
+    expect(keyedIn()).toEqual(['assets_by_vm_uuid']);
+    writer.buildMissingIndexes();
+    expect(keyedIn()).toEqual(KEYED);
   });
 });
