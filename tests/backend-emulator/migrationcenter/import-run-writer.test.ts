@@ -30,6 +30,7 @@ import {
   vmRow,
   waitOperation,
 } from '../../support/migrationcenter';
+import { ASSET_TABLE_INDEXES, LOW_CARDINALITY_INDEXES } from '../../support/asset-indexes';
 
 jest.setTimeout(180_000);
 
@@ -129,19 +130,8 @@ function assetIndexes(): string[] {
   }
 }
 
-/** Every index of the asset table (sqlite-assets.ts), sorted; the four low-cardinality ones are built at the end of a large run. */
-const ALL_INDEXES = [
-  'assets_by_core_count',
-  'assets_by_create_time',
-  'assets_by_id',
-  'assets_by_memory_mb',
-  'assets_by_os_family',
-  'assets_by_power_state',
-  'assets_by_update_time',
-  'assets_by_vm_name',
-  'assets_by_vm_uuid',
-];
-const WITHOUT_FOUR = ALL_INDEXES.filter((n) => !['assets_by_core_count', 'assets_by_memory_mb', 'assets_by_os_family', 'assets_by_power_state'].includes(n));
+const ALL_INDEXES = ASSET_TABLE_INDEXES;
+const WITHOUT_FOUR = ALL_INDEXES.filter((n) => !LOW_CARDINALITY_INDEXES.includes(n));
 
 test('a run of 25,000 assets into an empty table ends COMPLETED with every index of the assets in place', async () => {
   await readyJob('j4', 50 * RUN_BATCH_SIZE);

@@ -12,24 +12,13 @@ import { parseFilter } from '../../../backend-emulator/query/list-query';
 import { parseAssetOrder } from '../../../backend-emulator/store/asset-sql';
 import type { AssetRow } from '../../../backend-emulator/store/asset-store';
 import { tempDir } from '../../../support/temp-dir';
+import { ASSET_TABLE_INDEXES, LOW_CARDINALITY_INDEXES } from '../../support/asset-indexes';
 
 const PARENT = 'projects/p/locations/l';
 const SOURCE = `${PARENT}/sources/s`;
 
-/** The four indexes, by name (sqlite-assets.ts), sorted. */
-const FOUR = ['assets_by_core_count', 'assets_by_memory_mb', 'assets_by_os_family', 'assets_by_power_state'];
-/** Every index of the asset table, sorted: the four and the five others. */
-const ALL = [
-  'assets_by_core_count',
-  'assets_by_create_time',
-  'assets_by_id',
-  'assets_by_memory_mb',
-  'assets_by_os_family',
-  'assets_by_power_state',
-  'assets_by_update_time',
-  'assets_by_vm_name',
-  'assets_by_vm_uuid',
-];
+const FOUR = LOW_CARDINALITY_INDEXES;
+const ALL = ASSET_TABLE_INDEXES;
 
 /** The asset table's indexes as the database file holds them, read on a connection of its own. */
 function indexesIn(file: string): string[] {
