@@ -41,6 +41,7 @@ import { buildEmulatorApp } from '../backend-emulator/app';
 import { migrationCenterOf } from '../backend-emulator/migrationcenter/routes';
 import { ASSET_KEYED_TABLES, ASSET_TABLES_SQL } from '../backend-emulator/store/sqlite-assets';
 import { DATABASE_PRAGMAS } from '../backend-emulator/store/sqlite-store';
+import { median } from './stats';
 
 const ASSETS = Number(process.env.ASSET_BATCH_BENCH_ASSETS ?? 10_000);
 const BATCH = 1000;
@@ -50,11 +51,6 @@ const PARENT = 'projects/bench/locations/us-central1';
 
 function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Wall and CPU seconds of a call. */

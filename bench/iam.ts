@@ -22,6 +22,7 @@ import os from 'os';
 import path from 'path';
 import { compiledCli, spawnListening, type CliProcess } from '../support/cli-process';
 import { DATABASE_PRAGMAS } from '../backend-emulator/store/sqlite-store';
+import { median, medianBy } from './stats';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -236,21 +237,14 @@ async function seedPolicy(url: string): Promise<string> {
 /** A measured route: its server, its URL and autocannon's extra options. */
 interface Target {
   name: string;
-  server: () => CliProcess;
-  url: () => string;
+  server: CliProcess;
+  url: string;
   extra?: Record<string, unknown>;
-}
-
-/** The median of a list of numbers (the lower middle of an even count). */
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** The run of a target whose req/s is the median of its rounds: a whole run, not a mix of runs. */
 function medianRun(runs: Throughput[]): Throughput {
-  const sorted = [...runs].sort((a, b) => a.reqPerSec - b.reqPerSec);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+  return medianBy(runs, (run) => run.reqPerSec);
 }
 
 /**
@@ -271,7 +265,7 @@ async function measurePairs(
     for (const pair of pairs) {
       const ordered = round % 2 === 0 ? pair : ([pair[1], pair[0]] as const);
       for (const t of ordered) {
-        const result = await measure(autocannon, t.server(), t.name, t.url(), duration, connections, t.extra ?? {}, round === 0);
+        const result = await measure(autocannon, t.server, t.name, t.url, duration, connections, t.extra ?? {}, round === 0);
         runs.set(t.name, [...(runs.get(t.name) ?? []), result]);
       }
     }
@@ -318,8 +312,8 @@ export async function runIamBench(options: IamBenchOptions = {}): Promise<IamBen
     const post = { method: 'POST', headers: json, body };
     const target = (name: string, server: CliProcess, route: string, extra?: Record<string, unknown>): Target => ({
       name,
-      server: () => server,
-      url: () => `${server.url}${route}`,
+      server,
+      url: `${server.url}${route}`,
       extra,
     });
     const setRoute = `/v1/${RESOURCE}:setIamPolicy`;

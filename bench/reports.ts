@@ -18,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildEmulatorApp } from '../backend-emulator/app';
 import type { AssetRow } from '../backend-emulator/store/asset-store';
+import { median } from './stats';
 
 const ROWS = Number(process.env.REPORTS_BENCH_ROWS ?? 600_000);
 const PARENT = 'projects/bench/locations/us-central1';
@@ -85,10 +86,6 @@ function rows(count: number, next: () => number, from: number): AssetRow[] {
 
 function seconds(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 export async function runReportsBench(): Promise<void> {
