@@ -139,11 +139,9 @@ export class FilesFolder {
 
   /** Made only the owner's (0700), as the data dir's database is (private-files.ts); one of an earlier version, and its subfolders, are made so. */
   private withSubfolders(folder: string): string {
-    fs.mkdirSync(folder, { recursive: true, mode: OWNER_ONLY_FOLDER });
-    ownerOnlyIfPresent(folder, OWNER_ONLY_FOLDER);
-    for (const sub of this.subfolders) {
-      fs.mkdirSync(path.join(folder, sub), { recursive: true, mode: OWNER_ONLY_FOLDER });
-      ownerOnlyIfPresent(path.join(folder, sub), OWNER_ONLY_FOLDER);
+    for (const made of [folder, ...this.subfolders.map((sub) => path.join(folder, sub))]) {
+      fs.mkdirSync(made, { recursive: true, mode: OWNER_ONLY_FOLDER });
+      ownerOnlyIfPresent(made, OWNER_ONLY_FOLDER);
     }
     return folder;
   }
