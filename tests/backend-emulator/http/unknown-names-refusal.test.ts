@@ -25,9 +25,9 @@ test("two unknown names of a source: two lines, each Google's whole sentence, an
   ]);
 });
 
-test('70,000 unknown names (a body under 1 MiB): the first 100 of them, in the body’s order', async () => {
+test('5,000 unknown names: the first 100 of them, in the body’s order', async () => {
   const body: Record<string, number> = {};
-  for (let i = 0; i < 70_000; i++) body[`k${i}`] = 0;
+  for (let i = 0; i < 5_000; i++) body[`k${i}`] = 0;
   const error = googleError(await call(app, 'POST', `${BASE}/sources?sourceId=s1`, body), 400, 'INVALID_ARGUMENT');
   // k0 ... k99: the first hundred keys as sent.
   const first = Array.from({ length: 100 }, (_, i) => line(`k${i}`));
