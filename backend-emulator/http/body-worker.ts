@@ -46,9 +46,8 @@ function writeText(folder: string, text: string): LargeBytesFacts {
 
 /**
  * How deep a value goes back to the request thread. Posting a value copies it recursively, and a
- * body nested 1,000,000 deep (hostile, under the 32 MiB limit) overflows the stack; no request
- * message of these APIs nests over 16 deep (protojson.ts), so the route's validation refuses such
- * a body at a shallower field anyway, by the same name.
+ * body nested 1,000,000 deep (hostile, under the 32 MiB limit) overflows the stack. Such a body is
+ * refused before it is parsed (past 100 levels: json-depth.ts); the cut stays as a second guard.
  */
 const CLONE_DEPTH = 64;
 
