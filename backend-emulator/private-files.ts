@@ -27,6 +27,23 @@ export function ownerOnlyIfPresent(entry: string, mode: number): void {
 }
 
 /**
+ * A folder of the data dir made the owner's only (OWNER_ONLY_FOLDER) if it exists, unless it is a
+ * symbolic link: the folder a link names is the user's own, elsewhere (`exports` linked to a
+ * folder shared with a team), and keeps its mode, as an existing data dir does. chmod follows a
+ * link: every start made such a folder 0700. The emulator's files in it are private all the same
+ * (0600, and its own folders inside 0700).
+ */
+export function ownerOnlyFolderIfPresent(folder: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(folder);
+  } catch {
+    return;
+  }
+  if (!stat.isSymbolicLink()) restrict(folder, OWNER_ONLY_FOLDER);
+}
+
+/**
  * chmod, only where it changes something and only on what this user owns: a file of another
  * owner (a data dir shared on purpose) is left as it is, and then the open that follows says why
  * it cannot be used, as before.

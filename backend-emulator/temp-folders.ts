@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { OWNER_ONLY_FOLDER, ownerOnlyIfPresent } from './private-files';
+import { OWNER_ONLY_FOLDER, ownerOnlyFolderIfPresent } from './private-files';
 
 const PREFIX = 'google-native-local-';
 
@@ -77,11 +77,10 @@ export function makeTempFolder(kind: string): string {
 /**
  * Makes the folders between a data dir and one of its folders (`exports` of `exports/assets`) the
  * owner's only, as `withSubfolders` makes the folder itself: a data dir of an earlier version kept
- * them as the umask made them (0755).
+ * them as the umask made them (0755). A folder that is a symbolic link keeps its mode (private-files.ts).
  */
 function restrictFoldersBetween(dataDir: string, folder: string): void {
-  for (let between = path.dirname(folder); between.startsWith(dataDir + path.sep); between = path.dirname(between))
-    ownerOnlyIfPresent(between, OWNER_ONLY_FOLDER);
+  for (let between = path.dirname(folder); between.startsWith(dataDir + path.sep); between = path.dirname(between)) ownerOnlyFolderIfPresent(between);
 }
 
 /**
@@ -141,7 +140,7 @@ export class FilesFolder {
   private withSubfolders(folder: string): string {
     for (const made of [folder, ...this.subfolders.map((sub) => path.join(folder, sub))]) {
       fs.mkdirSync(made, { recursive: true, mode: OWNER_ONLY_FOLDER });
-      ownerOnlyIfPresent(made, OWNER_ONLY_FOLDER);
+      ownerOnlyFolderIfPresent(made);
     }
     return folder;
   }

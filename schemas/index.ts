@@ -47,7 +47,7 @@ export function validate(name: SchemaName, value: unknown): CheckFailure[] {
   const fn = validatorOf(name);
   if (!fn) throw new Error(`unknown schema ${name}`);
   if (fn(value)) return [];
-  return toCheckFailures(fn.errors).slice(0, MAX_FAILURES);
+  return toCheckFailures(fn.errors, MAX_FAILURES);
 }
 
 /**

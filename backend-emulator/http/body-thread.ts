@@ -11,6 +11,7 @@ import { GoogleApiError, internal } from '../errors';
 import { startWorker } from '../worker-threads';
 import type { BodyReadRequest, BodyReadResult, BodyRefusal } from './body-worker-protocol';
 import type { LargeBytesFacts } from './large-bytes';
+import type { BodyNames } from './unknown-names';
 
 const WORKER_ENTRY = path.join(__dirname, 'body-worker');
 
@@ -45,15 +46,20 @@ export class BodyWorker {
   /** `folder`: where the worker writes the large fields' texts (read at each body: it may be made lazily). */
   constructor(private readonly folder: () => string) {}
 
-  /** Reads `bytes` (moved to the worker: the buffer is unusable here afterwards). */
-  read(bytes: Buffer, googlePath: string | undefined, fields: readonly string[]): Promise<{ value: unknown; texts: LargeBytesFacts[] }> {
+  /** Reads `bytes` (moved to the worker: the buffer is unusable here afterwards), refusing the names `names` lacks. */
+  read(
+    bytes: Buffer,
+    googlePath: string | undefined,
+    fields: readonly string[],
+    names: BodyNames | undefined,
+  ): Promise<{ value: unknown; texts: LargeBytesFacts[] }> {
     if (this.closed) return Promise.reject(internal('The emulator is shutting down.'));
     const worker = this.started();
     const id = this.nextId++;
     // The buffer's own memory moves to the worker (no copy); one that shares its memory is copied first.
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
     const buffer = whole ? (bytes.buffer as ArrayBuffer) : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-    const request: BodyReadRequest = { id, bytes: buffer as ArrayBuffer, googlePath, fields, folder: this.folder() };
+    const request: BodyReadRequest = { id, bytes: buffer as ArrayBuffer, googlePath, fields, folder: this.folder(), names };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage(request, [request.bytes]);

@@ -1,6 +1,7 @@
 /** The messages between the request thread and the body worker (body-worker.ts). */
 import type { ErrorDetail, StatusName } from '../errors';
 import type { LargeBytesFacts } from './large-bytes';
+import type { BodyNames } from './unknown-names';
 
 export interface BodyReadRequest {
   id: number;
@@ -12,6 +13,8 @@ export interface BodyReadRequest {
   fields: readonly string[];
   /** Where the worker writes their texts. */
   folder: string;
+  /** The names the method's message has (request-bodies.ts): the worker refuses the others, as the front end would. */
+  names: BodyNames | undefined;
 }
 
 /** A refusal thrown in the worker, to be thrown again on the request thread. */

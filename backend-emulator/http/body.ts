@@ -3,7 +3,8 @@
  * JSON object and a query parameter given twice are rejected rather than silently picked. A body's
  * rules are json-body.ts's, applied here on the request thread, or by the body worker for a large
  * body of a route that declares large `bytes` fields (large-bytes.ts). Every parsed body's names
- * are then checked against the method's request message (request-bodies.ts), before any hook or route.
+ * are then checked against the method's request message (request-bodies.ts; by the worker for the
+ * bodies it reads), before any hook or route.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidArgument } from '../errors';
@@ -15,7 +16,8 @@ import { googlePath } from './front-end';
 import { readJsonBody } from './json-body';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
 import { declaredLargeBytesFields, keepTexts, removeUnmovedTexts, withLargeBytesTexts } from './large-bytes';
-import { refuseUnknownBodyNames } from './request-bodies';
+import { bodyNames, refuseUnknownBodyNames } from './request-bodies';
+import type { BodyNames } from './unknown-names';
 
 /**
  * Replaces fastify's parsers (JSON and text/plain) with one JSON parser (json-body.ts's rules).
@@ -32,14 +34,16 @@ export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesF
       if (err || !bytes) return done(err, undefined);
       const fields = bytes.length >= LARGE_BODY_BYTES ? declaredLargeBytesFields(request) : undefined;
       if (fields) {
-        bodyWorker.read(bytes, googlePath(request), fields).then(
+        // The worker refuses the unknown names itself: the request thread never receives such a body.
+        let names: BodyNames | undefined;
+        try {
+          names = bodyNames(request);
+        } catch (error) {
+          return done(error as Error, undefined);
+        }
+        bodyWorker.read(bytes, googlePath(request), fields, names).then(
           ({ value, texts }) => {
             keepTexts(request, withLargeBytesTexts(value, fields, texts));
-            try {
-              refuseUnknownBodyNames(request, value);
-            } catch (error) {
-              return done(error as Error, undefined);
-            }
             done(null, value);
           },
           (error: Error) => done(error, undefined),

@@ -1,5 +1,5 @@
 /**
- * Duplicate keys in JSON text. `JSON.parse` keeps the last of two equal keys; Google's JSON parser
+ * Duplicate keys, and nesting past a limit, in JSON text. `JSON.parse` keeps the last of two equal keys; Google's JSON parser
  * refuses the message (`{"type": "BOGUS", "type": "SIDECAR_PROXY"}` is an error on Google, not a
  * SIDECAR_PROXY policy). This scans the text once, before it is parsed, and names the first key
  * given twice in one object, with its path.
@@ -95,15 +95,24 @@ function pathOf(text: string, frames: Frame[], depth: number): string {
   return path;
 }
 
+/** The first duplicate key of `text`, or undefined (`scanJsonText` without a depth limit). */
+export function firstDuplicateKey(text: string): DuplicateKey | undefined {
+  const found = scanJsonText(text, Infinity);
+  return found?.kind === 'duplicate' ? { key: found.key, path: found.path } : undefined;
+}
+
+/** What `scanJsonText` finds first, in the text's order: a key given twice, or a container past the depth limit. */
+export type JsonTextFault = ({ kind: 'duplicate' } & DuplicateKey) | { kind: 'tooDeep' };
+
 /**
- * The first duplicate key of `text`, or undefined. Text that is not valid JSON gives a best-effort
- * answer: the parser reports its errors after this.
+ * The first fault of `text`, in its order, or undefined: a key given twice in an object, or an
+ * object or list opened deeper than `maxDepth` levels (the top value is level 1). Text that is not
+ * valid JSON gives a best-effort answer: the parser reports its errors after this.
  *
  * The keys of the open objects are text ranges in one list (an object's own after those of the
  * objects around it, dropped when it closes), compared in place: no string is made for a key.
  */
-export function firstDuplicateKey(text: string): DuplicateKey | undefined {
-  if (!text.includes('{')) return undefined;
+export function scanJsonText(text: string, maxDepth: number): JsonTextFault | undefined {
   const frames: Frame[] = [];
   let depth = 0;
   const keyStarts: number[] = [];
@@ -118,7 +127,9 @@ export function firstDuplicateKey(text: string): DuplicateKey | undefined {
       if (expectKey && top?.isObject) {
         const start = i + 1;
         const keyEnd = end - 1;
-        if (isSeen(text, top, start, keyEnd, keyStarts, keyEnds)) return { key: decodeKey(text.slice(start, keyEnd)), path: pathOf(text, frames, depth) };
+        if (isSeen(text, top, start, keyEnd, keyStarts, keyEnds)) {
+          return { kind: 'duplicate', key: decodeKey(text.slice(start, keyEnd)), path: pathOf(text, frames, depth) };
+        }
         keyStarts.push(start);
         keyEnds.push(keyEnd);
         top.pendingStart = start;
@@ -127,6 +138,7 @@ export function firstDuplicateKey(text: string): DuplicateKey | undefined {
       }
       i = end - 1;
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (depth >= maxDepth) return { kind: 'tooDeep' };
       const frame = (frames[depth] ??= {
         isObject: false,
         atIndex: -1,

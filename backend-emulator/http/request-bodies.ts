@@ -7,20 +7,23 @@
  * - each service declares, per API version, what message each of its methods reads its body into
  *   (`RequestBodyTable`: networkservices/request-bodies.ts, migrationcenter/request-bodies.ts);
  *   a method that takes a body and is not declared fails the front end's test;
- * - the body parser (http/body.ts) hands every parsed body here (`refuseUnknownBodyNames`), before
- *   any hook or route sees it: the names are walked against the method's message, keys only (a
- *   string is never read, so an inline payload of megabytes costs nothing more than its few keys).
+ * - the body parser (http/body.ts) hands every body it parsed here (`refuseUnknownBodyNames`),
+ *   before any hook or route sees it, and the body worker's bodies are checked by the worker
+ *   (`bodyNames` gives it the message): the names are walked against the method's message, keys
+ *   only (unknown-names.ts: a string is never read, so an inline payload of megabytes costs
+ *   nothing more than its few keys).
  *
  * No route, domain or version edge checks names of its own.
  */
 import type { FastifyRequest } from 'fastify';
-import { invalidArgument } from '../errors';
 import type { MessageShape } from './message-shapes';
 import { lazyShape, messageShape, VALUE } from './message-shapes';
 import { closedByGoogle, googleMessages } from './google-messages';
-import { protoFieldPath } from './protojson';
+import { refuseUnknownNames, type BodyNames } from './unknown-names';
 import { requestGoogleMethod } from './request-method';
 import type { GoogleMethod } from './google-methods';
+
+export { refuseUnknownNames } from './unknown-names';
 
 /** What one method reads its body into. */
 export interface RequestBody {
@@ -90,62 +93,19 @@ export function requestBodyOf(method: GoogleMethod): RequestBody | undefined {
   return declared.get(bodyKey(version, method.id));
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * The first object of `value` (depth first, in the body's order) holding a name its message has
- * not: its path (JSON names) and those names, all of them.
- */
-function firstUnknown(value: Record<string, unknown>, shape: MessageShape, path: string): { path: string; names: string[] } | undefined {
-  const { closed, refused } = shape;
-  if (closed || refused !== undefined) {
-    const names = Object.keys(value).filter((key) => (closed ? !shape.fields.has(key) : refused!.has(key)));
-    if (names.length > 0) return { path, names };
-  }
-  for (const key in value) {
-    const field = shape.fields.get(key);
-    if (field === undefined) continue;
-    const item = value[key];
-    const at = path === '' ? key : `${path}.${key}`;
-    if (isObject(item)) {
-      const found = firstUnknown(item, field, at);
-      if (found) return found;
-    } else if (Array.isArray(item)) {
-      for (let i = 0; i < item.length; i++) {
-        const element: unknown = item[i];
-        if (!isObject(element)) continue;
-        const found = firstUnknown(element, field, `${at}[${i}]`);
-        if (found) return found;
-      }
-    }
-  }
-  return undefined;
-}
-
-/**
- * Throws Google's INVALID_ARGUMENT when `body` holds a name `shape` has not, at any depth (the
- * first such object's names, each a BadRequest violation on its proto path); returns otherwise.
- * `at` is where the body sits in the request message (RequestBody.at).
- */
-export function refuseUnknownNames(body: Record<string, unknown>, shape: MessageShape, at: string): void {
-  const found = firstUnknown(body, shape, '');
-  if (!found) return;
-  const where = [at, protoFieldPath(found.path)].filter((p) => p !== '').join('.');
-  const sentence = (name: string) => `Unknown name ${JSON.stringify(name)}${where ? ` at '${where}'` : ''}: Cannot find field.`;
-  const violations = found.names.map((name) => ({ field: where, description: `Invalid JSON payload received. ${sentence(name)}` }));
-  throw invalidArgument(violations, `Invalid JSON payload received. ${found.names.map(sentence).join('\n')}`);
-}
-
 /**
  * The front end's rule on a parsed body (http/body.ts calls it for every body, before any hook or
  * route): a name the method's request message has not is refused. A body that is no object is the
  * route's to refuse (`objectBody`); a method with no declared body is not checked.
  */
 export function refuseUnknownBodyNames(request: FastifyRequest, body: unknown): void {
-  if (!isObject(body)) return;
+  const names = bodyNames(request);
+  if (names) refuseUnknownNames(body, names.shape, names.at);
+}
+
+/** The names the request's Google method reads its body into, or undefined for a method declared with none (the body worker checks a large body by them). */
+export function bodyNames(request: FastifyRequest): BodyNames | undefined {
   const method = requestGoogleMethod(request);
   const declaration = method === undefined ? undefined : requestBodyOf(method);
-  if (declaration) refuseUnknownNames(body, declaration.message(), declaration.at);
+  return declaration && { shape: declaration.message(), at: declaration.at };
 }

@@ -198,7 +198,7 @@ const BAD_BODIES: Array<[string, string | Buffer, RegExp]> = [
   ['constructor.prototype', '{"labels":{"constructor":{"prototype":{"polluted":"yes"}}}}', /^Invalid JSON payload received/],
   ['a list', '[1,2,3]', /^Invalid JSON payload received\. Expected an object/],
   ['a string', '"text"', /^Invalid JSON payload received\. Expected an object/],
-  ['a list nested 10,000 deep', deepArray(10_000), /^Invalid JSON payload received\. Expected an object/],
+  ['a list nested 10,000 deep', deepArray(10_000), /^Invalid JSON payload received\. The body nests objects and lists deeper than 100 levels\.$/],
 ];
 
 describe('malformed bodies on every route family: 400 INVALID_ARGUMENT, state unchanged', () => {
@@ -218,32 +218,24 @@ describe('malformed bodies on every route family: 400 INVALID_ARGUMENT, state un
   });
 });
 
-describe('JSON nested 10,000 (and 1,000,000) deep inside a field: 400 INVALID_ARGUMENT naming the field', () => {
-  const cases: Array<[string, string, string, string, string]> = [
-    // A name the policy has not (`a`) is refused by the parser, at its message, before the depth matters.
-    ['setIamPolicy policy', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":${deepObject(10_000)}}`, 'policy'],
-    ['setIamPolicy bindings', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":{"bindings":${deepArray(10_000)}}}`, 'policy.bindings[0]'],
-    [
-      'endpoint policy matcher',
-      'POST',
-      `/v1/${NS}/endpointPolicies?endpointPolicyId=deep`,
-      `{"type":"SIDECAR_PROXY","endpointMatcher":${deepObject(10_000)}}`,
-      'endpoint_policy.endpoint_matcher',
-    ],
-    ['import job labels', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"assetSource":"${SOURCE}","labels":${deepObject(10_000)}}`, 'labels.a'],
+describe('JSON nested 10,000 (and 1,000,000) deep inside a field: 400 INVALID_ARGUMENT for its depth (over 100 levels), before it is parsed', () => {
+  const cases: Array<[string, string, string, string]> = [
+    ['setIamPolicy policy', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":${deepObject(10_000)}}`],
+    ['setIamPolicy bindings', 'POST', `/v1/${EP1}:setIamPolicy`, `{"policy":{"bindings":${deepArray(10_000)}}}`],
+    ['endpoint policy matcher', 'POST', `/v1/${NS}/endpointPolicies?endpointPolicyId=deep`, `{"type":"SIDECAR_PROXY","endpointMatcher":${deepObject(10_000)}}`],
+    ['import job labels', 'POST', `/v1alpha1/${MC}/importJobs?importJobId=deep`, `{"assetSource":"${SOURCE}","labels":${deepObject(10_000)}}`],
     [
       'import job labels, 1,000,000 deep (under the 32 MiB limit)',
       'POST',
       `/v1alpha1/${MC}/importJobs?importJobId=deep`,
       `{"assetSource":"${SOURCE}","labels":${deepArray(1_000_000)}}`,
-      'labels',
     ],
-    ['seed', 'POST', '/emulator/v1/seed', `{"endpointPolicies":${deepArray(10_000)}}`, 'endpointPolicies[0]'],
+    ['seed', 'POST', '/emulator/v1/seed', `{"endpointPolicies":${deepArray(10_000)}}`],
   ];
-  test.each(cases)('%s', async (_name, method, url, body, name) => {
+  test.each(cases)('%s', async (_name, method, url, body) => {
     const before = await snapshot();
     const error = googleError(await send(method, url, { body }), 400, 'INVALID_ARGUMENT');
-    expect(field(error)).toBe(name);
+    expect(error.message).toBe('Invalid JSON payload received. The body nests objects and lists deeper than 100 levels.');
     expect(await snapshot()).toBe(before);
   });
 });

@@ -11,6 +11,8 @@ import {
   validatorSource,
 } from '../../schemas';
 import { schemaAjv } from '../../schemas/ajv';
+import { toCheckFailures } from '../../schemas/failures';
+import { validatorOf } from '../../schemas/validators';
 
 const NAME = 'projects/my-project/locations/global/endpointPolicies/my-policy';
 const binding = (over: Record<string, unknown> = {}) => ({ name: NAME, role: 'roles/viewer', members: ['user:alice@example.com'], ...over });
@@ -413,4 +415,13 @@ describe('label rules shared with the import engine', () => {
     expect(props(validateImportJobArgs(job({ labels: { Équipe: 'x' } })))).toEqual(['labels.Équipe']);
     expect(props(validateImportJobArgs(job({ labels: { env: 'Données' } })))).toEqual(['labels.env']);
   });
+});
+
+test('validate names the first 100 failures, the ones the whole list starts with (60,000 bad label keys: 120,000 Ajv errors, 100 worded)', () => {
+  const labels = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`K${i}`, 'v']));
+  const failures = validate('Group', { labels });
+  expect(failures).toHaveLength(100);
+  const all = toCheckFailures(validatorOf('Group')!.errors);
+  expect(all.length).toBeGreaterThan(100);
+  expect(failures).toEqual(all.slice(0, 100));
 });

@@ -253,6 +253,20 @@ describe('reportAssetFrames', () => {
     ]);
   });
 
+  test('at most 1,000 frames a call: 1,001 are refused whole (nothing written), 1,000 become their error frames', async () => {
+    // 340,000 empty frames (a 1 MiB body) were 340,000 stored error frames, 147 MB.
+    const refused = googleError(await call(app, 'POST', REPORT, { framesData: Array.from({ length: 1_001 }, () => ({})) }), 400, 'INVALID_ARGUMENT');
+    expect(violations(refused)).toEqual([{ field: 'framesData', description: 'must have at most 1000 entries' }]);
+    expect(ok(await call(app, 'GET', `/v1alpha1/${SOURCE}`)).errorFrameCount).toBeUndefined();
+    expect(
+      await report(
+        app,
+        Array.from({ length: 1_000 }, () => ({})),
+      ),
+    ).toEqual({});
+    expect(ok(await call(app, 'GET', `/v1alpha1/${SOURCE}`)).errorFrameCount).toBe(1_000);
+  });
+
   test('errorFrames: an unknown view is INVALID_ARGUMENT; an unknown frame NOT_FOUND', async () => {
     const err = googleError(await call(app, 'GET', `/v1alpha1/${SOURCE}/errorFrames?view=FULLEST`), 400, 'INVALID_ARGUMENT');
     expect(violations(err)).toEqual([{ field: 'view', description: 'must be ERROR_FRAMES_VIEW_BASIC or ERROR_FRAMES_VIEW_FULL' }]);

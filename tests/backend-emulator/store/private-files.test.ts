@@ -81,3 +81,19 @@ test('a data dir of an earlier version (0644 files, 0755 folders) is made privat
   expect(notOwnerOnly(dataDir).filter((entry) => !entry.startsWith('. '))).toEqual([]);
   expect(fs.statSync(dataDir).mode & 0o777).toBe(0o755);
 });
+
+test('a folder of the data dir that is a symbolic link (exports, linked to a shared folder) keeps its mode; the emulator’s folders inside are private', async () => {
+  const root = tempDir('private-');
+  const dataDir = path.join(root, 'data');
+  const shared = path.join(root, 'shared');
+  fs.mkdirSync(dataDir);
+  fs.mkdirSync(shared, { mode: 0o755 });
+  fs.chmodSync(shared, 0o755);
+  fs.symlinkSync(shared, path.join(dataDir, 'exports'));
+  await runOnce(dataDir);
+  // chmod follows a link: the shared folder was made 0700 at every start.
+  expect((fs.statSync(shared).mode & 0o777).toString(8)).toBe('755');
+  expect(fs.lstatSync(path.join(dataDir, 'exports')).isSymbolicLink()).toBe(true);
+  expect(notOwnerOnly(shared).filter((entry) => !entry.startsWith('. '))).toEqual([]);
+  expect(fs.readdirSync(shared).length).toBeGreaterThan(0);
+});
