@@ -83,7 +83,20 @@ export interface AssetQuery {
   order: AssetOrder[];
   /** The key (order values, then the asset id) of the last item of the previous page. */
   after?: AssetKey;
+  /** The most assets of the page. */
   limit: number;
+  /**
+   * The page also ends once its assets' stored bodies reach this many bytes (at least one asset a
+   * page): a page's memory and answer are bounded by bytes, not only by count (AIP-158 lets a page
+   * hold fewer items than asked; its `more` then says the list goes on).
+   */
+  maxBodyBytes?: number;
+}
+
+/** One page of assets with each item's page key, and whether assets follow it. */
+export interface AssetPage {
+  items: Array<{ asset: StoredAsset; key: AssetKey }>;
+  more: boolean;
 }
 
 export interface AssetAggregation {
@@ -135,7 +148,7 @@ export interface AssetStore {
   upsert(parent: string, reporter: string, time: number, rows: AssetRow[]): void;
   get(name: string): StoredAsset | undefined;
   /** One page of `query` with each item's page key. */
-  page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }>;
+  page(query: AssetQuery): AssetPage;
   /** Every asset of every parent in name order, after `afterName`. */
   pageAll(afterName: string | undefined, limit: number): StoredAsset[];
   /** The assets of `parent` that `reporter` reported, in name order, after `afterName`. */

@@ -30,7 +30,7 @@ import type {
   AssetAggregateResult,
   AssetAggregation,
   AssetBodyChange,
-  AssetKey,
+  AssetPage,
   AssetQuery,
   AssetRow,
   AssetShape,
@@ -493,12 +493,28 @@ export class SqliteAssetStore implements AssetStore {
     };
   }
 
-  page(query: AssetQuery): Array<{ asset: StoredAsset; key: AssetKey }> {
-    const { sql, params } = this.pageSql(query);
-    const rows = this.statement(sql).all(...params) as Row[];
+  /**
+   * Reads one row past the page (LIMIT limit + 1) to tell whether more follow; rows are read one by
+   * one, so a page that reaches `maxBodyBytes` stops there: a page of large assets never holds
+   * more than the budget and one asset in memory.
+   */
+  page(query: AssetQuery): AssetPage {
+    const { sql, params } = this.pageSql({ ...query, limit: query.limit + 1 });
+    const budget = query.maxBodyBytes ?? Infinity;
+    const rows: Row[] = [];
+    let bytes = 0;
+    let more = false;
+    for (const row of this.statement(sql).iterate(...params) as IterableIterator<Row>) {
+      if (rows.length === query.limit || bytes >= budget) {
+        more = true;
+        break; // (leaving the loop resets the statement)
+      }
+      rows.push(row);
+      bytes += row.body.length;
+    }
     const assets = this.read(rows);
     const tie = (r: Row) => (query.order.length > 0 ? r.id : r.aid);
-    return rows.map((r, i) => ({ asset: assets[i], key: [...query.order.map((_, k) => r[`k${k}`] as SqlValue), tie(r)] }));
+    return { items: rows.map((r, i) => ({ asset: assets[i], key: [...query.order.map((_, k) => r[`k${k}`] as SqlValue), tie(r)] })), more };
   }
 
   explain(query: AssetQuery): string[] {

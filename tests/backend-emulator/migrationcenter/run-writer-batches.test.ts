@@ -133,7 +133,7 @@ describe('the VM name and UUID indexes, built at the end of a large run whose ke
     expect(keyedIn()).toEqual(KEYED);
     expect(store.assets.missingDeferrableIndexes()).toEqual([]);
     const uuid = `42${scrambled(12_345)}-0000-4000-8000-000000000000`;
-    const page = store.assets.page({ parent: PARENT, filter: parseFilter(`virtualMachineDetails.vmUuid = "${uuid}"`), order: [], limit: 10 });
+    const page = store.assets.page({ parent: PARENT, filter: parseFilter(`virtualMachineDetails.vmUuid = "${uuid}"`), order: [], limit: 10 }).items;
     expect(page.map((p) => p.asset.name)).toEqual([`${PARENT}/assets/m-12345`]);
   });
 

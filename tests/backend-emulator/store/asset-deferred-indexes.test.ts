@@ -81,7 +81,7 @@ test('without the four indexes, filters and orderings on their fields give the s
       queries.map(([filter, orderBy]) =>
         store.assets
           .page({ parent: PARENT, filter: filter === undefined ? undefined : parseFilter(filter), order: parseAssetOrder(orderBy), limit: 20 })
-          .map((p) => p.asset.name),
+          .items.map((p) => p.asset.name),
       );
     const indexed = pages();
     // Each page holds assets (the queries are not trivially empty).

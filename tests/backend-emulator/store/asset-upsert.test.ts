@@ -25,7 +25,7 @@ function rows(from: number, to: number, version: string, labels?: Record<string,
 }
 
 function names(filter: string): string[] {
-  return store.assets.page({ parent: PARENT, filter: parseFilter(filter), order: [], limit: 1000 }).map((p) => p.asset.name.split('/').pop()!);
+  return store.assets.page({ parent: PARENT, filter: parseFilter(filter), order: [], limit: 1000 }).items.map((p) => p.asset.name.split('/').pop()!);
 }
 
 test('assets imported again in a batch of new ones are updated, keep their createTime, and lose their old labels', () => {
