@@ -30,8 +30,9 @@ module.exports = {
   // grew to 430 to 620 MB of heap (0.8 to 1 GB of RSS) over its ~70 files of test:quick, and a
   // process that size took 350 to 950 ms to be gone under load, against the 500 ms jest gives a
   // worker at the end of a run: "A worker process has failed to exit gracefully" in 7 of 9 runs,
-  // though no file left a handle, timer, worker thread or child process open. With the limit, 1
-  // of 3 (docs/benchmarks.md, fifteenth session).
+  // though no file left a referenced handle, timer, worker thread or child process. With the
+  // limit, 1 of 3 (the other cause, an idle import worker, is ended by the emulator's close now;
+  // docs/benchmarks.md, fifteenth session).
   workerIdleMemoryLimit: '300MB',
   // One temp folder per run (TMPDIR), removed at the end: a run leaves nothing in /tmp.
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
