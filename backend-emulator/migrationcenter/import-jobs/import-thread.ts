@@ -9,7 +9,8 @@
  * so a request waits for at most one batch's transaction.
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
- * the process open), with the engine's modules loaded; a second job at the same time starts a
+ * the process open; ended at once when the last emulator closes, importWorkersOpen), with the
+ * engine's modules loaded; a second job at the same time starts a
  * second worker, up to MAX_IMPORT_WORKERS at work; a job beyond them waits for one to be done. A
  * process that is one emulator (the CLI) keeps one ready for its whole life
  * (keepImportWorkerReady): started with the process and warmed up, and, once a job's worker has
