@@ -4,8 +4,8 @@
  * assets). Nothing here writes.
  *
  * Sizes stay bounded: every list is a page (keyset page tokens, as the Google lists), and a job's
- * row errors are never sent whole: `rowErrorPage` walks the report once (O(row errors)), counting
- * what matches the filters and copying only the lines of the requested page.
+ * row errors are never sent whole: `rowErrorPage` slices the report's index (row-error-index.ts),
+ * made once per report object, so that a page costs its own lines, not the report's.
  */
 import { invalidArgument, notFound } from '../errors';
 import type { KeysetPageRequest, ListPage, PageLimits } from '../query/list-query';
@@ -16,11 +16,13 @@ import { jobInView, type ImportJobs } from '../migrationcenter/import-jobs/impor
 import type { Assets } from '../migrationcenter/assets/assets';
 import type { ImportDataFiles, ImportDataFileWire } from '../migrationcenter/import-data-files/import-data-files';
 import type { AssetWire, ImportJobOverview } from '../migrationcenter/types';
-import type { ImportError, ImportRowError, ValidationReport } from '../import-engine/report';
+import type { ImportError, ValidationReport } from '../import-engine/report';
+import { bump, emptyCounts, madeRowErrorIndex, rowErrorIndex, type RowErrorLine, type SeverityCounts } from './row-error-index';
+
+export type { RowErrorLine, SeverityCounts } from './row-error-index';
 
 export const SEVERITIES = ['ERROR', 'WARNING', 'INFO'] as const;
 export type ConsoleSeverity = (typeof SEVERITIES)[number];
-export type SeverityCounts = Record<string, number>;
 
 export const REPORTS = ['validation', 'execution'] as const;
 export type ReportKind = (typeof REPORTS)[number];
@@ -120,21 +122,19 @@ export interface JobSummary {
   execution?: ReportCounts & { framesReported: number; totalRowsCount: number };
 }
 
-function emptyCounts(): SeverityCounts {
-  return { ERROR: 0, WARNING: 0, INFO: 0 };
-}
-
-function bump(counts: SeverityCounts, severity: unknown): void {
-  const key = typeof severity === 'string' ? severity : 'UNSPECIFIED';
-  counts[key] = (counts[key] ?? 0) + 1;
-}
-
+/**
+ * A report's counts, from its index when the console made one (a job's details and pages), else
+ * by one walk: the job list reads its jobs afresh each time, and an index made for a list's
+ * answer would cost more than the walk and be dropped with it.
+ */
 function reportCounts(report: ValidationReport): ReportCounts {
-  const bySeverity = emptyCounts();
-  let rowErrors = 0;
+  const index = madeRowErrorIndex(report);
+  const bySeverity = index ? index.severityCounts(undefined) : emptyCounts();
+  let rowErrors = index ? index.rows : 0;
   for (const e of report.jobErrors ?? []) bump(bySeverity, e.severity);
   for (const f of report.fileValidations ?? []) {
     for (const e of f.fileErrors ?? []) bump(bySeverity, e.severity);
+    if (index) continue;
     rowErrors += (f.rowErrors ?? []).length;
     for (const r of f.rowErrors ?? []) for (const e of r.errors ?? []) bump(bySeverity, e.severity);
   }
@@ -213,27 +213,20 @@ export interface ReportDetail {
 }
 
 function reportDetail(report: ValidationReport): ReportDetail {
-  const all = emptyCounts();
-  const files = (report.fileValidations ?? []).map((f) => {
-    const bySeverity = emptyCounts();
-    for (const r of f.rowErrors ?? []) {
-      for (const e of r.errors ?? []) {
-        bump(bySeverity, e.severity);
-        bump(all, e.severity);
-      }
-    }
+  const index = rowErrorIndex(report);
+  const files = (report.fileValidations ?? []).map((f, i) => {
     const fileErrors = f.fileErrors ?? [];
     return {
       fileName: f.fileName,
       partialReport: f.partialReport === true,
-      rowErrors: (f.rowErrors ?? []).length,
-      bySeverity,
+      rowErrors: index.files[i].rows,
+      bySeverity: { ...index.files[i].bySeverity },
       fileErrors: fileErrors.slice(0, MAX_LISTED_ERRORS),
       fileErrorCount: fileErrors.length,
     };
   });
   const jobErrors = report.jobErrors ?? [];
-  return { jobErrors: jobErrors.slice(0, MAX_LISTED_ERRORS), jobErrorCount: jobErrors.length, files, rowErrorsBySeverity: all };
+  return { jobErrors: jobErrors.slice(0, MAX_LISTED_ERRORS), jobErrorCount: jobErrors.length, files, rowErrorsBySeverity: index.severityCounts(undefined) };
 }
 
 /** A data file as the console shows it: no `uploadFileInfo` (its signed URL is a credential). */
@@ -260,37 +253,21 @@ function jobDataFiles(domains: ConsoleDomains, name: string): Pick<JobDetail, 'd
 export function jobDetail(domains: ConsoleDomains, name: string): JobDetail {
   const job = readJob(domains, name);
   const execution = job.executionReport;
+  // The details first: they index the reports (for the pages to come), which the summary's counts then read.
+  const validationReport = job.validationReport ? reportDetail(job.validationReport) : undefined;
+  const executionReport = execution ? reportDetail(execution.executionErrors ?? { fileValidations: [], jobErrors: [] }) : undefined;
   return {
     ...jobPayloadOrDataFiles(domains, job),
     ...jobDataFiles(domains, name),
-    ...(job.validationReport ? { validationReport: reportDetail(job.validationReport) } : {}),
-    ...(execution
-      ? {
-          executionReport: {
-            ...reportDetail(execution.executionErrors ?? { fileValidations: [], jobErrors: [] }),
-            framesReported: execution.framesReported,
-            totalRowsCount: execution.totalRowsCount,
-          },
-        }
+    ...(validationReport ? { validationReport } : {}),
+    ...(execution && executionReport
+      ? { executionReport: { ...executionReport, framesReported: execution.framesReported, totalRowsCount: execution.totalRowsCount } }
       : {}),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Row errors
-
-/** One line of the row-error table: one error of one row. */
-export interface RowErrorLine {
-  fileName: string;
-  rowNumber: number;
-  vmName: string;
-  vmUuid: string;
-  assetTitle?: string;
-  /** For workbook rows: the sheet. */
-  sheet?: string;
-  severity: string;
-  errorDetails: string;
-}
 
 export interface RowErrorQuery {
   report: ReportKind;
@@ -334,51 +311,26 @@ export function parseSeverity(raw: string | undefined): ConsoleSeverity | undefi
   throw invalidArgument([{ field: 'severity', description: `must be ERROR, WARNING or INFO, not '${raw}'` }]);
 }
 
-function lineOf(fileName: string, row: ImportRowError, error: ImportError): RowErrorLine {
-  const line: RowErrorLine = {
-    fileName,
-    rowNumber: row.rowNumber,
-    vmName: row.vmName ?? '',
-    vmUuid: row.vmUuid ?? '',
-    severity: error.severity,
-    errorDetails: error.errorDetails,
-  };
-  if (row.assetTitle !== undefined) line.assetTitle = row.assetTitle;
-  if (row.xlsxError?.sheet !== undefined) line.sheet = row.xlsxError.sheet;
-  return line;
-}
-
 /**
  * One page of a report's row errors, one line per error of a row, in report order (file by file,
- * row by row). One pass over the report: O(row errors) time, O(pageSize) output.
+ * row by row): a slice of the report's index (made at the report's first page, O(row errors)),
+ * O(pageSize) after.
  */
 export function rowErrorPage(report: ValidationReport | undefined, query: RowErrorQuery): Omit<RowErrorPage, 'name' | 'jobUpdateTime' | 'report'> {
   const { file, severity, offset, pageSize } = query;
-  const severityCounts = emptyCounts();
-  const rowErrors: RowErrorLine[] = [];
-  let matched = 0;
+  const index = report ? rowErrorIndex(report) : undefined;
+  const { lines, total } = index ? index.page({ file, severity }, offset, pageSize) : { lines: [], total: 0 };
   const end = offset + pageSize;
-  for (const f of report?.fileValidations ?? []) {
-    if (file !== undefined && f.fileName !== file) continue;
-    for (const row of f.rowErrors ?? []) {
-      for (const error of row.errors ?? []) {
-        bump(severityCounts, error.severity);
-        if (severity !== undefined && error.severity !== severity) continue;
-        if (matched >= offset && matched < end) rowErrors.push(lineOf(f.fileName, row, error));
-        matched++;
-      }
-    }
-  }
   return {
     reportPresent: report !== undefined,
     ...(file !== undefined ? { file } : {}),
     ...(severity !== undefined ? { severity } : {}),
     offset,
     pageSize,
-    totalSize: matched,
-    severityCounts,
-    rowErrors,
-    ...(end < matched ? { nextOffset: end } : {}),
+    totalSize: total,
+    severityCounts: index ? index.severityCounts(file) : emptyCounts(),
+    rowErrors: lines,
+    ...(end < total ? { nextOffset: end } : {}),
   };
 }
 

@@ -155,7 +155,8 @@ export class ImportDataFiles implements JobDataFiles {
 
   /** ListImportDataFiles; the job must exist (NOT_FOUND otherwise, as for any child collection). */
   list(jobName: string, request: ListRequest): { importDataFiles: ImportDataFileWire[]; nextPageToken?: string } {
-    if (!this.store.get(COLLECTIONS.importJobs, jobName)) throw notFound(RESOURCE_TYPES.importJob, jobName);
+    // Whether the job is there, without reading its record (a large report makes it megabytes).
+    if (!this.store.has(COLLECTIONS.importJobs, jobName)) throw notFound(RESOURCE_TYPES.importJob, jobName);
     const page = listPage(
       this.ofJob(jobName).map((s) => s.file),
       request,

@@ -18,6 +18,7 @@ import type { LargeBytesRouteConfig } from '../../http/large-bytes';
 import { verbBodyRequestId } from '../request-id-rule';
 import { ImportJobs, parseJobView } from './import-jobs';
 import { InlinePayloadFiles } from './inline-payload-files';
+import { importWorkersOpen } from './import-thread';
 
 /**
  * Body limit of the routes that take an inline payload (create and patch of import jobs): the
@@ -40,6 +41,9 @@ export const importJobsFamily: Family<'importJobs'> = {
     // Inline payloads' text in the data dir (a temporary folder in memory), apart from the records.
     const inlineFiles = new InlinePayloadFiles(ctx.config.dataDir);
     app.addHook('onClose', async () => inlineFiles.close());
+    // The import workers outlive no emulator: the last one to close ends the idle worker.
+    const workersClosed = importWorkersOpen();
+    app.addHook('onClose', workersClosed);
     const jobs = new ImportJobs({
       store: scope.store,
       ops: scope.ops,

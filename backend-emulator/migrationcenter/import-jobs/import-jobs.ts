@@ -57,6 +57,13 @@ import { readRowCells } from './engine';
 import type { RowCells, RowLocation } from '../../import-engine/row-cells';
 import { NO_DATA_MESSAGE, RUN_PROGRESS, hasPayload, normalizeStored, now, ordered, payloadFormat } from './import-job-model';
 import { NOT_A_TIMESTAMP, isWireTimestamp } from '../../http/wire-timestamp';
+import { KeptReads } from '../../store/kept-reads';
+
+/**
+ * Jobs kept in the console's view while the store is unchanged (`read`): the console reads one job
+ * page after page (its details, then its row errors); a few, for a second tab or a job list beside.
+ */
+const KEPT_OVERVIEWS = 4;
 
 /** How many times a FULL view reads its records again when a payload is replaced while its files are opened. */
 const FULL_VIEW_ATTEMPTS = 3;
@@ -195,6 +202,9 @@ export class ImportJobs implements DataFileJobs {
   /** Validation and execution in the background (the same deps: the dataFiles seam is shared). */
   private readonly work: ImportJobWork;
 
+  /** The last jobs `read` returned, while the store's documents are unchanged. */
+  private readonly overviews = new KeptReads<ImportJobOverview>(KEPT_OVERVIEWS);
+
   constructor(private readonly deps: ImportJobsDeps) {
     this.store = deps.store;
     this.ops = deps.ops;
@@ -306,9 +316,14 @@ export class ImportJobs implements DataFileJobs {
     return normalizeStored(value);
   }
 
-  /** The job as stored, in the console's view (a bare wire job written into the store by hand too); NOT_FOUND otherwise. */
+  /**
+   * The job as stored, in the console's view (a bare wire job written into the store by hand too);
+   * NOT_FOUND otherwise. While the store's documents are unchanged, the same object, shared (the
+   * caller must not change it): a report of 100,000 row errors is a 15 MB record, parsed once for
+   * the console's pages of it rather than once a page.
+   */
   read(name: string): ImportJobOverview {
-    return overview(this.readStored(name));
+    return this.overviews.get(name, this.store.documentsVersion(), () => overview(this.readStored(name)));
   }
 
   /** Every job of every project, by name, in the console's view (its list). */

@@ -9,7 +9,8 @@
  * so a request waits for at most one batch's transaction.
  *
  * Workers are reused: one idle worker is kept for IDLE_WORKER_MS (unreferenced, so it never holds
- * the process open), with the engine's modules loaded; a second job at the same time starts a
+ * the process open; ended at once when the last emulator closes, importWorkersOpen), with the
+ * engine's modules loaded; a second job at the same time starts a
  * second worker, up to MAX_IMPORT_WORKERS at work; a job beyond them waits for one to be done. A
  * process that is one emulator (the CLI) keeps one ready for its whole life
  * (keepImportWorkerReady): started with the process and warmed up, and, once a job's worker has
@@ -118,6 +119,33 @@ let idle: Worker | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 /** Set by keepImportWorkerReady: the idle worker is kept for good, and replaced when a job's worker is lost. */
 let keepReady = false;
+/** Emulators open that run import jobs (importWorkersOpen); undefined until one says so. */
+let openEmulators: number | undefined;
+
+/** No emulator is open any more (one was, and all have closed), and no worker is kept ready. */
+function noEmulatorOpen(): boolean {
+  return openEmulators === 0 && !keepReady;
+}
+
+/**
+ * An emulator that runs import jobs is open; the function returned says it closed. Once the last
+ * one has closed, the idle worker is ended at once, and a job's worker is ended rather than kept
+ * idle when its job stops, instead of IDLE_WORKER_MS later. An unreferenced worker does not hold
+ * the process open, but a process that ends must still stop it, and the worker runs at a low
+ * priority (WORKER_NICE_STEPS + IMPORT_NICE_EXTRA): under load, a jest worker whose last test file
+ * had run an import took longer to end than the 500 ms jest gives it (docs/benchmarks.md,
+ * fifteenth session). Ended in close, the stop is paid there.
+ */
+export function importWorkersOpen(): () => Promise<void> {
+  openEmulators = (openEmulators ?? 0) + 1;
+  let closed = false;
+  return async () => {
+    if (closed) return;
+    closed = true;
+    openEmulators = (openEmulators ?? 1) - 1;
+    if (noEmulatorOpen()) await closeIdleImportWorker();
+  };
+}
 
 /** A new import worker; `ready`: started ahead of any job, it warms up (worker-warm-up.ts). */
 function newWorker(ready = false): Worker {
@@ -164,7 +192,7 @@ function releaseWorker(worker: Worker): void {
   worker.removeAllListeners('message');
   worker.removeAllListeners('error');
   worker.removeAllListeners('exit');
-  if (idle) {
+  if (idle || noEmulatorOpen()) {
     void worker.terminate();
     return;
   }

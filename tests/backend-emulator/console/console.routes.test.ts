@@ -7,6 +7,7 @@
 import * as path from 'path';
 import type { FastifyInstance } from 'fastify';
 import { Assets } from '../../../backend-emulator/migrationcenter/assets/assets';
+import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
 import type { Asset } from '../../../backend-emulator/import-engine/asset';
 import { findStaticDir, staticDirCandidates, STATIC_FILES } from '../../../backend-emulator/console/static-files';
 import {
@@ -268,6 +269,41 @@ describe('endpoint policies and import jobs', () => {
     }
     // Larger than the largest page is served as the largest page.
     expect(ok(await call(app, 'GET', `${jobUrl('big')}/rowErrors?pageSize=100000`)).pageSize).toBe(500);
+  });
+
+  test("a job's details and row-error pages read its record once while nothing is written; the next page after a write reads the new report", async () => {
+    // A report of 100,000 row errors is a 15 MB record: reading it for each page parsed it each time.
+    const gets = jest.spyOn(app.emulator.store, 'get');
+    const readsOfBig = () => gets.mock.calls.filter(([collection, key]) => collection === COLLECTIONS.importJobs && key === jobName('big')).length;
+    try {
+      expect(ok(await call(app, 'GET', jobUrl('big'))).validationReport.files).toHaveLength(2);
+      // bigReport's lines: vmInfo.csv 0-6, perfInfo.csv 7-11, line i of severity ERROR, WARNING, INFO as i % 3.
+      const pages: Array<[string, string[]]> = [
+        ['pageSize=5', ['vm-0', 'vm-1', 'vm-2', 'vm-3', 'vm-4']],
+        ['pageSize=5&offset=5', ['vm-5', 'vm-6', 'vm-7', 'vm-8', 'vm-9']],
+        ['file=perfInfo.csv', ['vm-7', 'vm-8', 'vm-9', 'vm-10', 'vm-11']],
+        ['file=perfInfo.csv&severity=INFO', ['vm-8', 'vm-11']],
+        ['severity=ERROR&pageSize=2&offset=1', ['vm-3', 'vm-6']],
+        ['file=perfInfo.csv&severity=INFO&offset=1', ['vm-11']],
+      ];
+      for (const [query, vmNames] of pages) {
+        expect(ok(await call(app, 'GET', `${jobUrl('big')}/rowErrors?${query}`)).rowErrors.map((r: any) => r.vmName)).toEqual(vmNames);
+      }
+      expect(readsOfBig()).toBe(1);
+
+      // The job seeded again with another report: the next page is of that one.
+      ok(await call(app, 'POST', '/emulator/v1/seed', { importJobs: [bigJobSeed('big', { 'other.csv': 3 })] }));
+      const after = ok(await call(app, 'GET', `${jobUrl('big')}/rowErrors`));
+      expect(after.rowErrors.map((r: any) => [r.fileName, r.vmName])).toEqual([
+        ['other.csv', 'vm-0'],
+        ['other.csv', 'vm-1'],
+        ['other.csv', 'vm-2'],
+      ]);
+      expect(after.severityCounts).toEqual({ ERROR: 1, WARNING: 1, INFO: 1 });
+      expect(readsOfBig()).toBe(2);
+    } finally {
+      gets.mockRestore();
+    }
   });
 });
 

@@ -82,6 +82,29 @@ const onLinux = process.platform === 'linux' && fs.existsSync('/proc/self/task')
   60_000,
 );
 
+(onLinux ? test : test.skip)(
+  'the last emulator to close ends the idle import worker then, not IDLE_WORKER_MS later (skipped off Linux)',
+  async () => {
+    // A process ending must stop an idle worker, at the worker's low priority: under load, past
+    // the 500 ms jest gives its worker processes to end. Closed with the emulator, it is stopped there.
+    const nice = Math.min(19, os.getPriority(process.pid) + 13);
+    const before = threadsAt(nice);
+    const ours = () => [...threadsAt(nice)].filter((tid) => !before.has(tid));
+    const app = newApp();
+    try {
+      ok(await createJob(app, 'idle', { inlinePayload: inlinePayload({ 'vmInfo.csv': csv(VM_HEADER, vmRow('i-1', 'web-1')) }) }));
+      expect((await act(app, 'idle', 'validate'))[1].state).toBe('IMPORT_JOB_STATE_READY');
+      // The job's worker idles, kept for a next job.
+      expect(ours()).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+    // Node emits a worker's 'exit', which its terminate() awaits, once its thread has ended.
+    expect(ours()).toEqual([]);
+  },
+  60_000,
+);
+
 describe('with a ready import worker', () => {
   let app: FastifyInstance;
 

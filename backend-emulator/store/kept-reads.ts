@@ -1,0 +1,38 @@
+/**
+ * What a few recent reads made of the store's documents, kept while the documents are unchanged
+ * (Store.documentsVersion: any write of the store, or a commit of another connection to its
+ * database, moves it). For a large document read again and again while nothing is written, the
+ * console's pages of a job's 100,000 row errors (each read parsed the job's 15 MB record).
+ *
+ * The store stays the truth: a kept value is what a read made at a version, dropped once the
+ * version moves. A kept value is shared by every caller until then: callers must not change it.
+ */
+export class KeptReads<T> {
+  private readonly kept = new Map<string, { version: number; value: T }>();
+
+  /** `limit`: how many values are kept at most (the least recently asked goes first). */
+  constructor(private readonly limit: number) {}
+
+  /**
+   * The value of `key` at `version`: the kept one, or `read()`'s (which reads the store and may
+   * throw: nothing is kept then), kept. `version` is taken before `read` reads, so that a change
+   * made meanwhile only makes the kept value older than it is (read again next time), never newer.
+   * An undefined version (inside a transaction) keeps nothing.
+   */
+  get(key: string, version: number | undefined, read: () => T): T {
+    if (version === undefined) return read();
+    const kept = this.kept.get(key);
+    if (kept !== undefined && kept.version === version) {
+      // Most recently asked last: the first key is the one to drop.
+      this.kept.delete(key);
+      this.kept.set(key, kept);
+      return kept.value;
+    }
+    // Every value of an older version is stale: drop them now rather than hold their memory.
+    for (const [k, v] of this.kept) if (v.version !== version) this.kept.delete(k);
+    const value = read();
+    this.kept.set(key, { version, value });
+    if (this.kept.size > this.limit) this.kept.delete(this.kept.keys().next().value as string);
+    return value;
+  }
+}
