@@ -162,8 +162,11 @@ function uuid(prefix: string, i: number): string {
   return `${prefix}-0c1d-4e5f-8a9b-${h}`;
 }
 
-/** Writes the workbook; returns its path and how many data rows it holds. */
-export async function generateRvtoolsWorkbook(path: string, vms: number): Promise<{ rows: number }> {
+/**
+ * Writes the workbook; returns how many data rows it holds. The last VM of every `templateEvery`
+ * is a template (the bench's 1,000; a test's small workbook asks for one sooner).
+ */
+export async function generateRvtoolsWorkbook(path: string, vms: number, templateEvery = 1000): Promise<{ rows: number }> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true, useStyles: true });
   const info = wb.addWorksheet('vInfo');
   const disk = wb.addWorksheet('vDisk');
@@ -181,7 +184,7 @@ export async function generateRvtoolsWorkbook(path: string, vms: number): Promis
     const name = `vm-${String(i).padStart(6, '0')}`;
     const on = i % 7 !== 0;
     const power = on ? 'poweredOn' : 'poweredOff';
-    const template = i % 1000 === 999 ? 'True' : 'False';
+    const template = i % templateEvery === templateEvery - 1 ? 'True' : 'False';
     const cpus = 1 << (i % 4);
     const mem = cpus * 4096;
     const disks = 1 + (i % 2);

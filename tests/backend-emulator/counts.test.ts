@@ -21,7 +21,9 @@ describe('groupedCount', () => {
       x = (x * 48271) % 2147483647;
       samples.push(x % 10 ** ((i % 12) + 1));
     }
-    for (const n of samples) expect([seed, n, groupedCount(n)]).toEqual([seed, n, n.toLocaleString('en-US')]);
+    // The samples whose text differs, asserted once (an expect() each was 2,013 of jest's matcher set-ups).
+    const differing = samples.filter((n) => groupedCount(n) !== n.toLocaleString('en-US')).map((n) => [n, groupedCount(n)]);
+    expect({ seed, differing }).toEqual({ seed, differing: [] });
   });
 
   it('writes a number that is not a safe integer as String does', () => {

@@ -28,36 +28,50 @@ function typingsOf(api: string, version: string, client: ClientPackage): string[
   return readFileSync(join(__dirname, '..', '..', 'node_modules', client, 'build', 'src', 'apis', api, `${version}.d.ts`), 'utf8').split('\n');
 }
 
+/**
+ * What each reader found in one client's typings, kept for the test file: the typings never change
+ * while it runs, and wire-sweep asked for the same ones once per method it checks (several hundred
+ * reads and scans of half-megabyte files, about 2 CPU-s). Callers only read what they are given.
+ */
+const read = new Map<string, unknown>();
+function memo<T>(reader: string, api: string, version: string, client: ClientPackage, load: () => T): T {
+  const key = `${reader} ${client} ${api} ${version}`;
+  if (!read.has(key)) read.set(key, load());
+  return read.get(key) as T;
+}
+
 /** Every `Schema$...` interface of one API version's client. */
 export function loadSchemas(api: string, version: string, client: ClientPackage = 'googleapis'): Schemas {
-  const lines = typingsOf(api, version, client);
-  const schemas: Schemas = new Map();
-  let current: Map<string, FieldType> | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const open = /^ {4}export interface Schema\$(\w+) \{$/.exec(line);
-    if (open) {
-      current = new Map();
-      schemas.set(open[1], current);
-      continue;
+  return memo('loadSchemas', api, version, client, () => {
+    const lines = typingsOf(api, version, client);
+    const schemas: Schemas = new Map();
+    let current: Map<string, FieldType> | undefined;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      const open = /^ {4}export interface Schema\$(\w+) \{$/.exec(line);
+      if (open) {
+        current = new Map();
+        schemas.set(open[1], current);
+        continue;
+      }
+      if (!current) continue;
+      if (/^ {4}\}$/.test(line)) {
+        current = undefined;
+        continue;
+      }
+      const prop = /^ {8}'?([\w@.]+)'?\?: (.*?);?$/.exec(line);
+      if (!prop) continue;
+      if (prop[2] === '{') {
+        // A map: `{ [key: string]: T; } | null` over three lines.
+        const value = /^\s*\[key: string\]: (.*);$/.exec(lines[i + 1] ?? '');
+        current.set(prop[1], { kind: 'map', of: parseType(value ? value[1] : 'any') });
+        i += 2;
+        continue;
+      }
+      current.set(prop[1], parseType(prop[2]));
     }
-    if (!current) continue;
-    if (/^ {4}\}$/.test(line)) {
-      current = undefined;
-      continue;
-    }
-    const prop = /^ {8}'?([\w@.]+)'?\?: (.*?);?$/.exec(line);
-    if (!prop) continue;
-    if (prop[2] === '{') {
-      // A map: `{ [key: string]: T; } | null` over three lines.
-      const value = /^\s*\[key: string\]: (.*);$/.exec(lines[i + 1] ?? '');
-      current.set(prop[1], { kind: 'map', of: parseType(value ? value[1] : 'any') });
-      i += 2;
-      continue;
-    }
-    current.set(prop[1], parseType(prop[2]));
-  }
-  return schemas;
+    return schemas;
+  });
 }
 
 /**
@@ -70,14 +84,16 @@ export function loadSchemas(api: string, version: string, client: ClientPackage 
  * `responseSchemaOf` finds a method id's.
  */
 export function loadResponseSchemas(api: string, version: string, client: ClientPackage = 'googleapis'): Map<string, string> {
-  const signature =
-    /^\s+\w+\(params\?: Params\$Resource\$([\w$]+), options\?: MethodOptions\): (?:GaxiosPromise<|Promise<GaxiosResponseWithHTTP2<)Schema\$(\w+)>/;
-  const found = new Map<string, string>();
-  for (const line of typingsOf(api, version, client)) {
-    const m = signature.exec(line);
-    if (m) found.set(m[1], m[2]);
-  }
-  return found;
+  return memo('loadResponseSchemas', api, version, client, () => {
+    const signature =
+      /^\s+\w+\(params\?: Params\$Resource\$([\w$]+), options\?: MethodOptions\): (?:GaxiosPromise<|Promise<GaxiosResponseWithHTTP2<)Schema\$(\w+)>/;
+    const found = new Map<string, string>();
+    for (const line of typingsOf(api, version, client)) {
+      const m = signature.exec(line);
+      if (m) found.set(m[1], m[2]);
+    }
+    return found;
+  });
 }
 
 /**
@@ -86,16 +102,18 @@ export function loadResponseSchemas(api: string, version: string, client: Client
  * the doc comment above each field of its `Params$Resource$...` interface.
  */
 export function loadRequiredParameters(api: string, version: string, client: ClientPackage = 'googleapis'): Map<string, string[]> {
-  const source = typingsOf(api, version, client).join('\n');
-  const found = new Map<string, string[]>();
-  for (const m of source.matchAll(/^ {4}export interface Params\$Resource\$([\w$]+) extends StandardParameters \{([\s\S]*?)^ {4}\}/gm)) {
-    const fields = [...m[2].matchAll(/\/\*\*\n\s+\* (Required\.)?[^\n]*\n\s+\*\/\n\s+'?([\w.]+)'?\?:/g)];
-    found.set(
-      m[1],
-      fields.filter((f) => f[1] !== undefined).map((f) => f[2]),
-    );
-  }
-  return found;
+  return memo('loadRequiredParameters', api, version, client, () => {
+    const source = typingsOf(api, version, client).join('\n');
+    const found = new Map<string, string[]>();
+    for (const m of source.matchAll(/^ {4}export interface Params\$Resource\$([\w$]+) extends StandardParameters \{([\s\S]*?)^ {4}\}/gm)) {
+      const fields = [...m[2].matchAll(/\/\*\*\n\s+\* (Required\.)?[^\n]*\n\s+\*\/\n\s+'?([\w.]+)'?\?:/g)];
+      found.set(
+        m[1],
+        fields.filter((f) => f[1] !== undefined).map((f) => f[2]),
+      );
+    }
+    return found;
+  });
 }
 
 /**
@@ -103,13 +121,15 @@ export function loadRequiredParameters(api: string, version: string, client: Cli
  * interface), by the same keys as `loadResponseSchemas`; a method without a body has none.
  */
 export function loadRequestBodies(api: string, version: string, client: ClientPackage = 'googleapis'): Map<string, string> {
-  const source = typingsOf(api, version, client).join('\n');
-  const found = new Map<string, string>();
-  for (const m of source.matchAll(/^ {4}export interface Params\$Resource\$([\w$]+) extends StandardParameters \{([\s\S]*?)^ {4}\}/gm)) {
-    const body = /^ {8}requestBody\?: Schema\$(\w+);$/m.exec(m[2]);
-    if (body) found.set(m[1], body[1]);
-  }
-  return found;
+  return memo('loadRequestBodies', api, version, client, () => {
+    const source = typingsOf(api, version, client).join('\n');
+    const found = new Map<string, string>();
+    for (const m of source.matchAll(/^ {4}export interface Params\$Resource\$([\w$]+) extends StandardParameters \{([\s\S]*?)^ {4}\}/gm)) {
+      const body = /^ {8}requestBody\?: Schema\$(\w+);$/m.exec(m[2]);
+      if (body) found.set(m[1], body[1]);
+    }
+    return found;
+  });
 }
 
 /**
@@ -117,14 +137,16 @@ export function loadRequestBodies(api: string, version: string, client: ClientPa
  * `Schema.field`: what a client never sets (Google's parser still reads their names).
  */
 export function loadOutputOnlyFields(api: string, version: string, client: ClientPackage = 'googleapis'): Set<string> {
-  const source = typingsOf(api, version, client).join('\n');
-  const found = new Set<string>();
-  for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
-    for (const f of m[2].matchAll(/\/\*\*\n((?:\s+\*[^\n]*\n)*?)\s+\*\/\n\s+'?([\w@.]+)'?\?:/g)) {
-      if (/Output only/i.test(f[1])) found.add(`${m[1]}.${f[2]}`);
+  return memo('loadOutputOnlyFields', api, version, client, () => {
+    const source = typingsOf(api, version, client).join('\n');
+    const found = new Set<string>();
+    for (const m of source.matchAll(/^ {4}export interface Schema\$(\w+) \{([\s\S]*?)^ {4}\}/gm)) {
+      for (const f of m[2].matchAll(/\/\*\*\n((?:\s+\*[^\n]*\n)*?)\s+\*\/\n\s+'?([\w@.]+)'?\?:/g)) {
+        if (/Output only/i.test(f[1])) found.add(`${m[1]}.${f[2]}`);
+      }
     }
-  }
-  return found;
+    return found;
+  });
 }
 
 /** The schema a method answers (`projects.locations.assets.patch` -> `Asset`), or undefined. */
