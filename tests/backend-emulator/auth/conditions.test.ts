@@ -10,6 +10,7 @@
 import * as vm from 'vm';
 import type { FastifyInstance } from 'fastify';
 import { loggingApp } from '../../support/app';
+import { ConditionEvaluator } from '../../../backend-emulator/auth/conditions';
 import type { AuthConfig } from '../../../backend-emulator/config';
 import { call, createPolicy, expectGoogleError, policyName, setIam } from '../../support/networkservices';
 
@@ -84,4 +85,44 @@ test('a condition that runs out of time grants nothing, at once, and is not eval
   const denied = expectGoogleError(await call(app, 'GET', `/v1/${R}`, undefined, as('tok-alice')), 403, 'PERMISSION_DENIED');
   expect(denied.message).toBe(`Permission '${GET}' denied on resource '${R}' (or it may not exist).`);
   expect((await call(app, 'GET', `/v1/${R}`, undefined, as('tok-admin'))).status).toBe(200);
+});
+
+describe('a thread starved of CPU is not a slow condition', () => {
+  // The limit is wall time: a condition whose thread the machine did not schedule runs out of it
+  // too. The evaluator tells them apart by the thread's CPU time, played here by a clock.
+  const limitMicros = 200_000;
+
+  test('runs out of time with little CPU are tried again; the expression is slow once its runs reach half the limit', () => {
+    const slow: string[] = [];
+    const reads = [0, 10_000, 20_000, limitMicros / 2];
+    let read = 0;
+    const evaluator = new ConditionEvaluator((e) => slow.push(e), { cpuClock: () => reads[Math.min(read++, reads.length - 1)] });
+    expect(evaluator.holds(BACKTRACKS, RESOURCE)).toBe(false);
+    // The clock before the runs, then after each of three runs: the third brought it to half the limit.
+    expect(read).toBe(4);
+    expect(slow).toEqual([BACKTRACKS]);
+    // Remembered: not run again.
+    expect(evaluator.holds(BACKTRACKS, RESOURCE)).toBe(false);
+    expect(read).toBe(4);
+  });
+
+  test('a thread starved through every run grants nothing this once and forgets it', () => {
+    const slow: string[] = [];
+    let reads = 0;
+    const starvedClock = () => {
+      reads++;
+      return 0;
+    };
+    const evaluator = new ConditionEvaluator((e) => slow.push(e), { cpuClock: starvedClock, starvedAttempts: 2 });
+    expect(evaluator.holds(BACKTRACKS, RESOURCE)).toBe(false);
+    // The clock before the runs, then after each of the two.
+    expect(reads).toBe(3);
+    expect(slow).toEqual([]);
+    // Not remembered: asked again, it runs again.
+    expect(evaluator.holds(BACKTRACKS, RESOURCE)).toBe(false);
+    expect(reads).toBe(6);
+    expect(slow).toEqual([]);
+    // A fast condition on the starved thread holds as it should.
+    expect(evaluator.holds('resource.name.startsWith("projects/p1/")', RESOURCE)).toBe(true);
+  });
 });
