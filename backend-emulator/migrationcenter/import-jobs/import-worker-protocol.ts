@@ -57,11 +57,21 @@ export type FromWorker =
 export interface RunWriterData {
   target: RunTarget;
   stop: SharedArrayBuffer;
+  /** How long, and how many assets, a transaction of the writer holds at most; the defaults unless told (tests hold longer). */
+  hold?: RunWriterHold;
+}
+
+/** The limits of a transaction the run's writer holds open (run-writer-worker.ts, HOLD_MS and HOLD_ROWS). */
+export interface RunWriterHold {
+  ms?: number;
+  rows?: number;
 }
 
 export type ToRunWriter =
   /** The run's next batch, in order. */
   | { type: 'batch'; rows: AssetRowBatch }
+  /** No batch follows for now (the reading ended, or failed): the writer commits once every batch sent is written. */
+  | { type: 'flush' }
   /**
    * No more batches: the writer closes its connection and its thread ends; first, unless the run
    * was stopped, it refreshes the planner's statistics of what it wrote (`refreshStatistics`).
@@ -69,6 +79,8 @@ export type ToRunWriter =
   | { type: 'close'; refreshStatistics: boolean };
 
 export type FromRunWriter =
+  /** A batch written in the writer's open transaction (run-writer-worker.ts): the import worker may send another. */
+  | { type: 'written' }
   /** A batch committed, with the frames written so far. */
   | { type: 'stored'; framesWritten: number }
   /** A batch's checks failed (the run lost its job, or its source is gone): nothing more is written. */
