@@ -70,10 +70,12 @@ const SYNCHRONOUS_NORMAL = 1;
 
 /**
  * How long `backgroundWrite` waits for a second connection's write before writing anyway (and
- * waiting for SQLite's lock as any write does): a group of a run's batches commits well within it;
- * a thread terminated in the middle of a write leaves its cell marked until the cell is given back.
+ * waiting for SQLite's lock as any write does, which ends a held transaction after its batch under
+ * way): a run's writer commits the transaction it holds within a second (run-writer-worker.ts,
+ * HOLD_MS); a thread terminated in the middle of a write leaves its cell marked until the cell is
+ * given back.
  */
-const WHEN_FREE_WAIT_MS = 1_000;
+const WHEN_FREE_WAIT_MS = 2_000;
 
 export interface SqliteStoreOptions {
   /** A directory for the database file; ignored when `inMemory`. */
@@ -403,7 +405,8 @@ export class SqliteStore implements Store {
    * a write under way until `endHeldTransaction`. The holder ends it as soon as a request's write
    * waits (`requestWriteWaiting`, `whenRequestWriteWaits`): the first connection's writes still go
    * first, after the holder's statement under way and its commit. Its `transaction` calls
-   * meanwhile are savepoints: one that throws undoes its own writes, not the held transaction's.
+   * meanwhile are savepoints (each costs a copy of the pages it changes again: the run's writer
+   * makes none).
    */
   beginHeldTransaction(): void {
     const priority = this.priority;

@@ -15,8 +15,8 @@
  * at once (`written`), so the import worker's flow control counts batches still to write, not to
  * commit. A stop (the stop cell set) rolls the open transaction back, and drops the batches queued:
  * the cell is read before each batch, and while idle. A kill leaves the last commit: whole batches.
- * After a refusal or a failure nothing more is written (a batch that fails is undone whole, and the
- * batches before it in the transaction are committed first). `close` ends the thread, once it has
+ * After a refusal or a failure nothing more is written (a batch that fails rolls its transaction
+ * back, and the batches before it in that transaction are written again, one a transaction). `close` ends the thread, once it has
  * built the indexes the run dropped (run-writer.ts, DEFER_INDEXES_AFTER_ROWS), whatever ended the
  * run: a stopped run's included.
  */
@@ -29,16 +29,19 @@ const port = parentPort;
 if (!port) throw new Error('run-writer-worker.ts runs in a worker thread (run-writer-thread.ts starts it)');
 
 /**
- * HOLD_MS, HOLD_ROWS: how long, and how many assets, one transaction holds at most. A commit
+ * HOLD_ROWS, HOLD_MS: how many assets, and how long, one transaction holds at most. A commit
  * rewrites every page its transaction dirtied; random machine ids (real exports' UUIDs) put each
  * asset on a random leaf of the id index, and a longer transaction gives a leaf several of its
- * assets before its one rewrite. The writer alone on 600,000 random-id rows: groups of 4,000 assets
- * (the earlier GROUP_BATCHES of 8) wrote 4.9 GB for 10.5 CPU-s, groups of 20,000 1.9 GB for 7.4 to
- * 8.2 s, 50,000 1.4 GB for 7.3 to 8.2 s (docs/benchmarks.md, 2026-11-27 fifteenth session). The
- * time bounds what a background write (an Operation's progress) waits, and what a stop rolls back.
+ * assets before its one rewrite. The writer alone on 600,000 random-id rows: transactions of 4,000
+ * assets (the earlier groups of 8 batches) wrote 4.9 GB for 10.5 CPU-s, of 20,000 1.9 GB for 7.4
+ * to 8.2 s, of 50,000 1.4 GB for 7.3 to 8.2 s (docs/benchmarks.md, 2026-11-27 fifteenth session):
+ * past 20,000 the saving stops, and the batches kept for a failure (`uncommitted`) grow. The time
+ * bounds what a background write (an Operation's progress) waits for (sqlite-store.ts,
+ * WHEN_FREE_WAIT_MS is twice it) and what a stop rolls back; on a quiet machine 20,000 assets take
+ * about 300 ms, on a loaded one the time ends the transaction first.
  */
-const HOLD_MS = 500;
-const HOLD_ROWS = 50_000;
+const HOLD_ROWS = 20_000;
+const HOLD_MS = 1_000;
 
 const { target, stop, hold } = workerData as RunWriterData;
 const holdMs = hold?.ms ?? HOLD_MS;
@@ -52,6 +55,11 @@ const stopSet = () => Atomics.load(stopped, 0) !== 0;
 
 /** The batches received and not yet written. */
 let queued: AssetRowBatch[] = [];
+/**
+ * The batches written in the open transaction, kept until it commits: a failure rolls it back
+ * whole, and they are written again one a transaction (`fail`). At most HOLD_ROWS assets.
+ */
+let uncommitted: AssetRowBatch[] = [];
 let scheduled = false;
 /** The import worker asked for a commit once every batch it sent is written (`flush`), and none was made since with nothing queued. */
 let flushAsked = false;
@@ -74,6 +82,7 @@ function writeNext(): void {
       fail(err);
       return;
     }
+    uncommitted.push(batch);
     send({ type: 'written' });
   }
   if (commitDue() && !commit()) return;
@@ -91,6 +100,7 @@ function commitDue(): boolean {
 function commit(): boolean {
   try {
     report(writer.commit());
+    uncommitted = [];
     // Every batch sent before the flush is committed now: the batches sent after it wait for a limit again.
     if (queued.length === 0) flushAsked = false;
     return true;
@@ -118,6 +128,7 @@ function waitIdle(): void {
 /** The run was stopped: the open transaction rolled back, the batches queued dropped. */
 function dropWriting(): void {
   queued = [];
+  uncommitted = [];
   try {
     writer.rollback();
   } catch {
@@ -126,19 +137,24 @@ function dropWriting(): void {
 }
 
 /**
- * Ends the writing on a refusal or a failure. A batch that failed was undone whole: the batches
- * before it in the open transaction are committed first, so a failed run keeps exactly the batches
- * sent before its failing one (the progress record counts them), however they were grouped.
+ * Ends the writing on a refusal or a failure. A batch (or a commit) that failed rolled its
+ * transaction back: the batches before it in that transaction are written again, one a
+ * transaction, so a failed run keeps exactly the batches sent before its failing one (the progress
+ * record counts them), however they were grouped.
  */
 function fail(err: unknown): void {
   ended = true;
   queued = [];
-  if (!(err instanceof RunRefused)) {
-    try {
-      report(writer.commit());
-    } catch {
-      writer.rollback();
+  const again = uncommitted;
+  uncommitted = [];
+  try {
+    writer.rollback();
+    for (const batch of again) {
+      if (stopSet()) break;
+      report(writer.writeBatches([unpackRows(batch)]));
     }
+  } catch {
+    // The batches after the one that fails again are not written: the progress record counts those before.
   }
   if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
   else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
@@ -183,6 +199,7 @@ port.on('message', (message: ToRunWriter) => {
     if (!ended && !stopSet()) commit();
     ended = true;
     queued = [];
+    uncommitted = [];
     writer.rollback();
     buildMissingIndexes();
     if (message.refreshStatistics) refreshStatistics();

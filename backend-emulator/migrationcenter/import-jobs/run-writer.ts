@@ -142,11 +142,13 @@ export class RunWriter {
 
   /**
    * Writes one batch in the transaction the run holds open, begun (in its turn, with the checks)
-   * if none is: the batch is stored once `commit` has committed it. A batch that fails is undone
-   * whole (a savepoint), and the transaction's earlier batches stay in it, to commit. Throws
-   * RunRefused at the begin (the run no longer owns the job, or the source is gone): nothing is
-   * open then. The checks hold for the whole transaction: the writes that change what they read
-   * (the end of the run, a cancel, a deletion, restart recovery) wait for its commit.
+   * if none is: the batch is stored once `commit` has committed it. A batch that fails rolls the
+   * whole transaction back (no savepoint per batch: a savepoint copies every page the transaction
+   * had dirtied before it to its sub-journal when the batch changes it again, which took back all
+   * that the long transaction saved), and throws. Throws RunRefused at the begin (the run no longer
+   * owns the job, or the source is gone): nothing is open then. The checks hold for the whole
+   * transaction: the writes that change what they read (the end of the run, a cancel, a deletion,
+   * restart recovery) wait for its commit.
    */
   writeInTransaction(rows: AssetRow[]): void {
     const open = this.open ?? this.begin();
@@ -156,11 +158,14 @@ export class RunWriter {
     if (!dropped) for (const order of this.keyOrders) order.count(rows);
     const dropIndexes = !dropped && total >= DEFER_INDEXES_AFTER_ROWS && total >= 2 * this.assetsBefore;
     const toDrop = dropIndexes ? this.indexesToDrop() : [];
-    this.store.transaction(() => {
-      // With the batch: a batch that fails drops nothing.
+    try {
+      // In the batch's transaction: a batch that fails drops nothing.
       if (dropIndexes) this.store.assets.dropIndexes(toDrop);
       this.store.assets.upsert(this.target.parent, this.target.reporter, Date.now(), rows);
-    });
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
     if (dropIndexes) open.droppedIndexes = true;
     open.frames.push(total);
   }

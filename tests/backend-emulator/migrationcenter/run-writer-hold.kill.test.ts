@@ -21,7 +21,8 @@ const COMMITTED = 500;
 /**
  * The child: commits one batch of COMMITTED assets, then sends 60 batches of 500 assets of 2 KB
  * bodies (60 MB, beyond the writer's 32 MB page cache: SQLite spills the open transaction's pages
- * into the WAL) into a transaction held for ten minutes, and says so; it is killed meanwhile.
+ * into the WAL) into a transaction held for ten minutes and a million assets, and says so; it is
+ * killed meanwhile.
  */
 function childScript(pkg: string, dataDir: string): string {
   const mod = (p: string) => JSON.stringify(path.join(pkg, p));
@@ -35,7 +36,7 @@ const batch = (k) => Array.from({ length: 500 }, (_, i) => ({ id: 'b' + k + '-' 
   const store = new SqliteStore({ dataDir: ${JSON.stringify(dataDir)} });
   store.put(RUN_PROGRESS, 'job', { operation: 'op', framesWritten: 0 });
   const target = { database: store.lendSecondConnection().database, job: 'job', operation: 'op', parent: ${JSON.stringify(PARENT)}, reporter: 'job' };
-  const writer = new RunWriterThread(target, 8, new AbortController().signal, () => undefined, undefined, { ms: 600000 });
+  const writer = new RunWriterThread(target, 8, new AbortController().signal, () => undefined, undefined, { ms: 600000, rows: 1000000 });
   await writer.write(batch(0));
   await writer.drain();
   console.log('committed');

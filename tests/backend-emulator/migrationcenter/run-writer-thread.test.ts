@@ -107,7 +107,7 @@ test("a run that ends well has the planner's statistics refreshed by the writer 
 
 describe('the transaction the writer holds open across batches (run-writer-worker.ts)', () => {
   /** A hold far longer than any test: what ends the transaction is what the test does. */
-  const HOLD = { ms: 600_000 };
+  const HOLD = { ms: 600_000, rows: 1_000_000 };
 
   /** Resolves once the writer holds SQLite's write lock (its transaction open): a connection of the test's own cannot begin one then. */
   async function writerHoldsTheLock(): Promise<void> {
