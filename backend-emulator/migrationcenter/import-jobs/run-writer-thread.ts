@@ -7,10 +7,11 @@
  * At most `maxInFlight` batches are sent and not yet written (in the writer's open transaction,
  * which commits later: run-writer-worker.ts): the import worker waits for the writer beyond that,
  * so the rows held in memory stay bounded however fast it parses. `drain` asks the writer to
- * commit and waits until every batch sent is stored. A refusal or failure of the writer is thrown by the next `write` or
- * `drain`, and fires `stopped` at once: the import worker stops reading on it, rather than at its
- * next batch (which may be far, or never come). `close` stops the writing (the batch under way
- * finishes, in its transaction; the ones queued are dropped) and resolves once the thread has ended: a run's end is reported only once
+ * commit and waits until every batch sent is stored. A refusal or failure of the writer is thrown
+ * by the next `write` or `drain`, and fires `stopped` at once: the import worker stops reading on
+ * it, rather than at its next batch (which may be far, or never come). `close` stops the writing
+ * (the batch under way finishes; a stopped run's open transaction is rolled back, the batches
+ * queued are dropped) and resolves once the thread has ended: a run's end is reported only once
  * nothing more of it can be written.
  */
 import * as path from 'path';

@@ -37,8 +37,9 @@ if (!port) throw new Error('run-writer-worker.ts runs in a worker thread (run-wr
  * to 8.2 s, of 50,000 1.4 GB for 7.3 to 8.2 s (docs/benchmarks.md, 2026-11-27 fifteenth session):
  * past 20,000 the saving stops, and the batches kept for a failure (`uncommitted`) grow. The time
  * bounds what a background write (an Operation's progress) waits for (sqlite-store.ts,
- * WHEN_FREE_WAIT_MS is twice it) and what a stop rolls back; on a quiet machine 20,000 assets take
- * about 300 ms, on a loaded one the time ends the transaction first.
+ * WHEN_FREE_WAIT_MS is twice it) and what a stop rolls back: 20,000 assets are about 250 ms of
+ * the writer's CPU (7.5 CPU-s for 600,000), so on a loaded machine the time ends the transaction
+ * first (at load 10, 500 ms held 4,500 to 18,500 assets).
  */
 const HOLD_ROWS = 20_000;
 const HOLD_MS = 1_000;
