@@ -12,7 +12,6 @@
 import type { PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
-import type { AssetRowBatch } from './asset-row-batch';
 import type { RunTarget } from './run-writer';
 import type { ReportSummaryJob } from '../reports/report-snapshot';
 
@@ -68,8 +67,12 @@ export interface RunWriterHold {
 }
 
 export type ToRunWriter =
-  /** The run's next batch, in order. */
-  | { type: 'batch'; rows: AssetRowBatch }
+  /**
+   * The run's next batch, in order: its AssetRowBatch (asset-row-batch.ts) serialized
+   * (`v8.serialize`), so that the writer keeps the batches of its open transaction as bytes, outside
+   * its heap (run-writer-worker.ts, `uncommitted`).
+   */
+  | { type: 'batch'; rows: Uint8Array }
   /** No batch follows for now (the reading ended, or failed): the writer commits once every batch sent is written. */
   | { type: 'flush' }
   /**

@@ -15,6 +15,7 @@
  * nothing more of it can be written.
  */
 import * as path from 'path';
+import * as v8 from 'v8';
 import type { Worker } from 'worker_threads';
 import { startWorker } from '../../worker-threads';
 import type { AssetRow } from '../../store/asset-store';
@@ -112,7 +113,7 @@ export class RunWriterThread {
   /** Sends one batch; waits while `maxInFlight` batches are unwritten. */
   async write(rows: AssetRow[]): Promise<void> {
     await this.waitWhile(() => false);
-    this.post({ type: 'batch', rows: packRows(rows) });
+    this.post({ type: 'batch', rows: v8.serialize(packRows(rows)) });
     this.inFlight++;
     this.unstored++;
     await this.waitWhile(() => this.inFlight >= this.maxInFlight);

@@ -20,6 +20,7 @@
  * built the indexes the run dropped (run-writer.ts, DEFER_INDEXES_AFTER_ROWS), whatever ended the
  * run: a stopped run's included.
  */
+import * as v8 from 'v8';
 import { parentPort, workerData } from 'worker_threads';
 import { unpackRows, type AssetRowBatch } from './asset-row-batch';
 import type { FromRunWriter, RunWriterData, ToRunWriter } from './import-worker-protocol';
@@ -55,12 +56,19 @@ const send = (message: FromRunWriter) => port.postMessage(message);
 const stopSet = () => Atomics.load(stopped, 0) !== 0;
 
 /** The batches received and not yet written. */
-let queued: AssetRowBatch[] = [];
+let queued: Uint8Array[] = [];
 /**
  * The batches written in the open transaction, kept until it commits: a failure rolls it back
- * whole, and they are written again one a transaction (`fail`). At most HOLD_ROWS assets.
+ * whole, and they are written again one a transaction (`fail`). At most HOLD_ROWS assets, kept as
+ * the bytes they came in, outside the writer's heap: kept as objects, they outlived its young
+ * generation, and its collections cost more (the emulator's CPU through a 600,000-row run, quiet
+ * machine: 25.4 and 22.9 s as objects, 20.9 and 21.8 s as bytes; docs/benchmarks.md, 2026-11-27
+ * fifteenth session).
  */
-let uncommitted: AssetRowBatch[] = [];
+let uncommitted: Uint8Array[] = [];
+
+/** A batch as it came from the import worker, its rows. */
+const rowsOf = (bytes: Uint8Array) => unpackRows(v8.deserialize(bytes) as AssetRowBatch);
 let scheduled = false;
 /** The import worker asked for a commit once every batch it sent is written (`flush`), and none was made since with nothing queued. */
 let flushAsked = false;
@@ -78,7 +86,7 @@ function writeNext(): void {
   const batch = queued.shift();
   if (batch) {
     try {
-      writer.writeInTransaction(unpackRows(batch));
+      writer.writeInTransaction(rowsOf(batch));
     } catch (err) {
       fail(err);
       return;
@@ -152,7 +160,7 @@ function fail(err: unknown): void {
     writer.rollback();
     for (const batch of again) {
       if (stopSet()) break;
-      report(writer.writeBatches([unpackRows(batch)]));
+      report(writer.writeBatches([rowsOf(batch)]));
     }
   } catch {
     // The batches after the one that fails again are not written: the progress record counts those before.
