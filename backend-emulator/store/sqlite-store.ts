@@ -567,9 +567,12 @@ export class SqliteStore implements Store {
  * took the writer alone from 13.6-14.0 to 11.0-11.6 CPU-s and 20-27 to 16 s of wall time
  * (docs/benchmarks.md, 2026-11-27 uuid14). It also bounds what a transaction the writer holds open
  * keeps in memory: beyond it, SQLite spills the transaction's pages to the WAL (uncommitted, so a
- * kill leaves them unread).
+ * kill leaves them unread). With the held transaction (run-writer-worker.ts) the 32 MB cache took
+ * the emulator's peak RSS to 330 MB (lean file) and 349 MB (full), over the 300 MB target; 16 MB:
+ * 293 and 316 MB, for :run at 0.71x the floor against 0.65x; 8 MB: 288 MB at 0.79x (one run each,
+ * quiet machine, docs/benchmarks.md, 2026-11-27 fifteenth session).
  */
-const SECOND_CONNECTION_CACHE_KIB = 32_768;
+const SECOND_CONNECTION_CACHE_KIB = 16_384;
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take
