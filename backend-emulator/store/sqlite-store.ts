@@ -22,15 +22,19 @@
  * between two polls, for seconds (measured: a cancel took 4.6 s, a request 2.8 s). So the first
  * connection counts its writes waiting or under way in a shared cell (`priority`), and a second
  * connection starts no transaction while that count is above zero: the first waits for at most
- * the transaction under way. A second connection's write under way is marked in a cell of its own
- * (writer-cells.ts): a write of the first that nobody waits for (`backgroundWrite`) waits for
- * those commits without blocking the request thread, where SQLite's busy handler would have
- * slept in it (20 to 155 ms per progress write of a run, on a loaded machine).
+ * the transaction under way, or, for a transaction a second connection holds open across batches
+ * (a run's writer: `beginHeldTransaction`), for its statement under way and its commit. Background
+ * writes (`backgroundWrite`) are counted in a cell of their own: they too keep a second connection
+ * from starting a transaction, but do not end a held one early. A second connection's write under
+ * way is marked in a cell of its own (writer-cells.ts): a write of the first that nobody waits
+ * for (`backgroundWrite`) waits for those commits without blocking the request thread, where
+ * SQLite's busy handler would have slept in it (20 to 155 ms per progress write of a run, on a
+ * loaded machine).
  */
 import * as path from 'path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { LentDatabase, ListOptions, SharedDatabase, Store, StoredEntry } from './store';
-import { newWriterCells, WriterCell, WriterCellLender } from './writer-cells';
+import { newWriterCells, waitAsync, WriterCell, WriterCellLender } from './writer-cells';
 import type { AssetStore } from './asset-store';
 import { SqliteAssetStore } from './sqlite-assets';
 import { OWNER_ONLY_FILE, ownerOnlyFile, ownerOnlyIfPresent } from '../private-files';
@@ -52,15 +56,26 @@ export const BUSY_TIMEOUT_MS = 60_000;
 /** How long a second connection sleeps at most between two looks at the first one's writes (it is woken at once otherwise). */
 const YIELD_POLL_MS = 20;
 
+/**
+ * The cells of `priority`: the first connection's writes a request waits for (every write but a
+ * `backgroundWrite`), and its background writes. A second connection starts no write while either
+ * is above zero; one that holds a transaction open ends it early for the first only.
+ */
+const REQUEST_WRITES = 0;
+const BACKGROUND_WRITES = 1;
+const PRIORITY_CELLS = 2;
+
 /** SQLite's `synchronous = NORMAL`: a WAL commit does not wait for the disk (`backgroundWrite`). */
 const SYNCHRONOUS_NORMAL = 1;
 
 /**
  * How long `backgroundWrite` waits for a second connection's write before writing anyway (and
- * waiting for SQLite's lock as any write does): a group of a run's batches commits well within it;
- * a thread terminated in the middle of a write leaves its cell marked until the cell is given back.
+ * waiting for SQLite's lock as any write does, which ends a held transaction after its batch under
+ * way): a run's writer commits the transaction it holds within a second (run-writer-worker.ts,
+ * HOLD_MS); a thread terminated in the middle of a write leaves its cell marked until the cell is
+ * given back.
  */
-const WHEN_FREE_WAIT_MS = 1_000;
+const WHEN_FREE_WAIT_MS = 2_000;
 
 export interface SqliteStoreOptions {
   /** A directory for the database file; ignored when `inMemory`. */
@@ -183,7 +198,7 @@ export class SqliteStore implements Store {
       const dir = prepareDataDir(options.dataDir);
       this.dataDir = dir;
       this.location = path.join(dir, DATABASE_FILE_NAME);
-      this.shared = { file: this.location, priority: new SharedArrayBuffer(4), writerCells: newWriterCells() };
+      this.shared = { file: this.location, priority: new SharedArrayBuffer(PRIORITY_CELLS * 4), writerCells: newWriterCells() };
       this.priority = new Int32Array(this.shared.priority);
       this.writerCells = new WriterCellLender(this.shared.writerCells);
       // The guard first: a second emulator must not touch the database at all.
@@ -342,15 +357,17 @@ export class SqliteStore implements Store {
     // driver nothing; inTransaction, a call into native code, covers the others (asset store's).
     if (!priority || this.transactionDepth > 0 || this.db.inTransaction) return fn();
     if (this.isSecond) return this.secondWriteInTurn(priority, fn);
-    Atomics.add(priority, 0, 1);
+    Atomics.add(priority, REQUEST_WRITES, 1);
+    // Wakes a second connection that holds a transaction open while it waits for work (`whenRequestWriteWaits`).
+    Atomics.notify(priority, REQUEST_WRITES);
     try {
       const result = fn();
       // Committed (a throw rolled back, or failed the commit): the disk is owed it.
       if (!this.inBackground) this.walFlush?.committedOne();
       return result;
     } finally {
-      Atomics.sub(priority, 0, 1);
-      Atomics.notify(priority, 0);
+      Atomics.sub(priority, REQUEST_WRITES, 1);
+      Atomics.notify(priority, REQUEST_WRITES);
     }
   }
 
@@ -361,18 +378,90 @@ export class SqliteStore implements Store {
    * the first waits for its commit.
    */
   private secondWriteInTurn<R>(priority: Int32Array, fn: () => R): R {
-    const cell = this.writerCell;
-    for (;;) {
-      for (let waiting = Atomics.load(priority, 0); waiting > 0; waiting = Atomics.load(priority, 0)) Atomics.wait(priority, 0, waiting, YIELD_POLL_MS);
-      cell?.mark();
-      if (Atomics.load(priority, 0) === 0) break;
-      cell?.unmark();
-    }
+    this.secondTurn(priority);
     try {
       return fn();
     } finally {
+      this.writerCell?.unmark();
+    }
+  }
+
+  /** Waits until no write of the first connection waits or is under way, then marks this connection's write (secondWriteInTurn). */
+  private secondTurn(priority: Int32Array): void {
+    const cell = this.writerCell;
+    for (;;) {
+      for (const kind of [REQUEST_WRITES, BACKGROUND_WRITES])
+        for (let waiting = Atomics.load(priority, kind); waiting > 0; waiting = Atomics.load(priority, kind))
+          Atomics.wait(priority, kind, waiting, YIELD_POLL_MS);
+      cell?.mark();
+      if (Atomics.load(priority, REQUEST_WRITES) === 0 && Atomics.load(priority, BACKGROUND_WRITES) === 0) break;
       cell?.unmark();
     }
+  }
+
+  /**
+   * A second connection's transaction held open across turns of its thread's event loop (a run's
+   * writer, run-writer.ts): begun in its turn, as any write of a second connection, and marked as
+   * a write under way until `endHeldTransaction`. The holder ends it as soon as a request's write
+   * waits (`requestWriteWaiting`, `whenRequestWriteWaits`): the first connection's writes still go
+   * first, after the holder's statement under way and its commit. Its `transaction` calls
+   * meanwhile are savepoints (each costs a copy of the pages it changes again: the run's writer
+   * makes none).
+   */
+  beginHeldTransaction(): void {
+    const priority = this.priority;
+    if (!this.isSecond || !priority) throw new Error('only a second connection holds a transaction open');
+    if (this.transactionDepth > 0 || this.db.inTransaction) throw new Error('a transaction is already open');
+    this.secondTurn(priority);
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      this.writerCell?.unmark();
+      throw err;
+    }
+    this.transactionDepth++;
+  }
+
+  /**
+   * Commits (`commit`) or rolls back the held transaction. A commit that fails rolls back: nothing
+   * of it is kept. SQLite may have rolled it back already (a failure such as a full disk ends the
+   * whole transaction, not only its statement): a commit then throws, a rollback does nothing.
+   */
+  endHeldTransaction(commit: boolean): void {
+    if (this.transactionDepth !== 1) throw new Error('no held transaction is open');
+    try {
+      if (commit) this.db.exec('COMMIT');
+      else if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    } finally {
+      if (!this.db.inTransaction) {
+        this.transactionDepth--;
+        this.version++;
+        this.writerCell?.unmark();
+      }
+    }
+  }
+
+  /** The held transaction is open: begun, and not ended (nor rolled back whole by SQLite). */
+  get heldTransactionOpen(): boolean {
+    return this.transactionDepth === 1 && this.db.inTransaction;
+  }
+
+  /** A request's write (any write of the first connection but a `backgroundWrite`) waits or is under way: a held transaction ends. */
+  get requestWriteWaiting(): boolean {
+    return this.priority !== undefined && Atomics.load(this.priority, REQUEST_WRITES) > 0;
+  }
+
+  /**
+   * Resolves once a request's write waits, or after `ms`: a holder idle with its transaction open
+   * waits on it beside its thread's messages (the first connection notifies each write it counts).
+   */
+  whenRequestWriteWaits(ms: number): Promise<unknown> {
+    if (!this.priority) return new Promise((resolve) => setTimeout(resolve, ms));
+    const wait = waitAsync(this.priority, REQUEST_WRITES, 0, ms);
+    return wait.async ? wait.value : Promise.resolve();
   }
 
   lendSecondConnection(): LentDatabase | undefined {
@@ -394,13 +483,15 @@ export class SqliteStore implements Store {
     if (this.db.inTransaction) return fn();
     if (!priority || !writerCells) return this.withoutDiskWait(fn);
     // Counted first: second connections start no other write from now on (secondWriteInTurn).
-    Atomics.add(priority, 0, 1);
+    // Counted apart from a request's: a run's writer holding a transaction open does not end it
+    // early for this write, which nobody waits for, but at its own limit (run-writer.ts).
+    Atomics.add(priority, BACKGROUND_WRITES, 1);
     try {
       if (writerCells.anyWriting()) await writerCells.untilNoneWriting(WHEN_FREE_WAIT_MS);
       return this.withoutDiskWait(fn);
     } finally {
-      Atomics.sub(priority, 0, 1);
-      Atomics.notify(priority, 0);
+      Atomics.sub(priority, BACKGROUND_WRITES, 1);
+      Atomics.notify(priority, BACKGROUND_WRITES);
     }
   }
 
@@ -474,9 +565,14 @@ export class SqliteStore implements Store {
  * the asset id's unique index (about 40 MB at 600,000 assets), which an 8 MB cache read again from
  * the WAL and the file at every group: 32 MB, with groups of 8 batches (run-writer-worker.ts),
  * took the writer alone from 13.6-14.0 to 11.0-11.6 CPU-s and 20-27 to 16 s of wall time
- * (docs/benchmarks.md, 2026-11-27 uuid14).
+ * (docs/benchmarks.md, 2026-11-27 uuid14). It also bounds what a transaction the writer holds open
+ * keeps in memory: beyond it, SQLite spills the transaction's pages to the WAL (uncommitted, so a
+ * kill leaves them unread). With the held transaction (run-writer-worker.ts) the 32 MB cache took
+ * the emulator's peak RSS to 330 MB (lean file) and 349 MB (full), over the 300 MB target; 16 MB:
+ * 293 and 316 MB, for :run at 0.71x the floor against 0.65x; 8 MB: 288 MB at 0.79x (one run each,
+ * quiet machine, docs/benchmarks.md, 2026-11-27 fifteenth session).
  */
-const SECOND_CONNECTION_CACHE_KIB = 32_768;
+const SECOND_CONNECTION_CACHE_KIB = 16_384;
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take

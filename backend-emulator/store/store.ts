@@ -26,7 +26,7 @@ export interface StoredEntry<T> {
 
 export interface SharedDatabase {
   file: string;
-  /** A SharedArrayBuffer of one Int32: how many writes of the first connection are waiting or under way. */
+  /** A SharedArrayBuffer of two Int32: how many writes of the first connection wait or are under way, a request's and background ones (sqlite-store.ts). */
   priority: SharedArrayBuffer;
   /** The cells through which second connections mark their writes (writer-cells.ts). */
   writerCells: SharedArrayBuffer;

@@ -19,7 +19,7 @@ export function newWriterCells(): SharedArrayBuffer {
 }
 
 /** Atomics.waitAsync (Node 16 on), typed here: TypeScript has it from its ES2024 library, after the project's ES2022. */
-const waitAsync = (
+export const waitAsync = (
   Atomics as unknown as {
     waitAsync(cells: Int32Array, index: number, value: number, timeoutMs: number): { async: false } | { async: true; value: Promise<string> };
   }

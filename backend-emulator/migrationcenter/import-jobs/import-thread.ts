@@ -35,9 +35,10 @@ export const STOP_GRACE_MS = 1_000;
 
 /**
  * Batches a run's worker may have sent and not seen written: enough that the worker builds ahead
- * while this thread writes (one batch per turn of the event loop, a message's round trip apart),
- * few enough that the rows waiting in memory stay bounded (8 batches of 500: 4,000 rows, fewer
- * than the two batches of 5,000 of the earlier design).
+ * while this thread (or the run's writer thread) writes (one batch per turn of the event loop, a
+ * message's round trip apart), few enough that the rows waiting in memory stay bounded (8 batches
+ * of 500: 4,000 rows, fewer than the two batches of 5,000 of the earlier design). Written, not
+ * committed: the writer thread holds its transaction open across many more (run-writer-worker.ts).
  */
 export const MAX_BATCHES_IN_FLIGHT = 8;
 

@@ -12,7 +12,6 @@
 import type { PortableFile } from '../../payloads';
 import type { AssetRow } from '../../store/asset-store';
 import type { ExecutionReport, ValidationReport } from '../../import-engine/report';
-import type { AssetRowBatch } from './asset-row-batch';
 import type { RunTarget } from './run-writer';
 import type { ReportSummaryJob } from '../reports/report-snapshot';
 
@@ -57,11 +56,25 @@ export type FromWorker =
 export interface RunWriterData {
   target: RunTarget;
   stop: SharedArrayBuffer;
+  /** How long, and how many assets, a transaction of the writer holds at most; the defaults unless told (tests hold longer). */
+  hold?: RunWriterHold;
+}
+
+/** The limits of a transaction the run's writer holds open (run-writer-worker.ts, HOLD_MS and HOLD_ROWS). */
+export interface RunWriterHold {
+  ms?: number;
+  rows?: number;
 }
 
 export type ToRunWriter =
-  /** The run's next batch, in order. */
-  | { type: 'batch'; rows: AssetRowBatch }
+  /**
+   * The run's next batch, in order: its AssetRowBatch (asset-row-batch.ts) serialized
+   * (`v8.serialize`), so that the writer keeps the batches of its open transaction as bytes, outside
+   * its heap (run-writer-worker.ts, `uncommitted`).
+   */
+  | { type: 'batch'; rows: Uint8Array }
+  /** No batch follows for now (the reading ended, or failed): the writer commits once every batch sent is written. */
+  | { type: 'flush' }
   /**
    * No more batches: the writer closes its connection and its thread ends; first, unless the run
    * was stopped, it refreshes the planner's statistics of what it wrote (`refreshStatistics`).
@@ -69,6 +82,8 @@ export type ToRunWriter =
   | { type: 'close'; refreshStatistics: boolean };
 
 export type FromRunWriter =
+  /** A batch written in the writer's open transaction (run-writer-worker.ts): the import worker may send another. */
+  | { type: 'written' }
   /** A batch committed, with the frames written so far. */
   | { type: 'stored'; framesWritten: number }
   /** A batch's checks failed (the run lost its job, or its source is gone): nothing more is written. */

@@ -4,20 +4,23 @@
  * uses both of the machine's cores (a batch's SQLite writes cost about as much CPU as all the rest
  * of its work, and its commit waits for the disk besides).
  *
- * At most `maxInFlight` batches are sent and not yet stored: the import worker waits for the writer
- * beyond that, so the rows held in memory stay bounded however fast it parses. `drain` waits until
- * every batch sent is stored. A refusal or failure of the writer is thrown by the next `write` or
- * `drain`, and fires `stopped` at once: the import worker stops reading on it, rather than at its
- * next batch (which may be far, or never come). `close` stops the writing (the batch under way
- * finishes, in its transaction; the ones queued are dropped) and resolves once the thread has ended: a run's end is reported only once
+ * At most `maxInFlight` batches are sent and not yet written (in the writer's open transaction,
+ * which commits later: run-writer-worker.ts): the import worker waits for the writer beyond that,
+ * so the rows held in memory stay bounded however fast it parses. `drain` asks the writer to
+ * commit and waits until every batch sent is stored. A refusal or failure of the writer is thrown
+ * by the next `write` or `drain`, and fires `stopped` at once: the import worker stops reading on
+ * it, rather than at its next batch (which may be far, or never come). `close` stops the writing
+ * (the batch under way finishes; a stopped run's open transaction is rolled back, the batches
+ * queued are dropped) and resolves once the thread has ended: a run's end is reported only once
  * nothing more of it can be written.
  */
 import * as path from 'path';
+import * as v8 from 'v8';
 import type { Worker } from 'worker_threads';
 import { startWorker } from '../../worker-threads';
 import type { AssetRow } from '../../store/asset-store';
 import { packRows } from './asset-row-batch';
-import type { FromRunWriter, RunWriterData, ToRunWriter } from './import-worker-protocol';
+import type { FromRunWriter, RunWriterData, RunWriterHold, ToRunWriter } from './import-worker-protocol';
 import { RunRefused, type RunTarget } from './run-writer';
 
 const WRITER_ENTRY = path.join(__dirname, 'run-writer-worker');
@@ -33,7 +36,10 @@ export class RunWriterThread {
   private readonly worker: Worker;
   private readonly stop = new Int32Array(new SharedArrayBuffer(4));
   private readonly exited: Promise<void>;
+  /** Batches sent and not yet written. */
   private inFlight = 0;
+  /** Batches sent and not yet stored (committed). */
+  private unstored = 0;
   private closing = false;
   private wake?: () => void;
   /** Why the writer stopped writing before its close (a refusal, a failure, its thread's end). */
@@ -49,16 +55,20 @@ export class RunWriterThread {
     onStored: (framesWritten: number) => void,
     /** At the close, the writer builds the indexes the run dropped (run-writer.ts) before it ends. */
     onBuilding?: () => void,
+    /** The limits of the writer's transactions, if not its own (run-writer-worker.ts). */
+    hold?: RunWriterHold,
   ) {
-    const data: RunWriterData = { target, stop: this.stop.buffer as SharedArrayBuffer };
+    const data: RunWriterData = { target, stop: this.stop.buffer as SharedArrayBuffer, hold };
     this.worker = startWorker(WRITER_ENTRY, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } });
     this.worker.on('message', (m: FromRunWriter) => {
       if (m.type === 'building') {
         onBuilding?.();
         return;
       }
-      if (m.type === 'stored') {
+      if (m.type === 'written') {
         this.inFlight--;
+      } else if (m.type === 'stored') {
+        this.unstored--;
         onStored(m.framesWritten);
       } else {
         this.end(m.type === 'refused' ? new RunRefused(m.reason) : new Error(m.message));
@@ -103,14 +113,16 @@ export class RunWriterThread {
   /** Sends one batch; waits while `maxInFlight` batches are unwritten. */
   async write(rows: AssetRow[]): Promise<void> {
     await this.waitWhile(() => false);
-    this.post({ type: 'batch', rows: packRows(rows) });
+    this.post({ type: 'batch', rows: v8.serialize(packRows(rows)) });
     this.inFlight++;
+    this.unstored++;
     await this.waitWhile(() => this.inFlight >= this.maxInFlight);
   }
 
-  /** Waits until every batch sent is stored. */
+  /** Asks the writer to commit once it has written every batch sent, and waits until they are stored. */
   drain(): Promise<void> {
-    return this.waitWhile(() => this.inFlight > 0);
+    if (!this.ended) this.post({ type: 'flush' });
+    return this.waitWhile(() => this.unstored > 0);
   }
 
   /**

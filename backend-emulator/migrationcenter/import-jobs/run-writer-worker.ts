@@ -4,14 +4,23 @@
  * (run-writer.ts) while the import worker reads, checks and builds the next ones. A run's time is
  * then that of the slower of the two stages, not their sum.
  *
- * Batches arrive in order and are written in order, whole, a few to a transaction when they queue
- * up (GROUP_BATCHES). After a refusal or a failure nothing more is written (a failing group is
- * written again batch by batch first: `writeGroup`). Batches not yet written
- * once the stop cell is set (the run was stopped) are dropped: the cell is read before each
- * transaction, so a stop waits for at most the transaction under way, never for the batches queued
- * behind it. `close` ends the thread, once it has built the indexes the run dropped
- * (run-writer.ts, DEFER_INDEXES_AFTER_ROWS), whatever ended the run: a stopped run's included.
+ * Batches arrive in order and are written in order, whole, one a turn, into one transaction held
+ * open across them (sqlite-store.ts, beginHeldTransaction), which commits when:
+ *   - a request's write waits (its wait is then the batch under way and the commit), checked after
+ *     each batch and, while the writer waits for its next batch, as soon as the write is counted;
+ *   - it is HOLD_MS old, or holds HOLD_ROWS assets (a background write, an Operation's progress,
+ *     waits for that: nobody waits for it);
+ *   - the import worker asks (`flush`: its reading ended, or failed) and every batch sent is written.
+ * Only then are its batches `stored` (the progress record counts them); each batch written is told
+ * at once (`written`), so the import worker's flow control counts batches still to write, not to
+ * commit. A stop (the stop cell set) rolls the open transaction back, and drops the batches queued:
+ * the cell is read before each batch, and while idle. A kill leaves the last commit: whole batches.
+ * After a refusal or a failure nothing more is written (a batch that fails rolls its transaction
+ * back, and the batches before it in that transaction are written again, one a transaction). `close` ends the thread, once it has
+ * built the indexes the run dropped (run-writer.ts, DEFER_INDEXES_AFTER_ROWS), whatever ended the
+ * run: a stopped run's included.
  */
+import * as v8 from 'v8';
 import { parentPort, workerData } from 'worker_threads';
 import { unpackRows, type AssetRowBatch } from './asset-row-batch';
 import type { FromRunWriter, RunWriterData, ToRunWriter } from './import-worker-protocol';
@@ -21,68 +30,143 @@ const port = parentPort;
 if (!port) throw new Error('run-writer-worker.ts runs in a worker thread (run-writer-thread.ts starts it)');
 
 /**
- * The most batches one transaction writes. A run's commits wait for the disk (synchronous = FULL):
- * when the writer falls behind, the batches queued meanwhile share one commit instead of waiting
- * for one each; few enough that a request's write, or a cancel, waits for a short transaction
- * (sqlite-store.ts `priority`). Each is whole, so a kill still leaves whole batches. 8, all the
- * import worker may have in flight (import-thread.ts, MAX_BATCHES_IN_FLIGHT): a writer falls
- * behind on random machine ids, whose every commit rewrites a random leaf of the id index per
- * asset, and a group of 8 rewrites fewer leaves per asset than two of 4 (p99 of a group 164 to
- * 170 ms there, against 97 to 236 ms for 4; docs/benchmarks.md, 2026-11-27 uuid14).
+ * HOLD_ROWS, HOLD_MS: how many assets, and how long, one transaction holds at most. A commit
+ * rewrites every page its transaction dirtied; random machine ids (real exports' UUIDs) put each
+ * asset on a random leaf of the id index, and a longer transaction gives a leaf several of its
+ * assets before its one rewrite. The writer alone on 600,000 random-id rows: transactions of 4,000
+ * assets (the earlier groups of 8 batches) wrote 4.9 GB for 10.5 CPU-s, of 20,000 1.9 GB for 7.4
+ * to 8.2 s, of 50,000 1.4 GB for 7.3 to 8.2 s (docs/benchmarks.md, 2026-11-27 fifteenth session):
+ * past 20,000 the saving stops, and the batches kept for a failure (`uncommitted`) grow. The time
+ * bounds what a background write (an Operation's progress) waits for (sqlite-store.ts,
+ * WHEN_FREE_WAIT_MS is twice it) and what a stop rolls back: 20,000 assets are about 250 ms of
+ * the writer's CPU (7.5 CPU-s for 600,000), so on a loaded machine the time ends the transaction
+ * first (at load 10, 500 ms held 4,500 to 18,500 assets).
  */
-const GROUP_BATCHES = 8;
+const HOLD_ROWS = 20_000;
+const HOLD_MS = 1_000;
 
-const { target, stop } = workerData as RunWriterData;
+const { target, stop, hold } = workerData as RunWriterData;
+const holdMs = hold?.ms ?? HOLD_MS;
+const holdRows = hold?.rows ?? HOLD_ROWS;
 const stopped = new Int32Array(stop);
 const writer = new RunWriter(target);
 let ended = false;
 
 const send = (message: FromRunWriter) => port.postMessage(message);
+const stopSet = () => Atomics.load(stopped, 0) !== 0;
 
 /** The batches received and not yet written. */
-let queued: AssetRowBatch[] = [];
-let scheduled = false;
-
+let queued: Uint8Array[] = [];
 /**
- * Writes the batches received so far, at most GROUP_BATCHES in one transaction. Node delivers the
- * messages already queued on the port one after the other before an immediate runs, so the batches
- * that arrived while the last transaction committed are all here.
+ * The batches written in the open transaction, kept until it commits: a failure rolls it back
+ * whole, and they are written again one a transaction (`fail`). At most HOLD_ROWS assets, kept as
+ * the bytes they came in, outside the writer's heap: kept as objects, they outlived its young
+ * generation, and its collections cost more (the emulator's CPU through a 600,000-row run, quiet
+ * machine: 25.4 and 22.9 s as objects, 20.9 and 21.8 s as bytes; docs/benchmarks.md, 2026-11-27
+ * fifteenth session).
  */
-function writeQueued(): void {
+let uncommitted: Uint8Array[] = [];
+
+/** A batch as it came from the import worker, its rows. */
+const rowsOf = (bytes: Uint8Array) => unpackRows(v8.deserialize(bytes) as AssetRowBatch);
+let scheduled = false;
+/** The import worker asked for a commit once every batch it sent is written (`flush`), and none was made since with nothing queued. */
+let flushAsked = false;
+/** Counts the idle waits: a wait that ends after the writer went back to work does nothing. */
+let idleWaits = 0;
+
+/** Writes the next batch queued into the open transaction, then commits if it should. */
+function writeNext(): void {
   scheduled = false;
-  if (ended || Atomics.load(stopped, 0) !== 0) {
-    queued = [];
+  if (ended) return;
+  if (stopSet()) {
+    dropWriting();
     return;
   }
-  const group = queued.splice(0, GROUP_BATCHES);
+  const batch = queued.shift();
+  if (batch) {
+    try {
+      writer.writeInTransaction(rowsOf(batch));
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    uncommitted.push(batch);
+    send({ type: 'written' });
+  }
+  if (commitDue() && !commit()) return;
+  if (queued.length > 0) schedule();
+  else if (writer.openTransaction) waitIdle();
+}
+
+function commitDue(): boolean {
+  const open = writer.openTransaction;
+  if (!open) return false;
+  return writer.requestWriteWaiting || open.ageMs >= holdMs || open.rows >= holdRows || (flushAsked && queued.length === 0);
+}
+
+/** Commits the open transaction and reports its batches stored; false (and the run failed) when the commit failed. */
+function commit(): boolean {
   try {
-    writeGroup(group);
+    report(writer.commit());
+    uncommitted = [];
+    // Every batch sent before the flush is committed now: the batches sent after it wait for a limit again.
+    if (queued.length === 0) flushAsked = false;
+    return true;
   } catch (err) {
-    ended = true;
-    queued = [];
-    if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
-    else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
-    return;
+    fail(err);
+    return false;
   }
-  schedule();
 }
 
 /**
- * Writes a group in one transaction. A group that fails (not a refusal, which refuses every batch
- * alike) is written again one batch per transaction: the batches before the one that fails are
- * stored, whichever way timing grouped them, and a failed run keeps exactly the batches sent
- * before its failing one (the progress record counts them).
+ * Idle with a transaction open: it commits as soon as a request's write waits, or at HOLD_MS, unless
+ * a batch arrived meanwhile (then its turn decides). A stop set meanwhile is seen then too.
  */
-function writeGroup(group: AssetRowBatch[]): void {
+function waitIdle(): void {
+  const wait = ++idleWaits;
+  const left = Math.max(0, holdMs - (writer.openTransaction?.ageMs ?? holdMs));
+  void writer.whenRequestWriteWaits(left).then(() => {
+    if (wait !== idleWaits || scheduled || ended || queued.length > 0 || !writer.openTransaction) return;
+    if (stopSet()) dropWriting();
+    else if (commitDue()) commit();
+    else waitIdle();
+  });
+}
+
+/** The run was stopped: the open transaction rolled back, the batches queued dropped. */
+function dropWriting(): void {
+  queued = [];
+  uncommitted = [];
   try {
-    report(writer.writeBatches(group.map(unpackRows)));
-  } catch (err) {
-    if (group.length === 1 || err instanceof RunRefused) throw err;
-    for (const batch of group) {
-      if (Atomics.load(stopped, 0) !== 0) return;
-      report(writer.writeBatches([unpackRows(batch)]));
-    }
+    writer.rollback();
+  } catch {
+    // A rollback that fails leaves nothing committed: the connection's close rolls back.
   }
+}
+
+/**
+ * Ends the writing on a refusal or a failure. A batch (or a commit) that failed rolled its
+ * transaction back: the batches before it in that transaction are written again, one a
+ * transaction, so a failed run keeps exactly the batches sent before its failing one (the progress
+ * record counts them), however they were grouped.
+ */
+function fail(err: unknown): void {
+  ended = true;
+  queued = [];
+  const again = uncommitted;
+  uncommitted = [];
+  try {
+    writer.rollback();
+    for (const batch of again) {
+      if (stopSet()) break;
+      report(writer.writeBatches([rowsOf(batch)]));
+    }
+  } catch {
+    // The batches after the one that fails again are not written: the progress record counts those before.
+  }
+  if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
+  else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
 }
 
 /**
@@ -113,22 +197,27 @@ function report(framesAfterEach: number[]): void {
 }
 
 function schedule(): void {
-  if (scheduled || queued.length === 0) return;
+  if (scheduled) return;
   scheduled = true;
-  setImmediate(writeQueued);
+  setImmediate(writeNext);
 }
 
 port.on('message', (message: ToRunWriter) => {
   if (message.type === 'close') {
+    // A run that ends well has flushed: nothing is open. A stopped one's open transaction is rolled back.
+    if (!ended && !stopSet()) commit();
     ended = true;
     queued = [];
+    uncommitted = [];
+    writer.rollback();
     buildMissingIndexes();
     if (message.refreshStatistics) refreshStatistics();
     writer.close();
     port.close();
     return;
   }
-  if (ended || Atomics.load(stopped, 0) !== 0) return;
-  queued.push(message.rows);
+  if (ended || stopSet()) return;
+  if (message.type === 'flush') flushAsked = true;
+  else queued.push(message.rows);
   schedule();
 });

@@ -3,15 +3,17 @@
  * worker through run-writer-thread.ts), on a connection of its own to the store's database file:
  * the request thread then does no part of a run's writes, and a request waits for none of them
  * (reads go on beside the writer's transaction, WAL; a request's write waits for at most the
- * group of batches under way: sqlite-store.ts, `priority`).
+ * batch under way and the commit: sqlite-store.ts, `priority`, beginHeldTransaction).
  *
- * Each group of batches (at most 4, each whole) commits in one transaction with the checks and
- * the progress record the request thread's batches have (import-job-work.ts): the run still owns
- * the job (its progress record names the run's Operation; the end of the run, a cancel, a
- * deletion and restart recovery each delete or replace that record in their transaction, which
- * waits for the writer's group), and
- * the job's source still exists. So a kill -9 leaves whole batches, the progress record counts
- * exactly the assets stored, and no batch is written after the job's end was recorded.
+ * The batches go, each whole, into a transaction held open across them (`writeInTransaction`),
+ * which the writer thread commits when a request's write waits or at its limits (`commit`), with
+ * the checks and the progress record the request thread's batches have (import-job-work.ts): the
+ * run still owns the job (its progress record names the run's Operation; the end of the run, a
+ * cancel, a deletion and restart recovery each delete or replace that record in their
+ * transaction, which waits for the writer's commit), and the job's source still exists, checked
+ * as the transaction begins (nothing else writes before it ends). So a kill -9 leaves whole
+ * batches, the progress record counts exactly the assets stored, and no batch is written after
+ * the job's end was recorded.
  *
  * A large run writes without the four low-cardinality indexes, and without the VM name's and
  * UUID's when its machines come in no order of them, and builds them at its end
@@ -99,54 +101,140 @@ class KeyOrder {
 
 export class RunWriter {
   private readonly store: SqliteStore;
+  /** The frames committed: what the progress record holds. */
   private framesWritten = 0;
   /** The assets the table held when the run started (DEFER_INDEXES_AFTER_ROWS). */
   private readonly assetsBefore: number;
-  /** This run dropped its indexes (its transaction committed). */
+  /** This run dropped its indexes (the transaction that dropped them committed). */
   private indexesDropped = false;
   /** The order of the VM names and UUIDs written so far, until the indexes are dropped. */
   private readonly keyOrders = MACHINE_KEY_INDEXES.map(([, , field]) => new KeyOrder(field));
+  /**
+   * The transaction held open (sqlite-store.ts, beginHeldTransaction): when it began, the frames
+   * written after each of its batches, and whether it dropped the indexes.
+   */
+  private open?: { began: number; frames: number[]; droppedIndexes: boolean };
 
   constructor(private readonly target: RunTarget) {
     this.store = new SqliteStore({ secondConnection: target.database });
     this.assetsBefore = this.store.assets.count();
   }
 
-  /** Writes one batch with the run's progress record; returns the frames written so far. Throws RunRefused. */
+  /** Writes one batch in a transaction of its own with the run's progress record; returns the frames written so far. Throws RunRefused. */
   write(rows: AssetRow[]): number {
     return this.writeBatches([rows])[0];
   }
 
   /**
    * Writes whole batches in one transaction (one commit, one wait for the disk), with the run's
-   * progress record; returns the frames written after each batch. Throws RunRefused.
+   * progress record; returns the frames written after each batch. Nothing of them is written if
+   * one fails. Throws RunRefused.
    */
   writeBatches(batches: AssetRow[][]): number[] {
-    const { job, operation, assetSource } = this.target;
-    const after: number[] = [];
-    let n = this.framesWritten;
-    let rowsInGroup = 0;
-    for (const rows of batches) rowsInGroup += rows.length;
-    const total = n + rowsInGroup;
-    if (!this.indexesDropped) for (const order of this.keyOrders) for (const rows of batches) order.count(rows);
-    const dropIndexes = !this.indexesDropped && total >= DEFER_INDEXES_AFTER_ROWS && total >= 2 * this.assetsBefore;
+    try {
+      for (const rows of batches) this.writeInTransaction(rows);
+      return this.commit();
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+  }
+
+  /**
+   * Writes one batch in the transaction the run holds open, begun (in its turn, with the checks)
+   * if none is: the batch is stored once `commit` has committed it. A batch that fails rolls the
+   * whole transaction back (no savepoint per batch: a savepoint copies every page the transaction
+   * had dirtied before it to its sub-journal when the batch changes it again, which took back all
+   * that the long transaction saved), and throws. Throws RunRefused at the begin (the run no longer
+   * owns the job, or the source is gone): nothing is open then. The checks hold for the whole
+   * transaction: the writes that change what they read (the end of the run, a cancel, a deletion,
+   * restart recovery) wait for its commit.
+   */
+  writeInTransaction(rows: AssetRow[]): void {
+    const open = this.open ?? this.begin();
+    const frames = open.frames.length > 0 ? open.frames[open.frames.length - 1] : this.framesWritten;
+    const total = frames + rows.length;
+    const dropped = this.indexesDropped || open.droppedIndexes;
+    if (!dropped) for (const order of this.keyOrders) order.count(rows);
+    const dropIndexes = !dropped && total >= DEFER_INDEXES_AFTER_ROWS && total >= 2 * this.assetsBefore;
     const toDrop = dropIndexes ? this.indexesToDrop() : [];
-    this.store.transaction(() => {
+    try {
+      // In the batch's transaction: a batch that fails drops nothing.
+      if (dropIndexes) this.store.assets.dropIndexes(toDrop);
+      this.store.assets.upsert(this.target.parent, this.target.reporter, Date.now(), rows);
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+    if (dropIndexes) open.droppedIndexes = true;
+    open.frames.push(total);
+  }
+
+  private begin(): NonNullable<RunWriter['open']> {
+    const { job, operation, assetSource } = this.target;
+    this.store.beginHeldTransaction();
+    try {
       if (this.store.get<RunProgress>(RUN_PROGRESS, job)?.operation !== operation) throw new RunRefused('job');
       if (assetSource !== undefined && !this.store.has(COLLECTIONS.sources, assetSource)) throw new RunRefused('source');
-      // In the group's transaction: a group that fails or is refused drops nothing.
-      if (dropIndexes) this.store.assets.dropIndexes(toDrop);
-      const time = Date.now();
-      for (const rows of batches) {
-        this.store.assets.upsert(this.target.parent, this.target.reporter, time, rows);
-        n += rows.length;
-        after.push(n);
-      }
-      this.store.put<RunProgress>(RUN_PROGRESS, job, { operation, framesWritten: n });
-    });
-    this.framesWritten = n;
-    if (dropIndexes) this.indexesDropped = true;
-    return after;
+    } catch (err) {
+      this.store.endHeldTransaction(false);
+      throw err;
+    }
+    this.open = { began: Date.now(), frames: [], droppedIndexes: false };
+    return this.open;
+  }
+
+  /**
+   * Commits the open transaction with the run's progress record counting its batches; returns the
+   * frames written after each of them (none: nothing was open). A commit that fails keeps nothing
+   * of the transaction, and throws.
+   */
+  commit(): number[] {
+    const open = this.open;
+    if (!open) return [];
+    this.open = undefined;
+    if (!this.store.heldTransactionOpen) {
+      // SQLite rolled the whole of it back (a failure such as a full disk): nothing to commit.
+      this.store.endHeldTransaction(false);
+      return [];
+    }
+    const { job, operation } = this.target;
+    const framesWritten = open.frames.length > 0 ? open.frames[open.frames.length - 1] : this.framesWritten;
+    try {
+      this.store.put<RunProgress>(RUN_PROGRESS, job, { operation, framesWritten });
+    } catch (err) {
+      this.store.endHeldTransaction(false);
+      throw err;
+    }
+    this.store.endHeldTransaction(true);
+    this.framesWritten = framesWritten;
+    if (open.droppedIndexes) this.indexesDropped = true;
+    return open.frames;
+  }
+
+  /** Rolls the open transaction back, if one is: its batches are not stored (a stopped run's). */
+  rollback(): void {
+    if (!this.open) return;
+    this.open = undefined;
+    this.store.endHeldTransaction(false);
+  }
+
+  /** The open transaction, if any: how many batches it holds, and how long ago it began (ms). */
+  get openTransaction(): { batches: number; rows: number; ageMs: number } | undefined {
+    const open = this.open;
+    if (!open) return undefined;
+    const last = open.frames.length > 0 ? open.frames[open.frames.length - 1] : this.framesWritten;
+    return { batches: open.frames.length, rows: last - this.framesWritten, ageMs: Date.now() - open.began };
+  }
+
+  /** A request's write waits for this connection's transaction (sqlite-store.ts, requestWriteWaiting). */
+  get requestWriteWaiting(): boolean {
+    return this.store.requestWriteWaiting;
+  }
+
+  /** Resolves once a request's write waits, or after `ms`. */
+  whenRequestWriteWaits(ms: number): Promise<unknown> {
+    return this.store.whenRequestWriteWaits(ms);
   }
 
   /** The four low-cardinality indexes, and the VM name's and UUID's if their keys came in no order (KEYS_IN_ORDER). */
@@ -177,6 +265,7 @@ export class RunWriter {
   }
 
   close(): void {
+    this.rollback();
     this.store.close();
   }
 }

@@ -104,3 +104,86 @@ test("a run that ends well has the planner's statistics refreshed by the writer 
   await ended.close(true);
   expect(recordedCount(store.location)).toBe(2_800);
 });
+
+describe('the transaction the writer holds open across batches (run-writer-worker.ts)', () => {
+  /** A hold far longer than any test: what ends the transaction is what the test does. */
+  const HOLD = { ms: 600_000, rows: 1_000_000 };
+
+  /** Resolves once the writer holds SQLite's write lock (its transaction open): a connection of the test's own cannot begin one then. */
+  async function writerHoldsTheLock(): Promise<void> {
+    const db = new Database(store.location, { timeout: 0 });
+    try {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        try {
+          db.exec('BEGIN IMMEDIATE');
+          db.exec('ROLLBACK');
+        } catch (err) {
+          if ((err as { code?: string }).code === 'SQLITE_BUSY') return;
+          throw err;
+        }
+        if (Date.now() > deadline) throw new Error('the writer did not open its transaction within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    } finally {
+      db.close();
+    }
+  }
+
+  test("a request's write while the writer holds its transaction open goes through once the batches written so far are committed, and the run goes on", async () => {
+    const stored: number[] = [];
+    const writer = new RunWriterThread(target, 16, new AbortController().signal, (n) => stored.push(n), undefined, HOLD);
+    try {
+      await writer.write(batch(0));
+      await writerHoldsTheLock();
+      // Written, not committed: a reader sees none of it.
+      expect(store.assets.count()).toBe(0);
+      // A request's write (the first connection's): it waits for the writer's commit, not for its hold of ten minutes.
+      store.put(COLLECTIONS.sources, `${PARENT}/sources/other`, {});
+      expect(store.assets.count()).toBe(BATCH);
+      expect(store.get(RUN_PROGRESS, 'job')).toEqual({ operation: 'op', framesWritten: BATCH });
+      await writer.write(batch(1));
+      await writer.drain();
+      expect(stored).toEqual([BATCH, 2 * BATCH]);
+      expect(store.assets.count()).toBe(2 * BATCH);
+      expect(store.get(RUN_PROGRESS, 'job')).toEqual({ operation: 'op', framesWritten: 2 * BATCH });
+    } finally {
+      await writer.close();
+    }
+  });
+
+  test('a stop rolls back the open transaction, and nothing committed before it', async () => {
+    const controller = new AbortController();
+    const stored: number[] = [];
+    const writer = new RunWriterThread(target, 16, controller.signal, (n) => stored.push(n), undefined, HOLD);
+    try {
+      await writer.write(batch(0));
+      await writer.drain();
+      await writer.write(batch(1));
+      await writer.write(batch(2));
+      await writerHoldsTheLock();
+      controller.abort();
+    } finally {
+      await writer.close();
+    }
+    expect(stored).toEqual([BATCH]);
+    expect(store.assets.count()).toBe(BATCH);
+    expect(store.get(RUN_PROGRESS, 'job')).toEqual({ operation: 'op', framesWritten: BATCH });
+    expect(store.assets.get(`${PARENT}/assets/b0-2`)).toBeDefined();
+    expect(store.assets.get(`${PARENT}/assets/b1-0`)).toBeUndefined();
+  });
+
+  test('a batch that fails in the open transaction: the batches before it in the transaction are committed, none after it', async () => {
+    const db = new Database(store.location);
+    db.exec(`CREATE TRIGGER refuse_b2 BEFORE INSERT ON assets WHEN NEW.aid = 'b2-0' BEGIN SELECT RAISE(ABORT, 'b2-0 cannot be written'); END`);
+    db.close();
+    const stored: number[] = [];
+    const writer = new RunWriterThread(target, 16, new AbortController().signal, (n) => stored.push(n), undefined, HOLD);
+    for (let k = 0; k < 4; k++) await writer.write(batch(k)).catch(() => undefined);
+    await expect(writer.drain()).rejects.toThrow('b2-0 cannot be written');
+    await writer.close();
+    expect(stored).toEqual([BATCH, 2 * BATCH]);
+    expect(store.assets.count()).toBe(2 * BATCH);
+    expect(store.get(RUN_PROGRESS, 'job')).toEqual({ operation: 'op', framesWritten: 2 * BATCH });
+  });
+});
