@@ -17,8 +17,11 @@
  * been idle for IDLE_WORKER_MS, started afresh in its place. A job
  * stopped early (cancel, shutdown, a failed write) rejects at once; its worker is told to stop and
  * is terminated if it has not stopped within STOP_GRACE_MS (a worker in the middle of a long
- * synchronous stretch), so it is never handed another job, unless it says its run's writer is
- * building the indexes the run dropped (`building`): then its end is waited for.
+ * synchronous stretch), so it is never handed another job, unless it said its run's writer will
+ * build the indexes the run dropped at its end (`building`, sent as soon as the drop is committed,
+ * not only at the stop: on a loaded machine the stop's own notice came after the grace, and a
+ * worker terminated in the middle of the build left the indexes missing until the store's next
+ * open): then its end is waited for.
  */
 import * as path from 'path';
 import type { Worker } from 'worker_threads';
@@ -361,19 +364,23 @@ function jobOnWorker<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 
       signal?.removeEventListener('abort', onAbort);
       return true;
     };
+    /** The run's writer dropped indexes, and builds them at its end (`building`). */
+    let buildsAtEnd = false;
     /** Stops the worker's job; the worker is reused only if it says it stopped in time. */
     const stop = () => {
       post({ type: 'abort' });
       let terminated = false;
-      const timer = setTimeout(() => {
-        terminated = true;
-        terminate();
-        replenish();
-      }, STOP_GRACE_MS);
+      // A run's writer builds the indexes the run dropped (run-writer.ts): bounded work, which a
+      // termination would lose (they would wait for the store's next open). Its end is waited for.
+      const timer = buildsAtEnd
+        ? undefined
+        : setTimeout(() => {
+            terminated = true;
+            terminate();
+            replenish();
+          }, STOP_GRACE_MS);
       worker.removeAllListeners('message');
       worker.on('message', (m: FromWorker) => {
-        // A run's writer builds the indexes the run dropped (run-writer.ts): bounded work, which a
-        // termination would lose (they would wait for the store's next open). Its end is waited for.
         if (m.type === 'building') {
           clearTimeout(timer);
           return;
@@ -416,6 +423,9 @@ function jobOnWorker<R>(job: Extract<ToWorker, { type: 'validate' | 'execute' | 
           return;
         case 'stored':
           callbacks.onStored?.(m.framesWritten);
+          return;
+        case 'building':
+          buildsAtEnd = true;
           return;
         case 'refused':
           if (finish()) {

@@ -42,8 +42,9 @@ export type FromWorker =
   | { type: 'executed'; report: ExecutionReport }
   | { type: 'summarized'; summary: Record<string, unknown> }
   /**
-   * A run's writer builds the indexes the run dropped (run-writer.ts) before the worker ends the
-   * job: a stopped job's worker is then waited for, not terminated at STOP_GRACE_MS (import-thread.ts).
+   * A run's writer dropped indexes (run-writer.ts), committed, and builds them before the worker
+   * ends the job: a stopped job's worker is then waited for, not terminated at STOP_GRACE_MS
+   * (import-thread.ts). Sent when the drop is committed, and again at the close.
    */
   | { type: 'building' }
   | { type: 'stopped' }
@@ -88,6 +89,6 @@ export type FromRunWriter =
   | { type: 'stored'; framesWritten: number }
   /** A batch's checks failed (the run lost its job, or its source is gone): nothing more is written. */
   | { type: 'refused'; reason: 'job' | 'source' }
-  /** At the close: the writer builds the indexes the run dropped, then ends. */
+  /** The run's dropped indexes are committed gone: the writer builds them at its close, then ends. */
   | { type: 'building' }
   | { type: 'failed'; message: string };

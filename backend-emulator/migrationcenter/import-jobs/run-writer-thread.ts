@@ -53,7 +53,7 @@ export class RunWriterThread {
     private readonly maxInFlight: number,
     private readonly signal: AbortSignal,
     onStored: (framesWritten: number) => void,
-    /** At the close, the writer builds the indexes the run dropped (run-writer.ts) before it ends. */
+    /** The run dropped indexes (committed): the writer builds them at its close, before it ends; told once the drop is committed. */
     onBuilding?: () => void,
     /** The limits of the writer's transactions, if not its own (run-writer-worker.ts). */
     hold?: RunWriterHold,

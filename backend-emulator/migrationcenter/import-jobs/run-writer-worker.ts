@@ -109,6 +109,7 @@ function commitDue(): boolean {
 function commit(): boolean {
   try {
     report(writer.commit());
+    announceBuild();
     uncommitted = [];
     // Every batch sent before the flush is committed now: the batches sent after it wait for a limit again.
     if (queued.length === 0) flushAsked = false;
@@ -169,6 +170,20 @@ function fail(err: unknown): void {
   else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
 }
 
+let buildAnnounced = false;
+
+/**
+ * Tells the import worker, once, that this run's end includes the build of the indexes it dropped
+ * (`building`), as soon as their drop is committed: a stop then waits for the build rather than
+ * terminating the worker at its grace, whose notice at the stop itself came too late on a loaded
+ * machine (import-thread.ts).
+ */
+function announceBuild(): void {
+  if (buildAnnounced || !writer.indexesToBuild) return;
+  buildAnnounced = true;
+  send({ type: 'building' });
+}
+
 /**
  * The indexes the run dropped, built at its end. Told first (`building`): a stopped run's import
  * worker then waits for it rather than being terminated (import-thread.ts, STOP_GRACE_MS). A build
@@ -176,7 +191,7 @@ function fail(err: unknown): void {
  */
 function buildMissingIndexes(): void {
   try {
-    if (writer.indexesToBuild) send({ type: 'building' });
+    announceBuild();
     writer.buildMissingIndexes();
   } catch {
     // The filters and orderings on the index's field scan until then.
