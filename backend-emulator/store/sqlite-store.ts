@@ -570,9 +570,12 @@ export class SqliteStore implements Store {
  * kill leaves them unread). With the held transaction (run-writer-worker.ts) the 32 MB cache took
  * the emulator's peak RSS to 330 MB (lean file) and 349 MB (full), over the 300 MB target; 16 MB:
  * 293 and 316 MB, for :run at 0.71x the floor against 0.65x; 8 MB: 288 MB at 0.79x (one run each,
- * quiet machine, docs/benchmarks.md, 2026-11-27 fifteenth session).
+ * quiet machine, docs/benchmarks.md, 2026-11-27 fifteenth session). The fifteenth session's quiet
+ * block at 16 MB: 314 and 321 MB; then 2 MB: 283 MB at 0.73x (lean) and 293 MB at 0.74x (full),
+ * one run each: a held transaction rewrites each leaf once a commit whatever the cache holds, so
+ * the cache buys little speed and costs its memory.
  */
-const SECOND_CONNECTION_CACHE_KIB = 16_384;
+const SECOND_CONNECTION_CACHE_KIB = 2_048;
 
 /**
  * The settings of every connection to the store's database (the benchmarks' bare baselines take
