@@ -32,7 +32,7 @@ import Database from 'better-sqlite3';
 import Papa from 'papaparse';
 import { generateVmInfo } from './import-csv';
 import { DEFAULT_SEED, machineIdKind, machineIdentities, type MachineIdentity } from './machine-ids';
-import { emulatorRest, httpRequest, latencyOf, probe, processCpuSeconds, processRssBytes, type Latency } from './process-probes';
+import { emulatorRest, httpRequest, latencyOf, probe, processCpuSeconds, RssSampler, rssPartsText, type Latency, type RssParts } from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = process.env.ASSETS_BENCH_ROWS === undefined ? undefined : Number(process.env.ASSETS_BENCH_ROWS);
@@ -209,11 +209,11 @@ interface EmulatorFigures {
   cancel?: { ms: number; state: string };
   inline?: { create: ImportFigures; validate: ImportFigures; run: ImportFigures; frames: number };
   pages?: { firstPage: number; filtered: number; ordered: number; lookup: number; aggregate: number };
-  peakRss: number;
+  peakRss: RssParts;
   /** The peak RSS of each step (the step that holds the peak is where to cut). */
   stepPeaks: Record<string, number>;
   /** RSS once the compiled emulator listens, before any import. */
-  startRss: number;
+  startRss: RssParts;
 }
 
 /**
@@ -223,20 +223,12 @@ interface EmulatorFigures {
 async function emulatorOverHttp(dataDir: string, storageDir: string, options: { pages: boolean; cancel: boolean; inline?: string }): Promise<EmulatorFigures> {
   const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--storage-dir', storageDir, '--log-level', 'silent'], {}, 60_000);
   const pid = server.child.pid as number;
-  let peak = processRssBytes(pid);
-  let step = 'start';
-  const stepPeaks: Record<string, number> = {};
-  const sampler = setInterval(() => {
-    const rss = processRssBytes(pid);
-    peak = Math.max(peak, rss);
-    stepPeaks[step] = Math.max(stepPeaks[step] ?? 0, rss);
-  }, 50);
+  const sampler = new RssSampler(pid, 50);
   try {
-    const startRss = processRssBytes(pid);
     const { req, waitOp } = emulatorRest(server.url);
     /** `verb` on a job until its Operation is done, with the concurrent client beside it. */
     const timedImport = async (job: string, verb: 'validate' | 'run'): Promise<ImportFigures & { op: any }> => {
-      step = `${job} :${verb}`;
+      sampler.step = `${job} :${verb}`;
       const start = process.hrtime.bigint();
       const cpu0 = processCpuSeconds(pid);
       const op = await req('POST', `/v1alpha1/${PARENT}/importJobs/${job}:${verb}`, {});
@@ -267,7 +259,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
 
     let pages: EmulatorFigures['pages'];
     if (options.pages) {
-      step = 'pages';
+      sampler.step = 'pages';
       const list = (q: string) => () => req('GET', `/v1alpha1/${PARENT}/assets?pageSize=50${q}`);
       const firstPage = await median(5, list(''));
       const some = (await list('')()).assets[7].name as string;
@@ -290,7 +282,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
 
     let cancel: EmulatorFigures['cancel'];
     if (options.cancel) {
-      step = 'cancel';
+      sampler.step = 'cancel';
       // Cancel during a run: once a batch is written, operations.cancel, then reads until done.
       await gcsJob('cancelled');
       await waitOp((await req('POST', `/v1alpha1/${PARENT}/importJobs/cancelled:validate`, {})).name);
@@ -316,7 +308,7 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
 
     let inline: EmulatorFigures['inline'];
     if (options.inline) {
-      step = 'inline create';
+      sampler.step = 'inline create';
       // The create's bytes are made before the concurrent client starts, and it stops when the
       // create's answer has come (a few hundred bytes): the client's own work on the 20 MB request and
       // answer would otherwise hold this process's event loop, and the probes' times with it.
@@ -357,12 +349,12 @@ async function emulatorOverHttp(dataDir: string, storageDir: string, options: { 
       cancel,
       inline,
       pages,
-      peakRss: peak,
-      stepPeaks,
-      startRss,
+      peakRss: sampler.peak,
+      stepPeaks: sampler.stepPeaks,
+      startRss: sampler.start,
     };
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
     server.child.kill('SIGTERM');
     await server.exited;
   }
@@ -483,7 +475,7 @@ async function measureShape(shape: Shape, file: string, dir: string, storageDir:
   const perAsset = dirBytes(dataDir) / rowsOf(shape);
   console.log(`data dir per asset                 ${perAsset.toFixed(0).padStart(9)} B  (target 1024 B: ${perAsset <= 1024 ? 'met' : 'NOT met'})`);
   console.log(
-    `emulator peak RSS                  ${(e.peakRss / 1e6).toFixed(0).padStart(9)} MB (target 300 MB: ${e.peakRss / 1e6 <= 300 ? 'met' : 'NOT met'}; ${(e.startRss / 1e6).toFixed(0)} MB at start)`,
+    `emulator peak RSS                  ${rssPartsText(e.peakRss)} (target 300 MB: ${e.peakRss.rss / 1e6 <= 300 ? 'met' : 'NOT met'}); at start ${rssPartsText(e.startRss)}`,
   );
   console.log(
     `  by step: ${Object.entries(e.stepPeaks)

@@ -13,7 +13,19 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstRowsBase64, generateLeanVmInfo } from './assets';
-import { emulatorRest, httpGetChunks, latencyOf, peakRssBytes, probe, processCpuSeconds, processRssBytes, resetPeakRss, type Latency } from './process-probes';
+import {
+  emulatorRest,
+  httpGetChunks,
+  latencyOf,
+  peakRssBytes,
+  probe,
+  processCpuSeconds,
+  processRssBytes,
+  resetPeakRss,
+  RssSampler,
+  rssPartsText,
+  type Latency,
+} from './process-probes';
 import { compiledCli, spawnListening } from '../support/cli-process';
 
 const ROWS = Number(process.env.INLINE_BENCH_ROWS ?? 100_000);
@@ -46,9 +58,7 @@ export async function runInlinePayloadBench(): Promise<void> {
   const dataDir = path.join(root, 'data');
   const server = await spawnListening([compiledCli(), '--port', '0', '--data-dir', dataDir, '--log-level', 'silent'], {}, 60_000);
   const pid = server.child.pid as number;
-  let peak = processRssBytes(pid);
-  const sampler = setInterval(() => (peak = Math.max(peak, processRssBytes(pid))), 50);
-  const startRss = processRssBytes(pid);
+  const sampler = new RssSampler(pid, 50);
   const { req, waitOp } = emulatorRest(server.url);
   /** `send` with the probes beside it until it resolves (and its Operation, if any, is done). */
   const step = async (label: string, send: () => Promise<{ name: string; done?: boolean }>) => {
@@ -142,14 +152,14 @@ export async function runInlinePayloadBench(): Promise<void> {
     await step(':validate', () => req('POST', `/v1alpha1/${PARENT}/importJobs/inline:validate`, '{}'));
     await step(':run', () => req('POST', `/v1alpha1/${PARENT}/importJobs/inline:run`, '{}'));
     // The peak of the steps before the gets (what this line said when the bench made one get of each view).
-    const peakToRun = peak;
+    const peakToRun = sampler.peak;
     for (const view of ['BASIC', 'FULL']) await getStep(view);
     console.log(
-      `emulator peak RSS ${(peakToRun / 1e6).toFixed(0)} MB to the end of :run (target 300 MB: ${peakToRun / 1e6 <= 300 ? 'met' : 'NOT met'}; ${(startRss / 1e6).toFixed(0)} MB at start), ${(peak / 1e6).toFixed(0)} MB with the gets`,
+      `emulator peak RSS to the end of :run ${rssPartsText(peakToRun)} (target 300 MB: ${peakToRun.rss / 1e6 <= 300 ? 'met' : 'NOT met'}); ${(sampler.peak.rss / 1e6).toFixed(0)} MB with the gets; at start ${rssPartsText(sampler.start)}`,
     );
     console.log(`  load average after ${loads()}`);
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
     server.child.kill('SIGTERM');
     await server.exited;
     fs.rmSync(root, { recursive: true, force: true });

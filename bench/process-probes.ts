@@ -115,6 +115,73 @@ export function peakRssBytes(pid: number): number {
 }
 
 /**
+ * What a process's resident memory is made of, in bytes (0 where /proc cannot tell): its own
+ * memory (RssAnon: heaps, stacks, malloc's arenas) and the files mapped into it (RssFile: mostly the
+ * node binary's code), and of those the part mapped as 2 MB pages (FilePmdMapped). The kernel maps
+ * a file's page-cache pages 2 MB at a time when it holds them in 2 MB folios: the same node binary
+ * was then 69 MB resident at idle instead of 34, and the emulator's every RSS figure 35 MB higher,
+ * with nothing in the emulator changed (issue 27; docs/benchmarks.md).
+ */
+export interface RssParts {
+  rss: number;
+  anon: number;
+  file: number;
+  fileHugePages: number;
+}
+
+export function processRssParts(pid: number): RssParts {
+  const kb = (text: string, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    let rollup = '';
+    try {
+      rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    } catch {
+      // Older kernels: no rollup, the 2 MB mappings untold.
+    }
+    return { rss: kb(status, 'VmRSS'), anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), fileHugePages: kb(rollup, 'FilePmdMapped') };
+  } catch {
+    return { rss: 0, anon: 0, file: 0, fileHugePages: 0 };
+  }
+}
+
+/** `parts` in MB, for a bench's line: "296 MB (own 205, files 91 of which 46 in 2 MB pages)". */
+export function rssPartsText(parts: RssParts): string {
+  const mb = (bytes: number): string => (bytes / 1e6).toFixed(0);
+  return `${mb(parts.rss)} MB (own ${mb(parts.anon)}, files ${mb(parts.file)} of which ${mb(parts.fileHugePages)} in 2 MB pages)`;
+}
+
+/**
+ * A process's RSS sampled every `intervalMs` until stopped: its peak with what it was made of, and
+ * the peak of each step named by `step` (the step that holds the peak is where to cut).
+ */
+export class RssSampler {
+  peak: RssParts;
+  readonly start: RssParts;
+  readonly stepPeaks: Record<string, number> = {};
+  step = 'start';
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly pid: number,
+    intervalMs: number,
+  ) {
+    this.start = this.peak = processRssParts(pid);
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+
+  sample(): void {
+    const parts = processRssParts(this.pid);
+    if (parts.rss > this.peak.rss) this.peak = parts;
+    this.stepPeaks[this.step] = Math.max(this.stepPeaks[this.step] ?? 0, parts.rss);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/**
  * Resets a process's VmHWM to its VmRSS (Linux >= 4.0: `5` to /proc/<pid>/clear_refs, allowed on
  * one's own processes), so that `peakRssBytes` tells the peak from now on; false when not allowed.
  */
