@@ -1,8 +1,9 @@
 /**
- * What keeps a large text alive after its users let go of it (garbage-collection.ts): V8 keeps the
- * subject of the last successful regex match on the thread, readable as the legacy `RegExp.input`.
+ * What keeps memory resident after its users let go of it (garbage-collection.ts): V8 keeps the
+ * subject of the last successful regex match on the thread, readable as the legacy `RegExp.input`;
+ * a dead buffer's memory waits for a collection unless the buffer is detached.
  */
-import { forgetLastRegExpMatch } from '../../backend-emulator/garbage-collection';
+import { forgetLastRegExpMatch, freeNow } from '../../backend-emulator/garbage-collection';
 
 /** The legacy static V8 keeps the last match's subject in (not in TypeScript's lib types). */
 const lastSubject = (): string => (RegExp as unknown as { input: string }).input;
@@ -21,5 +22,33 @@ describe('forgetLastRegExpMatch', () => {
     forgetLastRegExpMatch();
     expect(/x/.test('y'.repeat(1_000))).toBe(false);
     expect(lastSubject().length).toBe(1);
+  });
+});
+
+describe('freeNow', () => {
+  it('detaches a buffer a view owns whole: its memory is gone at once, and the view reads as empty', () => {
+    const view = new Uint8Array(new ArrayBuffer(1 << 20));
+    const buffer = view.buffer;
+    freeNow(view);
+    expect(buffer.byteLength).toBe(0);
+    expect((buffer as ArrayBuffer & { detached: boolean }).detached).toBe(true);
+    expect(view.length).toBe(0);
+  });
+
+  it('leaves a buffer shared with other views to the collector', () => {
+    const buffer = new ArrayBuffer(4096);
+    const part = new Uint8Array(buffer, 1024, 1024);
+    const rest = new Uint8Array(buffer);
+    rest[0] = 7;
+    freeNow(part);
+    expect(buffer.byteLength).toBe(4096);
+    expect(part.length).toBe(1024);
+    expect(rest[0]).toBe(7);
+  });
+
+  it('leaves a shared memory buffer alone (other threads may hold it)', () => {
+    const view = new Uint8Array(new SharedArrayBuffer(64));
+    freeNow(view);
+    expect(view.buffer.byteLength).toBe(64);
   });
 });

@@ -18,6 +18,7 @@ import * as path from 'path';
 import * as v8 from 'v8';
 import type { Worker } from 'worker_threads';
 import { startWorker } from '../../worker-threads';
+import { ownsItsBuffer } from '../../garbage-collection';
 import type { AssetRow } from '../../store/asset-store';
 import { packRows } from './asset-row-batch';
 import type { FromRunWriter, RunWriterData, RunWriterHold, ToRunWriter } from './import-worker-protocol';
@@ -113,7 +114,9 @@ export class RunWriterThread {
   /** Sends one batch; waits while `maxInFlight` batches are unwritten. */
   async write(rows: AssetRow[]): Promise<void> {
     await this.waitWhile(() => false);
-    this.post({ type: 'batch', rows: v8.serialize(packRows(rows)) });
+    // Moved, not copied: a copy left the serialized batch for this thread's next collection.
+    const bytes = v8.serialize(packRows(rows));
+    this.post({ type: 'batch', rows: bytes }, ownsItsBuffer(bytes) ? [bytes.buffer] : []);
     this.inFlight++;
     this.unstored++;
     await this.waitWhile(() => this.inFlight >= this.maxInFlight);
@@ -141,7 +144,7 @@ export class RunWriterThread {
     await this.exited;
   }
 
-  private post(message: ToRunWriter): void {
-    this.worker.postMessage(message);
+  private post(message: ToRunWriter, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(message, transfer);
   }
 }

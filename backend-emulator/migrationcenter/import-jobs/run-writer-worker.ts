@@ -22,6 +22,7 @@
  */
 import * as v8 from 'v8';
 import { parentPort, workerData } from 'worker_threads';
+import { freeNow } from '../../garbage-collection';
 import { unpackRows, type AssetRowBatch } from './asset-row-batch';
 import type { FromRunWriter, RunWriterData, ToRunWriter } from './import-worker-protocol';
 import { RunRefused, RunWriter } from './run-writer';
@@ -54,6 +55,15 @@ let ended = false;
 
 const send = (message: FromRunWriter) => port.postMessage(message);
 const stopSet = () => Atomics.load(stopped, 0) !== 0;
+
+/**
+ * Frees `batches`' memory now (garbage-collection.ts, freeNow). This thread makes few objects
+ * beside them, so it collects seldom: left to the collector, the batches written and committed
+ * stayed resident, 40 to 50 MB of them at the peak of a 530,000-row run (issue 27).
+ */
+function release(batches: Uint8Array[]): void {
+  for (const batch of batches) freeNow(batch);
+}
 
 /** The batches received and not yet written. */
 let queued: Uint8Array[] = [];
@@ -110,6 +120,7 @@ function commit(): boolean {
   try {
     report(writer.commit());
     announceBuild();
+    release(uncommitted);
     uncommitted = [];
     // Every batch sent before the flush is committed now: the batches sent after it wait for a limit again.
     if (queued.length === 0) flushAsked = false;
@@ -137,6 +148,8 @@ function waitIdle(): void {
 
 /** The run was stopped: the open transaction rolled back, the batches queued dropped. */
 function dropWriting(): void {
+  release(queued);
+  release(uncommitted);
   queued = [];
   uncommitted = [];
   try {
@@ -154,6 +167,7 @@ function dropWriting(): void {
  */
 function fail(err: unknown): void {
   ended = true;
+  release(queued);
   queued = [];
   const again = uncommitted;
   uncommitted = [];
@@ -166,6 +180,7 @@ function fail(err: unknown): void {
   } catch {
     // The batches after the one that fails again are not written: the progress record counts those before.
   }
+  release(again);
   if (err instanceof RunRefused) send({ type: 'refused', reason: err.reason });
   else send({ type: 'failed', message: (err as Error)?.message ?? String(err) });
 }
@@ -222,6 +237,8 @@ port.on('message', (message: ToRunWriter) => {
     // A run that ends well has flushed: nothing is open. A stopped one's open transaction is rolled back.
     if (!ended && !stopSet()) commit();
     ended = true;
+    release(queued);
+    release(uncommitted);
     queued = [];
     uncommitted = [];
     writer.rollback();
