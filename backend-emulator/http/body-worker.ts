@@ -12,8 +12,8 @@ import * as path from 'path';
 import { parentPort } from 'worker_threads';
 import { decodedBase64Size, isBase64Text } from '../../schemas/base64';
 import { GoogleApiError } from '../errors';
-import { forgetLastRegExpMatch, fullCollection } from '../garbage-collection';
-import { readJsonBody } from './json-body';
+import { forgetLastRegExpMatch, freeNow, fullCollection } from '../garbage-collection';
+import { jsonBodyText, readJsonText } from './json-body';
 import { LARGE_BYTES_MARKER, LARGE_BYTES_MIN_CHARS, forEachFieldValue, type LargeBytesFacts } from './large-bytes';
 import type { BodyReadRequest, BodyReadResult, BodyRefusal } from './body-worker-protocol';
 import { refuseUnknownNames } from './unknown-names';
@@ -84,7 +84,12 @@ function cutBelow(value: unknown, depth: number): unknown {
 function read(request: BodyReadRequest): BodyReadResult {
   const written: LargeBytesFacts[] = [];
   try {
-    const parsed = readJsonBody(new Uint8Array(request.bytes), request.googlePath);
+    const bytes = new Uint8Array(request.bytes);
+    const text = jsonBodyText(bytes);
+    // Freed before the text is parsed: the bytes, the text and the parsed value's large strings,
+    // each as large as the body, were all resident at once (the peak of an inline create).
+    freeNow(bytes);
+    const parsed = readJsonText(text, request.googlePath);
     // Google's parser's names first, on the whole body (a cut body could lose the first unknown name).
     if (request.names) refuseUnknownNames(parsed, request.names.shape, request.names.at);
     const value = cutBelow(parsed, CLONE_DEPTH);
@@ -104,26 +109,17 @@ function read(request: BodyReadRequest): BodyReadResult {
 }
 
 /**
- * Lets go of the body once it is answered. Within the handler the request (its bytes, moved here)
- * was still reachable, and a collection there freed nothing; nor did one that left the regex's
- * last subject, the base64 text (`isBase64Text`), reachable. So the idle worker kept its heap (24
- * MB) and the body's bytes (19 MB) resident after a 100,000-row inline create, through the
- * `:validate` and `:run` that usually follow it, until it ended 5 s later. Measured: a collection
- * in the next turn freed the heap, and the bytes only at a second one (V8 sweeps array buffers
- * after a collection, and their memory went back then); the inline bench's peak fell by 9 to 18 MB.
+ * Lets go of the body's text once it is answered (its bytes were freed before the parse). Within
+ * the handler the request was still reachable, and a collection there freed nothing; nor did one
+ * that left the regex's last subject, the base64 text (`isBase64Text`), reachable. So the idle
+ * worker kept its heap (24 MB after a 100,000-row inline create) through the `:validate` and `:run`
+ * that usually follow it, until it ended 5 s later.
  */
 function letGoOfTheBody(): void {
   forgetLastRegExpMatch();
   const collect = fullCollection();
-  if (!collect) return;
-  setImmediate(() => {
-    collect();
-    setTimeout(collect, SECOND_COLLECTION_MS).unref();
-  });
+  if (collect) setImmediate(collect);
 }
-
-/** How long after the first collection the second runs (see letGoOfTheBody). */
-const SECOND_COLLECTION_MS = 100;
 
 parentPort!.on('message', (request: BodyReadRequest) => {
   parentPort!.postMessage(read(request));

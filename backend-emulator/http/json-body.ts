@@ -32,10 +32,19 @@ export const MAX_JSON_DEPTH = 100;
 
 /** The body's value (undefined for an empty body); `googlePath`: the routed path of a Google API route. */
 export function readJsonBody(bytes: Uint8Array, googlePath: string | undefined): unknown {
+  return readJsonText(jsonBodyText(bytes), googlePath);
+}
+
+/** The body's text: its bytes decoded, refused unless they are UTF-8. */
+export function jsonBodyText(bytes: Uint8Array): string {
   if (!isUtf8(bytes)) {
     throw invalidArgument([{ field: '', description: 'the body is not valid UTF-8' }], 'Invalid JSON payload received. The body is not valid UTF-8.');
   }
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** The value of a body's text (`jsonBodyText`), by every other rule of a body. */
+export function readJsonText(text: string, googlePath: string | undefined): unknown {
   if (text.trim() === '') return undefined;
   // One scan of the text, before it is parsed: the first key given twice or container too deep.
   const fault = scanJsonText(text, MAX_JSON_DEPTH);
