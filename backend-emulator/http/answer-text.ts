@@ -8,6 +8,7 @@
  * The store stays the truth: a text is only what the reads made of it at a version, and the
  * version is the store's own. Nothing survives the process (kill -9 leaves no text behind).
  */
+import { KeptReads } from '../store/kept-reads';
 import { toProtoJson } from './protojson';
 
 /** The answer `value` as a route's object answer would go out (preSerialization's ProtoJSON, then JSON). */
@@ -17,27 +18,21 @@ export function protoJsonText(value: unknown): string {
 
 /**
  * The texts of recent answers, by a key naming what was asked (`resource`, the requested view),
- * each with the version of what it was made from (the store's documentsVersion). Bounded (keys
- * are the callers'): emptied when full, as the Google method lookup's cache is.
+ * each with the version of what it was made from (the store's documentsVersion): KeptReads of
+ * texts, at most `limit` of them (keys are the callers').
  */
 export class AnswerTexts {
-  private readonly texts = new Map<string, { version: number; text: string }>();
+  private readonly kept: KeptReads<string>;
 
-  constructor(private readonly limit = 1024) {}
+  constructor(limit = 1024) {
+    this.kept = new KeptReads<string>(limit);
+  }
 
   /**
-   * The answer to `key` at `version`: the kept text, or `make()`'s (which reads the store and may
-   * throw: nothing is kept then), kept. `version` is taken before `make` reads, so that a change
-   * made meanwhile only makes the kept text older than it is (read again next time), never newer.
-   * An undefined version (inside a transaction) keeps nothing.
+   * The answer to `key` at `version`: the kept text, or the text of `make()`'s value (`make` reads
+   * the store and may throw: nothing is kept then), kept (KeptReads.get says how `version` is read).
    */
   text(key: string, version: number | undefined, make: () => unknown): string {
-    if (version === undefined) return protoJsonText(make());
-    const kept = this.texts.get(key);
-    if (kept !== undefined && kept.version === version) return kept.text;
-    const text = protoJsonText(make());
-    if (kept === undefined && this.texts.size >= this.limit) this.texts.clear();
-    this.texts.set(key, { version, text });
-    return text;
+    return this.kept.get(key, version, () => protoJsonText(make()));
   }
 }

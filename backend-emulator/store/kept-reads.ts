@@ -9,6 +9,8 @@
  */
 export class KeptReads<T> {
   private readonly kept = new Map<string, { version: number; value: T }>();
+  /** The version whose first miss dropped every value of another one. */
+  private sweptAt: number | undefined;
 
   /** `limit`: how many values are kept at most (the least recently asked goes first). */
   constructor(private readonly limit: number) {}
@@ -28,8 +30,12 @@ export class KeptReads<T> {
       this.kept.set(key, kept);
       return kept.value;
     }
-    // Every value of an older version is stale: drop them now rather than hold their memory.
-    for (const [k, v] of this.kept) if (v.version !== version) this.kept.delete(k);
+    // Every value of another version is stale: dropped at the first miss of a version rather than
+    // held (the misses after it at the same version find none: no walk over every value each time).
+    if (version !== this.sweptAt) {
+      for (const [k, v] of this.kept) if (v.version !== version) this.kept.delete(k);
+      this.sweptAt = version;
+    }
     const value = read();
     this.kept.set(key, { version, value });
     if (this.kept.size > this.limit) this.kept.delete(this.kept.keys().next().value as string);

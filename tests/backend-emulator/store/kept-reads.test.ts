@@ -55,3 +55,14 @@ test('past the limit the least recently asked is read again; a new version drops
   kept.get('c', 1, reads.c.read);
   expect([reads.a.calls(), reads.c.calls()]).toEqual([2, 2]);
 });
+
+test('values kept at a version after its first miss stay kept through the misses that follow', () => {
+  const kept = new KeptReads<{ key: string; n: number }>(8);
+  const reads = { a: counted('a'), b: counted('b'), c: counted('c') };
+  kept.get('a', 1, reads.a.read);
+  kept.get('b', 2, reads.b.read); // the first miss of version 2 drops a
+  kept.get('c', 2, reads.c.read);
+  kept.get('b', 2, reads.b.read);
+  kept.get('a', 2, reads.a.read);
+  expect([reads.a.calls(), reads.b.calls(), reads.c.calls()]).toEqual([2, 1, 1]);
+});
