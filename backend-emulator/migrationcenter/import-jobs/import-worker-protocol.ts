@@ -71,7 +71,8 @@ export type ToRunWriter =
   /**
    * The run's next batch, in order: its AssetRowBatch (asset-row-batch.ts) serialized
    * (`v8.serialize`), so that the writer keeps the batches of its open transaction as bytes, outside
-   * its heap (run-writer-worker.ts, `uncommitted`).
+   * its heap (run-writer-worker.ts, `uncommitted`). The bytes are moved (a transfer), and the writer
+   * frees them once their transaction commits (`release`).
    */
   | { type: 'batch'; rows: Uint8Array }
   /** No batch follows for now (the reading ended, or failed): the writer commits once every batch sent is written. */
