@@ -159,9 +159,15 @@ describe('format names', () => {
     expect(parseFormat('database-zip', 'api')).toBe('IMPORT_JOB_FORMAT_DATABASE_ZIP');
   });
 
-  it('every page of docs/formats/ is a name the commands take', () => {
-    const pages = fs.readdirSync(path.join(__dirname, '..', '..', '..', 'docs', 'formats')).map((f) => f.replace(/\.md$/, ''));
+  it('every page of docs/formats/ but its index is a name the commands take, and the index links each', () => {
+    const dir = path.join(__dirname, '..', '..', '..', 'docs', 'formats');
+    const pages = fs
+      .readdirSync(dir)
+      .filter((f) => f !== 'README.md')
+      .map((f) => f.replace(/\.md$/, ''));
     expect(pages.sort()).toEqual(['aws-csv', 'azure-csv', 'cmdb', 'manual-csv', 'rvtools-csv', 'rvtools-xlsx']);
+    const index = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+    for (const page of pages) expect(index).toContain(`[\`${page}\`](${page}.md)`);
     const { parseFormat } =
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       require('../../../backend-emulator/commands/validate') as typeof import('../../../backend-emulator/commands/validate');
