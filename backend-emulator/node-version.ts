@@ -9,5 +9,5 @@ export const MIN_NODE_MAJOR = 22;
 export function unsupportedNode(version: string = process.versions.node): string | undefined {
   const major = Number(version.split('.')[0]);
   if (major >= MIN_NODE_MAJOR) return undefined;
-  return `Node ${MIN_NODE_MAJOR} or newer is needed (this is Node ${version}); in a clone of the repository, npm start runs under the project's own Node`;
+  return `Node ${MIN_NODE_MAJOR} or newer is needed (this is Node ${version}); in a clone of the repository, npm start and npx google-native-local run under the project's own Node`;
 }

@@ -30,21 +30,26 @@ function refTarget(ref: string): Node | undefined {
   return node && typeof node === 'object' ? (node as Node) : undefined;
 }
 
-function typeOf(node: Node): string {
+/**
+ * The type of a property as the reference shows it. `page` is the page that holds the sections of
+ * the node's schema's `$defs`: '' for the page being written, `X.md` when the node was reached
+ * through a reference into schema X (its messages have their sections on X's page, not this one).
+ */
+function typeOf(node: Node, page = ''): string {
   if (typeof node.$ref === 'string') {
-    // A message defined inside the schema itself (`#/$defs/X`): its section on the same page.
-    if (node.$ref.startsWith('#/$defs/')) return `[${refName(node.$ref)}](#${refName(node.$ref).toLowerCase()})`;
+    // A message defined inside the node's schema (`#/$defs/X`): its section on that schema's page.
+    if (node.$ref.startsWith('#/$defs/')) return `[${refName(node.$ref)}](${page}#${refName(node.$ref).toLowerCase()})`;
     const name = refName(node.$ref);
     if (!node.$ref.includes('#')) return `[${name}](${name}.md)`;
     const target = refTarget(node.$ref);
-    return target ? `${typeOf(target)}, as in [${name}](${name}.md)` : name;
+    return target ? `${typeOf(target, `${name}.md`)}, as in [${name}](${name}.md)` : name;
   }
   if (Array.isArray(node.enum)) return 'enum';
-  if (node.type === 'array') return `list of ${typeOf((node.items as Node) ?? {})}`;
+  if (node.type === 'array') return `list of ${typeOf((node.items as Node) ?? {}, page)}`;
   if (node.type === 'object' && node.additionalProperties && typeof node.additionalProperties === 'object') return 'map of string';
   if (Array.isArray(node.allOf))
     return (node.allOf as Node[])
-      .map(typeOf)
+      .map((part) => typeOf(part, page))
       .filter((t) => t !== 'any')
       .join(' ');
   return typeof node.type === 'string' ? node.type : 'any';

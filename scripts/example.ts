@@ -6,6 +6,7 @@
  * must change nothing, then `destroy`. tests/example/basic-program.test.ts walks the same steps.
  */
 import { createExampleProgram, StandInEngine, type RunResult } from '../support/harness';
+import { ENDPOINT_ENV, parseEndpoint } from '../provider/backends';
 
 const SYMBOLS: Record<string, string> = { create: '+', update: '~', replace: '+-', delete: '-', same: ' ' };
 
@@ -23,7 +24,15 @@ async function main(): Promise<void> {
   const program = await createExampleProgram('basic');
   const engine = new StandInEngine({ programDir: program.dir, project: program.project, stack: 'dev' });
   try {
-    console.log(`program folder: ${program.dir} (embedded emulator state in .google-native-local/)\n`);
+    // The providers choose their backend from the environment the engine passes on (no stack config here).
+    const endpoint = parseEndpoint(process.env[ENDPOINT_ENV]);
+    const backend =
+      endpoint.kind === 'embedded'
+        ? 'embedded emulator state in .google-native-local/'
+        : endpoint.kind === 'http'
+          ? `the emulator at ${endpoint.baseUrl}`
+          : 'the real Google APIs';
+    console.log(`program folder: ${program.dir} (${backend})\n`);
     console.log('pulumi up');
     const first = await engine.run();
     print(first);

@@ -1,5 +1,5 @@
 /** The readable form of a ValidationReport: a summary, then the errors grouped by file. */
-import type { ImportError, ValidationReport } from '../import-engine';
+import type { ImportError, ImportRowError, ValidationReport } from '../import-engine';
 
 function count(report: ValidationReport): Record<string, number> {
   const counts: Record<string, number> = { ERROR: 0, WARNING: 0, INFO: 0 };
@@ -10,6 +10,12 @@ function count(report: ValidationReport): Record<string, number> {
     file.rowErrors.forEach((row) => add(row.errors));
   }
   return counts;
+}
+
+/** Where a row is: a workbook holds several sheets, each numbering its rows from 1, so its rows name their sheet. */
+function rowPlace(row: ImportRowError): string {
+  const sheet = row.xlsxError?.sheet;
+  return sheet === undefined ? `row ${row.rowNumber}` : `sheet ${sheet} row ${row.rowNumber}`;
 }
 
 export function formatReport(report: ValidationReport, format: string): string {
@@ -28,7 +34,7 @@ export function formatReport(report: ValidationReport, format: string): string {
     for (const e of file.fileErrors) lines.push(`  ${e.severity.padEnd(7)} ${e.errorDetails}`);
     for (const row of file.rowErrors) {
       const who = [row.vmName, row.vmUuid].filter(Boolean).join(' ');
-      for (const e of row.errors) lines.push(`  ${e.severity.padEnd(7)} row ${row.rowNumber}${who ? ` (${who})` : ''}: ${e.errorDetails}`);
+      for (const e of row.errors) lines.push(`  ${e.severity.padEnd(7)} ${rowPlace(row)}${who ? ` (${who})` : ''}: ${e.errorDetails}`);
     }
   }
   return lines.join('\n') + '\n';

@@ -62,7 +62,7 @@ export async function validateCommand(argv: string[], out: NodeJS.WritableStream
     out.write(VALIDATE_HELP);
     return 0;
   }
-  if (!values.format) throw new UsageError('--format is required');
+  if (!values.format) throw new UsageError(`--format is required: one of ${IMPORTED_FORMAT_NAMES.join(', ')}`);
   if (positionals.length === 0) throw new UsageError('give at least one file or folder');
   const format = parseFormat(values.format);
   const maxRowErrors = values['max-row-errors'] === undefined ? undefined : Number(values['max-row-errors']);

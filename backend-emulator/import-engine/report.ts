@@ -20,7 +20,7 @@ export interface ImportRowError {
   errors: ImportError[];
   /** Set for rows of CSV files (same row number); not for a CSV inside an archive (`archiveError`). */
   csvError?: { rowNumber: number };
-  /** Set for rows of workbook sheets (reserved for the XLSX reader). */
+  /** Set for rows of workbook sheets: the sheet, and the row as the sheet numbers it. */
   xlsxError?: { sheet: string; rowNumber: number };
   /**
    * Set, in place of `csvError`, for rows of a CSV file inside a `.zip` payload file: the entry's

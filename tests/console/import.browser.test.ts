@@ -151,7 +151,7 @@ test('a manual CSV import from the file picker: uploads with progress, validated
   // The header's counts follow the import without a Refresh: the job and its assets.
   const imported = [...(await assetsBySource()).values()].reduce((a, b) => a + b, 0);
   expect(imported).toBeGreaterThan(0);
-  await waitText('#summary', new RegExp(`· 1 import jobs · ${imported} assets$`));
+  await waitText('#summary', new RegExp(`· 1 import job · ${imported} assets$`));
   await screenshot('import-completed.png');
 });
 

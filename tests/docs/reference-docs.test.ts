@@ -11,4 +11,26 @@ describe('generated reference docs', () => {
       expect({ file, content: fs.readFileSync(path.join(REFERENCE_DIR, file), 'utf8') }).toEqual({ file, content });
     }
   });
+
+  it('link only to pages and sections that exist: a message of another schema has its section on that page', () => {
+    const pages = renderReferenceDocs();
+    // GitHub's anchor of a heading: lower case, spaces to '-', other punctuation dropped.
+    const anchors = (text: string) =>
+      new Set(
+        [...text.matchAll(/^#+ (.+)$/gm)].map((m) =>
+          m[1]
+            .toLowerCase()
+            .replace(/[^\w\- ]/g, '')
+            .replace(/ /g, '-'),
+        ),
+      );
+    const broken: string[] = [];
+    for (const [file, content] of pages) {
+      for (const [, target, anchor] of content.matchAll(/\]\(([\w.-]*\.md|)(?:#([\w-]+))?\)/g)) {
+        const page = target === '' ? content : pages.get(target);
+        if (page === undefined || (anchor !== undefined && !anchors(page).has(anchor))) broken.push(`${file}: ${target}#${anchor ?? ''}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
 });

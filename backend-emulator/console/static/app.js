@@ -209,7 +209,8 @@
 
   function loadSummary() {
     return getJSON(API + '/summary').then(function (s) {
-      $('summary').textContent = num(s.endpointPolicies) + ' endpoint policies · ' + num(s.importJobs) + ' import jobs · ' + num(s.assets) + ' assets';
+      var policies = num(s.endpointPolicies) + (Number(s.endpointPolicies) === 1 ? ' endpoint policy' : ' endpoint policies');
+      $('summary').textContent = policies + ' · ' + G.plural(s.importJobs, 'import job') + ' · ' + G.plural(s.assets, 'asset');
     });
   }
 

@@ -24,6 +24,13 @@ describe('google-native-local validate', () => {
     expect(out.text).toMatch(/vmInfo\.csv:\n {2}ERROR {3}row 2 \(.*\): AllocatedProcessorCoreCount/);
   });
 
+  it("names a workbook row's sheet: each sheet numbers its rows from 1", async () => {
+    const out = textSink();
+    const workbook = path.join(__dirname, '..', '..', 'fixtures', 'rvtools', 'SizingWorkshop-RVTools.xlsx');
+    expect(await validateCommand([workbook, '--format', 'rvtools-xlsx'], out)).toBe(0);
+    expect(out.text).toContain('  INFO    sheet vInfo row 228: VM "Bowf17webprod" is a template');
+  });
+
   it('prints the ValidationReport shape with --json', async () => {
     const out = textSink();
     const code = await validateCommand([path.join(FIXTURES, 'invalid', 'bad-int', 'vmInfo.csv'), '--format', 'manual-csv', '--json'], out);
@@ -33,15 +40,18 @@ describe('google-native-local validate', () => {
     expect(report.fileValidations[0].rowErrors[0]).toMatchObject({ rowNumber: 2, errors: [{ severity: 'ERROR' }] });
   });
 
-  it('exits 2 on bad usage: unknown flag, unknown format, no paths, missing file', async () => {
+  it('exits 2 on bad usage: unknown flag, unknown format, no paths, no format, missing file', async () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       expect(await main(['validate', '--bogus'])).toBe(2);
       expect(await main(['validate', FIXTURES, '--format', 'nope'])).toBe(2);
       expect(await main(['validate', '--format', 'manual-csv'])).toBe(2);
+      expect(await main(['validate', FIXTURES])).toBe(2);
       expect(await main(['validate', '/no/such/file', '--format', 'manual-csv'])).toBe(2);
       expect(await main(['frobnicate'])).toBe(2);
-      expect(stderr.mock.calls.map((c) => String(c[0])).join('')).toContain("unknown format 'nope'");
+      const said = stderr.mock.calls.map((c) => String(c[0])).join('');
+      expect(said).toContain("unknown format 'nope'");
+      expect(said).toContain('--format is required: one of manual-csv, rvtools-xlsx, rvtools-csv, aws-csv, azure-csv, cmdb');
     } finally {
       stderr.mockRestore();
     }
@@ -149,9 +159,15 @@ describe('format names', () => {
     expect(parseFormat('database-zip', 'api')).toBe('IMPORT_JOB_FORMAT_DATABASE_ZIP');
   });
 
-  it('every page of docs/formats/ is a name the commands take', () => {
-    const pages = fs.readdirSync(path.join(__dirname, '..', '..', '..', 'docs', 'formats')).map((f) => f.replace(/\.md$/, ''));
+  it('every page of docs/formats/ but its index is a name the commands take, and the index links each', () => {
+    const dir = path.join(__dirname, '..', '..', '..', 'docs', 'formats');
+    const pages = fs
+      .readdirSync(dir)
+      .filter((f) => f !== 'README.md')
+      .map((f) => f.replace(/\.md$/, ''));
     expect(pages.sort()).toEqual(['aws-csv', 'azure-csv', 'cmdb', 'manual-csv', 'rvtools-csv', 'rvtools-xlsx']);
+    const index = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+    for (const page of pages) expect(index).toContain(`[\`${page}\`](${page}.md)`);
     const { parseFormat } =
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       require('../../../backend-emulator/commands/validate') as typeof import('../../../backend-emulator/commands/validate');
