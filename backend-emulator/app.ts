@@ -182,8 +182,16 @@ export function buildEmulatorApp(options: EmulatorAppOptions = {}): FastifyInsta
     config,
     log: app.log,
     operations,
-    auth: new Authorizer(config.auth, store, (expression) =>
-      app.log.warn({ expression: expression.slice(0, 200) }, 'an IAM condition ran out of time being evaluated: it grants nothing until the emulator restarts'),
+    auth: new Authorizer(
+      config.auth,
+      store,
+      (expression) =>
+        app.log.warn(
+          { expression: expression.slice(0, 200) },
+          'an IAM condition ran out of time being evaluated: it grants nothing until the emulator restarts',
+        ),
+      (resource) =>
+        app.log.warn({ resource }, "a request's IAM conditions spent their CPU budget: the conditions not yet evaluated grant nothing to this request"),
     ),
     seeds: new Seeds(),
     onReset: (hook) => resetHooks.push(hook),

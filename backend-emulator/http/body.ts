@@ -11,7 +11,7 @@ import { invalidArgument } from '../errors';
 import { integerText } from '../integer-text';
 import type { FilesFolder } from '../temp-folders';
 import { BodyWorker } from './body-thread';
-import { readBodyBytes } from './body-bytes';
+import { BodiesInFlight, readBodyBytes } from './body-bytes';
 import { googlePath } from './front-end';
 import { readJsonBody } from './json-body';
 import { LARGE_BODY_BYTES, noteLargeBody } from './large-bodies';
@@ -25,42 +25,48 @@ import type { BodyNames } from './unknown-names';
  */
 export function installJsonParser(app: FastifyInstance, largeBytesFolder: FilesFolder): void {
   const bodyWorker = new BodyWorker(() => largeBytesFolder.path);
+  const inFlight = new BodiesInFlight();
   app.addHook('onClose', async () => bodyWorker.close());
   // Only JSON: fastify's text/plain parser would hand routes a string.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   // The body's bytes are read by readBodyBytes (one buffer of the declared length, not chunks and a copy).
   app.addContentTypeParser('application/json', (request, payload, done) =>
-    readBodyBytes(request, payload, (err, bytes) => {
-      if (err || !bytes) return done(err, undefined);
-      const fields = bytes.length >= LARGE_BODY_BYTES ? declaredLargeBytesFields(request) : undefined;
-      if (fields) {
-        // The worker refuses the unknown names itself: the request thread never receives such a body.
-        let names: BodyNames | undefined;
+    readBodyBytes(
+      request,
+      payload,
+      (err, bytes) => {
+        if (err || !bytes) return done(err, undefined);
+        const fields = bytes.length >= LARGE_BODY_BYTES ? declaredLargeBytesFields(request) : undefined;
+        if (fields) {
+          // The worker refuses the unknown names itself: the request thread never receives such a body.
+          let names: BodyNames | undefined;
+          try {
+            names = bodyNames(request);
+          } catch (error) {
+            return done(error as Error, undefined);
+          }
+          bodyWorker.read(bytes, googlePath(request), fields, names).then(
+            ({ value, texts }) => {
+              keepTexts(request, withLargeBytesTexts(value, fields, texts));
+              done(null, value);
+            },
+            (error: Error) => done(error, undefined),
+          );
+          return;
+        }
+        if (bytes.length >= LARGE_BODY_BYTES) noteLargeBody(request);
+        let value: unknown;
         try {
-          names = bodyNames(request);
+          value = readJsonBody(bytes, googlePath(request));
+          // Then Google's parser's names: a name the method's request message has not (request-bodies.ts).
+          refuseUnknownBodyNames(request, value);
         } catch (error) {
           return done(error as Error, undefined);
         }
-        bodyWorker.read(bytes, googlePath(request), fields, names).then(
-          ({ value, texts }) => {
-            keepTexts(request, withLargeBytesTexts(value, fields, texts));
-            done(null, value);
-          },
-          (error: Error) => done(error, undefined),
-        );
-        return;
-      }
-      if (bytes.length >= LARGE_BODY_BYTES) noteLargeBody(request);
-      let value: unknown;
-      try {
-        value = readJsonBody(bytes, googlePath(request));
-        // Then Google's parser's names: a name the method's request message has not (request-bodies.ts).
-        refuseUnknownBodyNames(request, value);
-      } catch (error) {
-        return done(error as Error, undefined);
-      }
-      done(null, value);
-    }),
+        done(null, value);
+      },
+      inFlight,
+    ),
   );
   removeUnmovedTexts(app);
 }

@@ -70,7 +70,7 @@ export class EndpointPolicyIam {
     // NOT_FOUND): an empty answer, as for a caller who holds none of the permissions.
     if (!this.endpointPolicies.exists(name)) return {};
     const target = this.attributes(name);
-    const held = (permissions as string[]).filter((p) => this.auth().holds(principal, target, p));
+    const held = this.auth().heldPermissions(principal, target, permissions as string[]);
     return held.length > 0 ? { permissions: held } : {};
   }
 
