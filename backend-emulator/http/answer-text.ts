@@ -19,13 +19,14 @@ export function protoJsonText(value: unknown): string {
 /**
  * The texts of recent answers, by a key naming what was asked (`resource`, the requested view),
  * each with the version of what it was made from (the store's documentsVersion): KeptReads of
- * texts, at most `limit` of them (keys are the callers').
+ * texts, bounded in number and in characters (keys and texts are the callers').
  */
 export class AnswerTexts {
   private readonly kept: KeptReads<string>;
 
-  constructor(limit = 1024) {
-    this.kept = new KeptReads<string>(limit);
+  /** `limit` texts at most, and `maxChars` characters of them in all (1,024 texts of 1 MiB would have pinned 1 GB). */
+  constructor(limit = 1024, maxChars = 32 * 1024 * 1024) {
+    this.kept = new KeptReads<string>(limit, (text) => text.length, maxChars);
   }
 
   /**

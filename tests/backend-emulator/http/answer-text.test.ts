@@ -26,3 +26,18 @@ test('past its limit the least recently asked text is made again', () => {
   answers.text('b', 1, make('b'));
   expect(made).toEqual(['a', 'b', 'c', 'b']);
 });
+
+test('past its characters in all the least recently asked texts are made again; a text over them all is still kept alone', () => {
+  const answers = new AnswerTexts(1024, 40);
+  const made: string[] = [];
+  const make = (key: string, chars: number) => () => (made.push(key), { key, text: 'x'.repeat(chars) });
+  answers.text('a', 1, make('a', 1)); // {"key":"a","text":"x"}: 22 characters
+  answers.text('b', 1, make('b', 1)); // 44 in all, over 40: a goes
+  answers.text('c', 1, make('c', 1)); // b goes
+  answers.text('c', 1, make('c', 1));
+  answers.text('b', 1, make('b', 1)); // made again; c goes
+  answers.text('d', 1, make('d', 100)); // over 40 alone: kept, every other one dropped
+  answers.text('d', 1, make('d', 100));
+  answers.text('c', 1, make('c', 1));
+  expect(made).toEqual(['a', 'b', 'c', 'b', 'd', 'c']);
+});
