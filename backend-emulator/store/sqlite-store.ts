@@ -426,9 +426,9 @@ export class SqliteStore implements Store {
    * a write under way until `endHeldTransaction`. The holder ends it as soon as a request's write
    * waits (`requestWriteWaiting`, `whenAskedToCommit`): the first connection's writes still go
    * first, after the holder's statement under way and its commit; and once it has nothing more to
-   * write at once when another second connection waits for its turn (`anotherWriterWaiting`). Its `transaction` calls
-   * meanwhile are savepoints (each costs a copy of the pages it changes again: the run's writer
-   * makes none).
+   * write at once when another second connection waits for its turn (`anotherWriterWaiting`). Its
+   * `transaction` calls meanwhile are savepoints (each costs a copy of the pages it changes again:
+   * the run's writer makes none).
    */
   beginHeldTransaction(): void {
     const priority = this.priority;

@@ -6,9 +6,10 @@
  * Without it, SQLite's lock decided: a writer waiting for another's transaction polls in SQLite's
  * busy handler (sleeps of up to 100 ms), and a run's writer holds a transaction across batches
  * (run-writer-worker.ts), committing and beginning again in the same turn of its event loop when
- * it has batches queued. The waiting run then got the lock only if a poll fell between the two: it
- * waited for the whole of the other run, and failed with SQLITE_BUSY (its job FAILED) past the busy
- * timeout, 60 s. An idle holder kept the lock until its hold's time limit.
+ * it has batches queued. The waiting run got the lock only when a poll fell in a gap of the other's
+ * (a stretch with no transaction open): on a loaded machine it waited 0.3 to 2.2 s, but nothing
+ * bounded the wait, which fails with SQLITE_BUSY (its job FAILED) past the busy timeout, 60 s. An
+ * idle holder kept the lock until its hold's time limit.
  *
  * Each second connection that writes has a cell (writer-cells.ts, lent by the first connection and
  * given back when its thread has ended). The shared cells here: whether each cell is lent, whether
@@ -27,7 +28,7 @@ export function newWriterTurn(): SharedArrayBuffer {
   return new SharedArrayBuffer((2 * WRITER_CELLS + 1) * Int32Array.BYTES_PER_ELEMENT);
 }
 
-/** Whether the connection of `cell` waits for the turn (tests, and a look at a stuck run). */
+/** Whether the connection of `cell` waits for the turn (tests). */
 export function waitsForTurn(buffer: SharedArrayBuffer, cell: number): boolean {
   return Atomics.load(new Int32Array(buffer), WAITING + cell) !== 0;
 }
