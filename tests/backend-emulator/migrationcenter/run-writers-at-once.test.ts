@@ -127,6 +127,25 @@ test("a writer that always has batches to write commits at its hold's limit and 
   expect(store.get(RUN_PROGRESS, 'b')).toEqual({ operation: 'op-b', framesWritten: SIZE });
 });
 
+test('three writers holding ten-minute transactions, each idle after a batch: the turn goes round, and each writes every batch', async () => {
+  const writers = ['a', 'b', 'c'].map((name) => ({
+    name,
+    thread: new RunWriterThread(run(name), 16, new AbortController().signal, () => undefined, undefined, LONG_HOLD),
+  }));
+  try {
+    // Two rounds: in each, every writer sends a batch, then each in turn waits for its batch stored while the
+    // others hold their transactions open, idle (a drain commits the drained writer's only).
+    for (const k of [0, 1]) {
+      for (const { name, thread } of writers) await thread.write(rows(name, k, 100));
+      for (const { name, thread } of [...writers].reverse()) await within(20_000, `${name}'s batch ${k} stored`, thread.drain());
+    }
+  } finally {
+    await Promise.all(writers.map(({ thread }) => thread.close()));
+  }
+  for (const { name } of writers) expect(store.get(RUN_PROGRESS, name)).toEqual({ operation: `op-${name}`, framesWritten: 200 });
+  expect(store.assets.count()).toBe(600);
+});
+
 test('a writer that ended while it held its turn blocks no other writer (its cell given back)', async () => {
   const first = store.lendSecondConnection()!;
   const second = store.lendSecondConnection()!;
