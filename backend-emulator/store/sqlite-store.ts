@@ -35,6 +35,7 @@ import * as path from 'path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { LentDatabase, ListOptions, SharedDatabase, Store, StoredEntry } from './store';
 import { newWriterCells, waitAsync, WriterCell, WriterCellLender } from './writer-cells';
+import { newWriterTurn, WriterTurn, WriterTurnLender } from './writer-turn';
 import type { AssetStore } from './asset-store';
 import { SqliteAssetStore } from './sqlite-assets';
 import { OWNER_ONLY_FILE, ownerOnlyFile, ownerOnlyIfPresent } from '../private-files';
@@ -161,6 +162,10 @@ export class SqliteStore implements Store {
   private readonly writerCells?: WriterCellLender;
   /** A second connection's own writer cell. */
   private readonly writerCell?: WriterCell;
+  /** The first connection's side of the turn between second connections' writes. */
+  private readonly writerTurns?: WriterTurnLender;
+  /** A second connection's place in that turn (with its writer cell). */
+  private readonly writerTurn?: WriterTurn;
   private readonly isSecond: boolean;
   private readonly runInTransaction: (fn: () => unknown) => unknown;
   /** The data dir guard this store holds (the first connection of a file-backed store). */
@@ -189,7 +194,10 @@ export class SqliteStore implements Store {
       const second = options.secondConnection;
       this.location = second.file;
       this.priority = new Int32Array(second.priority);
-      if (second.writerCell !== undefined) this.writerCell = new WriterCell(second.writerCells, second.writerCell);
+      if (second.writerCell !== undefined) {
+        this.writerCell = new WriterCell(second.writerCells, second.writerCell);
+        this.writerTurn = new WriterTurn(second.writerTurn, second.writerCell);
+      }
       this.db = openShared(Database, this.location);
     } else if (options.inMemory || !options.dataDir) {
       this.location = ':memory:';
@@ -198,9 +206,10 @@ export class SqliteStore implements Store {
       const dir = prepareDataDir(options.dataDir);
       this.dataDir = dir;
       this.location = path.join(dir, DATABASE_FILE_NAME);
-      this.shared = { file: this.location, priority: new SharedArrayBuffer(PRIORITY_CELLS * 4), writerCells: newWriterCells() };
+      this.shared = { file: this.location, priority: new SharedArrayBuffer(PRIORITY_CELLS * 4), writerCells: newWriterCells(), writerTurn: newWriterTurn() };
       this.priority = new Int32Array(this.shared.priority);
       this.writerCells = new WriterCellLender(this.shared.writerCells);
+      this.writerTurns = new WriterTurnLender(this.shared.writerTurn);
       // The guard first: a second emulator must not touch the database at all.
       this.hold = holdDataDir(Database, dir);
       try {
@@ -358,7 +367,7 @@ export class SqliteStore implements Store {
     if (!priority || this.transactionDepth > 0 || this.db.inTransaction) return fn();
     if (this.isSecond) return this.secondWriteInTurn(priority, fn);
     Atomics.add(priority, REQUEST_WRITES, 1);
-    // Wakes a second connection that holds a transaction open while it waits for work (`whenRequestWriteWaits`).
+    // Wakes a second connection that holds a transaction open while it waits for work (`whenAskedToCommit`).
     Atomics.notify(priority, REQUEST_WRITES);
     try {
       const result = fn();
@@ -382,12 +391,24 @@ export class SqliteStore implements Store {
     try {
       return fn();
     } finally {
-      this.writerCell?.unmark();
+      this.endSecondWrite();
     }
   }
 
-  /** Waits until no write of the first connection waits or is under way, then marks this connection's write (secondWriteInTurn). */
+  /** A second connection's write ended (committed or rolled back): unmarked, and the turn handed on. */
+  private endSecondWrite(): void {
+    this.writerCell?.unmark();
+    this.writerTurn?.pass();
+  }
+
+  /**
+   * Waits for this connection's turn among the second connections (writer-turn.ts; an idle holder
+   * of a transaction is woken to end it, through the cell it waits on for a request's write:
+   * `whenAskedToCommit`), then until no write of the first connection waits or is under way, then
+   * marks this connection's write (secondWriteInTurn).
+   */
   private secondTurn(priority: Int32Array): void {
+    this.writerTurn?.take(BUSY_TIMEOUT_MS, () => Atomics.notify(priority, REQUEST_WRITES));
     const cell = this.writerCell;
     for (;;) {
       for (const kind of [REQUEST_WRITES, BACKGROUND_WRITES])
@@ -403,10 +424,11 @@ export class SqliteStore implements Store {
    * A second connection's transaction held open across turns of its thread's event loop (a run's
    * writer, run-writer.ts): begun in its turn, as any write of a second connection, and marked as
    * a write under way until `endHeldTransaction`. The holder ends it as soon as a request's write
-   * waits (`requestWriteWaiting`, `whenRequestWriteWaits`): the first connection's writes still go
-   * first, after the holder's statement under way and its commit. Its `transaction` calls
-   * meanwhile are savepoints (each costs a copy of the pages it changes again: the run's writer
-   * makes none).
+   * waits (`requestWriteWaiting`, `whenAskedToCommit`): the first connection's writes still go
+   * first, after the holder's statement under way and its commit; and once it has nothing more to
+   * write at once when another second connection waits for its turn (`anotherWriterWaiting`). Its
+   * `transaction` calls meanwhile are savepoints (each costs a copy of the pages it changes again:
+   * the run's writer makes none).
    */
   beginHeldTransaction(): void {
     const priority = this.priority;
@@ -416,7 +438,7 @@ export class SqliteStore implements Store {
     try {
       this.db.exec('BEGIN IMMEDIATE');
     } catch (err) {
-      this.writerCell?.unmark();
+      this.endSecondWrite();
       throw err;
     }
     this.transactionDepth++;
@@ -439,7 +461,7 @@ export class SqliteStore implements Store {
       if (!this.db.inTransaction) {
         this.transactionDepth--;
         this.version++;
-        this.writerCell?.unmark();
+        this.endSecondWrite();
       }
     }
   }
@@ -455,24 +477,37 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Resolves once a request's write waits, or after `ms`: a holder idle with its transaction open
-   * waits on it beside its thread's messages (the first connection notifies each write it counts).
+   * Another second connection (another run's writer) waits for its turn (writer-turn.ts): a held
+   * transaction ends once its holder has nothing more to write at once, or at its limits.
    */
-  whenRequestWriteWaits(ms: number): Promise<unknown> {
+  get anotherWriterWaiting(): boolean {
+    return this.writerTurn?.othersWaiting ?? false;
+  }
+
+  /**
+   * Resolves once a request's write waits or another second connection starts waiting for its
+   * turn (both notify the cell of the first one's requests: `secondTurn`), or after `ms`: a holder
+   * idle with its transaction open waits on it beside its thread's messages, then reads what woke it.
+   */
+  whenAskedToCommit(ms: number): Promise<unknown> {
     if (!this.priority) return new Promise((resolve) => setTimeout(resolve, ms));
     const wait = waitAsync(this.priority, REQUEST_WRITES, 0, ms);
     return wait.async ? wait.value : Promise.resolve();
   }
 
   lendSecondConnection(): LentDatabase | undefined {
-    const { shared, writerCells } = this;
-    if (!shared || !writerCells || this.closed) return undefined;
+    const { shared, writerCells, writerTurns } = this;
+    if (!shared || !writerCells || !writerTurns || this.closed) return undefined;
     const writerCell = writerCells.lend();
     let lent = writerCell !== undefined;
+    if (lent) writerTurns.lend(writerCell!);
     return {
       database: { ...shared, writerCell },
       giveBack: () => {
-        if (lent) writerCells.giveBack(writerCell!);
+        if (lent) {
+          writerTurns.giveBack(writerCell!);
+          writerCells.giveBack(writerCell!);
+        }
         lent = false;
       },
     };

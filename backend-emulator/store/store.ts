@@ -30,6 +30,8 @@ export interface SharedDatabase {
   priority: SharedArrayBuffer;
   /** The cells through which second connections mark their writes (writer-cells.ts). */
   writerCells: SharedArrayBuffer;
+  /** The turn between second connections' writes (writer-turn.ts). */
+  writerTurn: SharedArrayBuffer;
   /** This second connection's cell in `writerCells`; none: its writes are not marked. */
   writerCell?: number;
 }

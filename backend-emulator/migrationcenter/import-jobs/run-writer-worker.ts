@@ -8,6 +8,11 @@
  * open across them (sqlite-store.ts, beginHeldTransaction), which commits when:
  *   - a request's write waits (its wait is then the batch under way and the commit), checked after
  *     each batch and, while the writer waits for its next batch, as soon as the write is counted;
+ *   - another run's writer waits for its turn (sqlite-store.ts, writer-turn.ts) and this one has no
+ *     batch queued: at once if it is idle, else once the batches queued are written or at its limits.
+ *     The commit hands the turn to the waiting writer, and this one's next transaction waits for
+ *     that one's commit: two runs take turns of at most a hold each, rather than the second waiting
+ *     for SQLite's lock until the first's end (and failing SQLITE_BUSY after 60 s);
  *   - it is HOLD_MS old, or holds HOLD_ROWS assets (a background write, an Operation's progress,
  *     waits for that: nobody waits for it);
  *   - the import worker asks (`flush`: its reading ended, or failed) and every batch sent is written.
@@ -112,7 +117,8 @@ function writeNext(): void {
 function commitDue(): boolean {
   const open = writer.openTransaction;
   if (!open) return false;
-  return writer.requestWriteWaiting || open.ageMs >= holdMs || open.rows >= holdRows || (flushAsked && queued.length === 0);
+  const idle = queued.length === 0;
+  return writer.requestWriteWaiting || open.ageMs >= holdMs || open.rows >= holdRows || (idle && (flushAsked || writer.anotherWriterWaiting));
 }
 
 /** Commits the open transaction and reports its batches stored; false (and the run failed) when the commit failed. */
@@ -132,13 +138,14 @@ function commit(): boolean {
 }
 
 /**
- * Idle with a transaction open: it commits as soon as a request's write waits, or at HOLD_MS, unless
+ * Idle with a transaction open: it commits as soon as a request's write waits or another run's
+ * writer waits for its turn, or at HOLD_MS, unless
  * a batch arrived meanwhile (then its turn decides). A stop set meanwhile is seen then too.
  */
 function waitIdle(): void {
   const wait = ++idleWaits;
   const left = Math.max(0, holdMs - (writer.openTransaction?.ageMs ?? holdMs));
-  void writer.whenRequestWriteWaits(left).then(() => {
+  void writer.whenAskedToCommit(left).then(() => {
     if (wait !== idleWaits || scheduled || ended || queued.length > 0 || !writer.openTransaction) return;
     if (stopSet()) dropWriting();
     else if (commitDue()) commit();

@@ -232,9 +232,14 @@ export class RunWriter {
     return this.store.requestWriteWaiting;
   }
 
-  /** Resolves once a request's write waits, or after `ms`. */
-  whenRequestWriteWaits(ms: number): Promise<unknown> {
-    return this.store.whenRequestWriteWaits(ms);
+  /** Another run's writer waits for its turn to write (sqlite-store.ts, anotherWriterWaiting). */
+  get anotherWriterWaiting(): boolean {
+    return this.store.anotherWriterWaiting;
+  }
+
+  /** Resolves once a request's write waits or another run's writer waits for its turn, or after `ms`. */
+  whenAskedToCommit(ms: number): Promise<unknown> {
+    return this.store.whenAskedToCommit(ms);
   }
 
   /** The four low-cardinality indexes, and the VM name's and UUID's if their keys came in no order (KEYS_IN_ORDER). */
@@ -261,7 +266,10 @@ export class RunWriter {
 
   /** The planner's statistics of the assets, refreshed once the run's last batch is written (the writer does not refresh them as the table grows). */
   refreshStatistics(): void {
-    this.store.assets.refreshStatistics();
+    // In a transaction, so in this connection's turn: outside one, its ANALYZE waited for SQLite's
+    // lock in the busy handler, which another run's writer, beginning again as it committed, left it
+    // only by chance, and the run's end waited for it (up to the busy timeout).
+    this.store.transaction(() => this.store.assets.refreshStatistics());
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import * as path from 'path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE_NAME, LARGE_DOCUMENT_CHARS, SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 import { DataDirError, LOCK_FILE_NAME } from '../../../backend-emulator/store/lock';
+import { waitsForTurn } from '../../../backend-emulator/store/writer-turn';
 import { startWorker } from '../../../backend-emulator/worker-threads';
 import { tempDir } from '../../../support/temp-dir';
 
@@ -268,31 +269,32 @@ parentPort.postMessage('done');
     }
   });
 
-  test('with two second connections writing one after the other: waits for both commits, not the first only', async () => {
+  test("with a second connection waiting for another's transaction: runs after that transaction's commit, before the waiting one's write", async () => {
     const first = new SqliteStore({ dataDir: tempDir() });
     const lentA = first.lendSecondConnection()!;
     const lentB = first.lendSecondConnection()!;
     expect(lentB.database.writerCell).not.toBe(lentA.database.writerCell);
     const a = secondWriter(lentA.database, 'a');
     let b: ReturnType<typeof secondWriter> | undefined;
-    const cells = new Int32Array(lentB.database.writerCells);
     try {
       await a.heard('writing');
-      // Started once A holds SQLite's lock. B commits on its own 2 s after it got the lock,
+      // Started once A holds the turn and SQLite's lock. B commits on its own 2 s after it began,
       // should this thread be blocked meanwhile.
       b = secondWriter(lentB.database, 'b', 2_000);
-      // B has marked its write, and waits for A's transaction to end (SQLite's lock).
-      await until(() => Atomics.load(cells, lentB.database.writerCell!) === 1);
+      // B waits for its turn (A's transaction to end), its write not begun nor marked.
+      await until(() => waitsForTurn(lentB.database.writerTurn, lentB.database.writerCell!));
       let seen: { a?: number; b?: number } | undefined;
       const done = first.backgroundWrite(() => {
         seen = { a: first.get('c', 'a'), b: first.get('c', 'b') };
       });
-      a.release();
-      await b.heard('writing');
       expect(seen).toBeUndefined();
-      b.release();
+      a.release();
       await done;
-      expect(seen).toEqual({ a: 1, b: 1 });
+      expect(seen).toEqual({ a: 1, b: undefined });
+      await b.heard('writing');
+      b.release();
+      await b.heard('done');
+      expect([first.get('c', 'b'), first.get('c', 'b-next')]).toEqual([1, 1]);
     } finally {
       a.release();
       b?.release();
