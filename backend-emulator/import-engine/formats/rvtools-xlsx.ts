@@ -5,20 +5,30 @@
  * stream by readers/xlsx/ (bounded inflation, no DOCTYPE, merged header cells refused); rows keep
  * the sheet's own row numbers and report their sheet (`xlsxError`). docs/formats/rvtools-xlsx.md.
  */
-import { createXlsxReader, type XlsxLimits } from '../readers/xlsx';
+import type { XlsxLimits } from '../readers/xlsx';
 import type { FormatDefinition, Reader } from '../types';
 import { RV_TABS, rvtoolsAssets, rvtoolsKinds, rvtoolsReader, tabOf, type RvChildren, type RvTab } from './rvtools-common';
 
 const sheetPattern = (tab: RvTab): RegExp => new RegExp(`^\\s*${tab}\\s*$`, 'i');
 
-/** The reader of RVTools workbooks; `limits` overrides the XLSX caps (tests, benchmarks). */
+/**
+ * The reader of RVTools workbooks; `limits` overrides the XLSX caps (tests, benchmarks). The XLSX
+ * reader (readers/xlsx/, about 20 modules) is loaded at the first workbook read, not with the
+ * formats: an import worker that never reads a workbook (most jobs are CSV) starts without it.
+ */
 export function rvtoolsXlsxReader(limits?: Partial<XlsxLimits>): Reader {
-  const xlsx = createXlsxReader({
-    sheetOrder: RV_TABS.map(sheetPattern),
-    requiredSheets: [{ test: sheetPattern('vInfo'), name: 'vInfo' }],
-    limits,
-  });
-  return rvtoolsReader(xlsx, (_file, sheet) => (sheet === undefined ? undefined : tabOf(sheet)));
+  let xlsx: Reader | undefined;
+  const workbook: Reader = (bytes, ctx) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createXlsxReader } = require('../readers/xlsx') as typeof import('../readers/xlsx');
+    xlsx ??= createXlsxReader({
+      sheetOrder: RV_TABS.map(sheetPattern),
+      requiredSheets: [{ test: sheetPattern('vInfo'), name: 'vInfo' }],
+      limits,
+    });
+    return xlsx(bytes, ctx);
+  };
+  return rvtoolsReader(workbook, (_file, sheet) => (sheet === undefined ? undefined : tabOf(sheet)));
 }
 
 export const RVTOOLS_XLSX_FILE = /\.xlsx$/i;

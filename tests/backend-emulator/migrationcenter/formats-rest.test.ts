@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { validateImport, type ImportJobFormat } from '../../../backend-emulator/import-engine';
 import { validate, validateOutput } from '../../../schemas';
 import { act, BASE, call, createJob, newApp, ok, onTheWire } from '../../support/migrationcenter';
+import { sharedApp } from '../../support/app';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'fixtures');
 
@@ -62,13 +63,15 @@ async function engineReport(format: ImportJobFormat, files: string[]) {
   );
 }
 
+// One emulator for the file, emptied before each test (so the assets listed are this format's
+// only): an emulator per format started an app and an import worker six times.
+const sharedAppOfFile = sharedApp(() => newApp());
+
 describe.each(CASES)('$format over REST', ({ format, valid, invalid, machines }) => {
-  // One emulator per format, so the assets listed are this format's only.
   let app: FastifyInstance;
-  beforeAll(() => {
-    app = newApp();
+  beforeEach(() => {
+    app = sharedAppOfFile();
   });
-  afterAll(() => app.close());
   const id = format.toLowerCase().replace(/_/g, '-').replace('import-job-format-', '');
 
   it(`imports ${valid}: COMPLETED, assets listed, reports as the engine gives them`, async () => {
