@@ -516,6 +516,11 @@ export const FILTER_SCAN_ITEMS = 10_000;
 /** The items read from the store at a time by a filtered scan. */
 const SCAN_CHUNK = 500;
 
+/** What a list page reads of the store: a collection's entries in key order, from a prefix, after a key. */
+export interface KeyOrderedCollections {
+  list<V>(collection: string, options?: { prefix?: string; after?: string; limit?: number }): Array<{ key: string; value: V }>;
+}
+
 /**
  * `listPage` over a store collection whose keys are the item names. Without filter and orderBy
  * the page is read straight from the store's key order (no full scan: assets can be millions);
@@ -523,7 +528,7 @@ const SCAN_CHUNK = 500;
  * with an orderBy, every item under the prefix is read, filtered and sorted.
  */
 export function listStorePage<T>(
-  store: { list<V>(collection: string, options?: { prefix?: string; after?: string; limit?: number }): Array<{ key: string; value: V }> },
+  store: KeyOrderedCollections,
   collection: string,
   prefix: string,
   request: ListRequest,
@@ -555,7 +560,7 @@ export function listStorePage<T>(
  * orderBy (the last item's name), so a page token stays valid across the two.
  */
 function filteredKeysetPage<T>(
-  store: { list<V>(collection: string, options?: { prefix?: string; after?: string; limit?: number }): Array<{ key: string; value: V }> },
+  store: KeyOrderedCollections,
   collection: string,
   prefix: string,
   request: ListRequest,

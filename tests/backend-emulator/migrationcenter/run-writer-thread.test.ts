@@ -12,6 +12,7 @@ import { COLLECTIONS } from '../../../backend-emulator/migrationcenter/names';
 import type { AssetRow } from '../../../backend-emulator/store/asset-store';
 import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 import { tempDir } from '../../support/migrationcenter';
+import { aWriterHoldsTheLock } from '../../support/sqlite-lock';
 
 // A worker thread starts (and may transpile its sources) in each test: a loaded machine is slow.
 jest.setTimeout(60_000);
@@ -109,33 +110,12 @@ describe('the transaction the writer holds open across batches (run-writer-worke
   /** A hold far longer than any test: what ends the transaction is what the test does. */
   const HOLD = { ms: 600_000, rows: 1_000_000 };
 
-  /** Resolves once the writer holds SQLite's write lock (its transaction open): a connection of the test's own cannot begin one then. */
-  async function writerHoldsTheLock(): Promise<void> {
-    const db = new Database(store.location, { timeout: 0 });
-    try {
-      const deadline = Date.now() + 30_000;
-      for (;;) {
-        try {
-          db.exec('BEGIN IMMEDIATE');
-          db.exec('ROLLBACK');
-        } catch (err) {
-          if ((err as { code?: string }).code === 'SQLITE_BUSY') return;
-          throw err;
-        }
-        if (Date.now() > deadline) throw new Error('the writer did not open its transaction within 30 s');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    } finally {
-      db.close();
-    }
-  }
-
   test("a request's write while the writer holds its transaction open goes through once the batches written so far are committed, and the run goes on", async () => {
     const stored: number[] = [];
     const writer = new RunWriterThread(target, 16, new AbortController().signal, (n) => stored.push(n), undefined, HOLD);
     try {
       await writer.write(batch(0));
-      await writerHoldsTheLock();
+      await aWriterHoldsTheLock(store.location);
       // Written, not committed: a reader sees none of it.
       expect(store.assets.count()).toBe(0);
       // A request's write (the first connection's): it waits for the writer's commit, not for its hold of ten minutes.
@@ -161,7 +141,7 @@ describe('the transaction the writer holds open across batches (run-writer-worke
       await writer.drain();
       await writer.write(batch(1));
       await writer.write(batch(2));
-      await writerHoldsTheLock();
+      await aWriterHoldsTheLock(store.location);
       controller.abort();
     } finally {
       await writer.close();

@@ -4,7 +4,6 @@
  * transaction is given the turn when the other is idle or at its hold's limit, rather than waiting
  * for SQLite's lock until the other run's end (and failing SQLITE_BUSY past its busy timeout).
  */
-import Database from 'better-sqlite3';
 import * as fs from 'fs';
 import { RUN_PROGRESS } from '../../../backend-emulator/migrationcenter/import-jobs/import-job-model';
 import type { RunTarget } from '../../../backend-emulator/migrationcenter/import-jobs/run-writer';
@@ -14,6 +13,7 @@ import type { AssetRow } from '../../../backend-emulator/store/asset-store';
 import type { LentDatabase } from '../../../backend-emulator/store/store';
 import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 import { tempDir } from '../../support/migrationcenter';
+import { aWriterHoldsTheLock } from '../../support/sqlite-lock';
 
 // Worker threads start (and may transpile their sources) in each test, and write tens of thousands of rows: a loaded machine is slow.
 jest.setTimeout(120_000);
@@ -55,27 +55,6 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** Resolves once a writer holds SQLite's write lock (its transaction open): a connection of the test's own cannot begin one then. */
-async function aWriterHoldsTheLock(): Promise<void> {
-  const db = new Database(store.location, { timeout: 0 });
-  try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        db.exec('ROLLBACK');
-      } catch (err) {
-        if ((err as { code?: string }).code === 'SQLITE_BUSY') return;
-        throw err;
-      }
-      if (Date.now() > deadline) throw new Error('no writer opened its transaction within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  } finally {
-    db.close();
-  }
-}
-
 test("a writer idle with its transaction open commits it for another run's writer, which writes in its turn", async () => {
   const storedA: number[] = [];
   const storedB: number[] = [];
@@ -83,7 +62,7 @@ test("a writer idle with its transaction open commits it for another run's write
   const b = new RunWriterThread(run('b'), 16, new AbortController().signal, (n) => storedB.push(n), undefined, LONG_HOLD);
   try {
     await a.write(rows('a', 0, 100));
-    await aWriterHoldsTheLock();
+    await aWriterHoldsTheLock(store.location);
     // a's batch is written into a transaction it would hold for ten minutes; b asks for its turn.
     await b.write(rows('b', 0, 100));
     await within(20_000, "b's batch stored while a holds its transaction", b.drain());
