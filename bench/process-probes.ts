@@ -94,11 +94,15 @@ export async function probe(url: string | (() => string | undefined), stop: () =
   return times;
 }
 
+/** A `kB` field (`VmRSS:   1234 kB`) of a /proc text in bytes, or 0 when the text has none. */
+function kbField(text: string, field: string): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
+}
+
 /** A `kB` field of a process's /proc status in bytes, or 0 when /proc cannot tell (the process ended, not Linux). */
 function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
+    return kbField(fs.readFileSync(`/proc/${pid}/status`, 'utf8'), field);
   } catch {
     return 0;
   }
@@ -129,19 +133,23 @@ export interface RssParts {
   fileHugePages: number;
 }
 
-export function processRssParts(pid: number): RssParts {
-  const kb = (text: string, field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) * 1024;
+/** `pid`'s RssParts; its 2 MB mappings read only when `withHugePages` (smaps_rollup walks every mapping of the process). */
+export function processRssParts(pid: number, withHugePages = true): RssParts {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    let rollup = '';
-    try {
-      rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    } catch {
-      // Older kernels: no rollup, the 2 MB mappings untold.
-    }
-    return { rss: kb(status, 'VmRSS'), anon: kb(status, 'RssAnon'), file: kb(status, 'RssFile'), fileHugePages: kb(rollup, 'FilePmdMapped') };
+    const fileHugePages = withHugePages ? fileHugePagesBytes(pid) : 0;
+    return { rss: kbField(status, 'VmRSS'), anon: kbField(status, 'RssAnon'), file: kbField(status, 'RssFile'), fileHugePages };
   } catch {
     return { rss: 0, anon: 0, file: 0, fileHugePages: 0 };
+  }
+}
+
+/** The bytes of files `pid` maps as 2 MB pages, or 0 where /proc cannot tell (older kernels have no rollup). */
+function fileHugePagesBytes(pid: number): number {
+  try {
+    return kbField(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'), 'FilePmdMapped');
+  } catch {
+    return 0;
   }
 }
 
@@ -170,9 +178,10 @@ export class RssSampler {
     this.timer = setInterval(() => this.sample(), intervalMs);
   }
 
+  /** One sample: the status alone, cheap, and the 2 MB mappings only for a new peak. */
   sample(): void {
-    const parts = processRssParts(this.pid);
-    if (parts.rss > this.peak.rss) this.peak = parts;
+    const parts = processRssParts(this.pid, false);
+    if (parts.rss > this.peak.rss) this.peak = { ...parts, fileHugePages: fileHugePagesBytes(this.pid) };
     this.stepPeaks[this.step] = Math.max(this.stepPeaks[this.step] ?? 0, parts.rss);
   }
 

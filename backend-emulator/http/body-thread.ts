@@ -8,6 +8,7 @@
 import * as path from 'path';
 import type { Worker } from 'worker_threads';
 import { GoogleApiError, internal } from '../errors';
+import { ownsItsBuffer } from '../garbage-collection';
 import { startWorker } from '../worker-threads';
 import type { BodyReadRequest, BodyReadResult, BodyRefusal } from './body-worker-protocol';
 import type { LargeBytesFacts } from './large-bytes';
@@ -57,8 +58,7 @@ export class BodyWorker {
     const worker = this.started();
     const id = this.nextId++;
     // The buffer's own memory moves to the worker (no copy); one that shares its memory is copied first.
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    const buffer = whole ? (bytes.buffer as ArrayBuffer) : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    const buffer = ownsItsBuffer(bytes) ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     const request: BodyReadRequest = { id, bytes: buffer as ArrayBuffer, googlePath, fields, folder: this.folder(), names };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
