@@ -4,11 +4,11 @@
  * exactly the batches committed before, and the run's progress record counts exactly them. The
  * compiled package, in a process of its own. Kill tests: run by `npm test`, left out of `test:quick`.
  */
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { compiledPackage } from '../../../support/compiled';
 import { tempDir } from '../../../support/temp-dir';
+import { runScript } from '../../support/script-child';
 import { RUN_PROGRESS } from '../../../backend-emulator/migrationcenter/import-jobs/import-job-model';
 import { SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 
@@ -20,7 +20,7 @@ const COMMITTED = 500;
 
 /**
  * The child: commits one batch of COMMITTED assets, then sends 60 batches of 500 assets of 2 KB
- * bodies (60 MB, beyond the writer's 32 MB page cache: SQLite spills the open transaction's pages
+ * bodies (60 MB, far beyond the writer's 2 MB page cache: SQLite spills the open transaction's pages
  * into the WAL) into a transaction held for ten minutes and a million assets, and says so; it is
  * killed meanwhile.
  */
@@ -48,23 +48,10 @@ const batch = (k) => Array.from({ length: 500 }, (_, i) => ({ id: 'b' + k + '-' 
 
 test('kill -9 while the writer holds a transaction open: the batches committed before it, exactly, and the progress record counting them', async () => {
   const dataDir = tempDir();
-  const script = path.join(tempDir(), 'child.js');
-  fs.writeFileSync(script, childScript(compiledPackage(), dataDir));
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const sent = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('sent')) resolve();
-    });
-    child.on('exit', () => reject(new Error(`the child ended before sending its batches: ${out}${err}`)));
-  });
-  await sent;
+  const child = runScript(childScript(compiledPackage(), dataDir));
+  await child.until((out) => out.includes('sent'), 'send its batches');
   // Every batch sent, at least 53 of the 60 written into the open transaction (8 may wait in
-  // flight): over 50 MB of rows, of which the 32 MB cache holds at most 32. The WAL, about 1 MB
+  // flight): over 50 MB of rows, of which the 2 MB cache holds at most 2. The WAL, about 1 MB
   // after the first commit, grows past 16 MB only with the open transaction's spilled pages.
   const wal = path.join(dataDir, 'emulator.sqlite-wal');
   const deadline = Date.now() + 60_000;
@@ -72,8 +59,7 @@ test('kill -9 while the writer holds a transaction open: the batches committed b
     if (Date.now() > deadline) throw new Error(`the open transaction did not spill into the WAL within 60 s (${fs.statSync(wal).size} bytes)`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  expect(await child.killHard()).toBe('SIGKILL');
   const store = new SqliteStore({ dataDir });
   try {
     expect(store.assets.count()).toBe(COMMITTED);

@@ -4,12 +4,11 @@
  * the batches it committed, and its progress record counts exactly them. The compiled package, in
  * a process of its own. Kill tests: run by `npm test`, left out of `test:quick`.
  */
-import { spawn } from 'child_process';
 import Database from 'better-sqlite3';
-import * as fs from 'fs';
 import * as path from 'path';
 import { compiledPackage } from '../../../support/compiled';
 import { tempDir } from '../../../support/temp-dir';
+import { runScript } from '../../support/script-child';
 import { RUN_PROGRESS } from '../../../backend-emulator/migrationcenter/import-jobs/import-job-model';
 import { DATABASE_FILE_NAME, SqliteStore } from '../../../backend-emulator/store/sqlite-store';
 
@@ -56,26 +55,12 @@ function assetsByRun(dataDir: string): Record<string, number> {
 
 test('kill -9 while two runs write in turns: each run keeps exactly the batches it committed, and its progress record counts them', async () => {
   const dataDir = tempDir();
-  const script = path.join(tempDir(), 'child.js');
-  fs.writeFileSync(script, childScript(compiledPackage(), dataDir));
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const stored = (run: string) => Math.max(0, ...[...out.matchAll(new RegExp(`^${run} (\\d+)$`, 'gm'))].map((m) => Number(m[1])));
+  const child = runScript(childScript(compiledPackage(), dataDir));
+  const stored = (run: string) => Math.max(0, ...[...child.out().matchAll(new RegExp(`^${run} (\\d+)$`, 'gm'))].map((m) => Number(m[1])));
   // Killed once both runs have committed batches, and one of them has committed 20 more batches
   // since the other's first: by then each has had a turn, and one is writing or waiting.
-  const bothWriting = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (stored('a') > 0 && stored('b') > 0 && stored('a') + stored('b') >= 20 * BATCH) resolve();
-    });
-    child.on('exit', () => reject(new Error(`the child ended before both runs wrote: ${out}${err}`)));
-  });
-  await bothWriting;
-  child.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  await child.until(() => stored('a') > 0 && stored('b') > 0 && stored('a') + stored('b') >= 20 * BATCH, 'have both runs write');
+  expect(await child.killHard()).toBe('SIGKILL');
   const assets = assetsByRun(dataDir);
   const store = new SqliteStore({ dataDir });
   try {
