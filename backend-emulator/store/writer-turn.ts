@@ -33,6 +33,11 @@ export function waitsForTurn(buffer: SharedArrayBuffer, cell: number): boolean {
   return Atomics.load(new Int32Array(buffer), WAITING + cell) !== 0;
 }
 
+/** Whether `cell` is lent and its connection waits for the turn. */
+function waiting(cells: Int32Array, cell: number): boolean {
+  return Atomics.load(cells, WAITING + cell) !== 0 && Atomics.load(cells, LENT + cell) !== 0;
+}
+
 /**
  * Hands the turn on from `from`'s cell, if it holds it: to the next lent cell after it that waits,
  * or frees it. A cell handed the turn that was given back meanwhile (its thread ended as it waited)
@@ -44,7 +49,7 @@ function handOn(cells: Int32Array, from: number): void {
     let next = -1;
     for (let step = 1; step < WRITER_CELLS; step++) {
       const cell = (holder + step) % WRITER_CELLS;
-      if (Atomics.load(cells, WAITING + cell) !== 0 && Atomics.load(cells, LENT + cell) !== 0) {
+      if (waiting(cells, cell)) {
         next = cell;
         break;
       }
@@ -129,8 +134,7 @@ export class WriterTurn {
 
   /** Another second connection waits for the turn (this one's holder is to end its transaction soon). */
   get othersWaiting(): boolean {
-    for (let cell = 0; cell < WRITER_CELLS; cell++)
-      if (cell !== this.cell && Atomics.load(this.cells, WAITING + cell) !== 0 && Atomics.load(this.cells, LENT + cell) !== 0) return true;
+    for (let cell = 0; cell < WRITER_CELLS; cell++) if (cell !== this.cell && waiting(this.cells, cell)) return true;
     return false;
   }
 }
